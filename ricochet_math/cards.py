@@ -1,0 +1,183 @@
+"""Cards and decks: the one boundary between card text and kernel integers.
+
+A card inside every kernel is an integer ``rank * 4 + suit`` in ``0..51``:
+
+* rank ``0..12`` stands for ``2 3 4 5 6 7 8 9 T J Q K A``;
+* suit ``0..3`` stands for clubs, diamonds, hearts, spades, which is also the
+  suit order used to break order-of-play ties (C < D < H < S, rulebook
+  "Suits are ranked in alphabetical order").
+
+Text follows ``shared/spec/ricochet-casino.md``: rank ``23456789TJQKA`` (``10``
+also accepted), suit ``cdhs`` or ``♣♦♥♠``, case-insensitive.  Hands are cards
+separated by spaces (or commas).
+
+>>> parse_cards("As 10h K♦")
+array([51, 34, 45], dtype=int8)
+>>> format_cards([51, 34, 45])
+'As Th Kd'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .errors import CardError
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "SUIT_SYMBOLS",
+    "CardError",
+    "card",
+    "rank_of",
+    "suit_of",
+    "parse_card",
+    "parse_cards",
+    "format_card",
+    "format_cards",
+    "full_deck",
+    "deck_without",
+    "random_deals",
+]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_NAMES = (
+    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+    "Jack", "Queen", "King", "Ace",
+)
+RANK_PLURALS = (
+    "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
+    "Tens", "Jacks", "Queens", "Kings", "Aces",
+)
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+_SUIT_LOOKUP = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
+# Variation selectors sometimes follow the suit symbols in pasted text (♠️).
+_SUIT_LOOKUP |= {s + "\ufe0f": i for i, s in enumerate(SUIT_SYMBOLS)}
+_RANK_LOOKUP = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def card(rank: int, suit: int) -> int:
+    """Kernel integer of a card from rank ``0..12`` and suit ``0..3``."""
+    return rank * 4 + suit
+
+
+def rank_of(c: int) -> int:
+    """Rank ``0..12`` (deuce..ace) of kernel card ``c``."""
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    """Suit ``0..3`` (clubs, diamonds, hearts, spades) of kernel card ``c``."""
+    return c & 3
+
+
+def parse_card(text: str, *, where: str = "") -> int:
+    """Parse one card such as ``As``, ``td``, ``10h`` or ``K♦`` into ``0..51``."""
+    if isinstance(text, (int, np.integer)):
+        if 0 <= int(text) < 52:
+            return int(text)
+        raise CardError(f"card number {int(text)} is outside 0..51{_at(where)}")
+    token = str(text).strip()
+    if len(token) < 2:
+        raise CardError(f"malformed card {text!r}{_at(where)}: expected rank then suit, e.g. 'As' or '10h'")
+    rank_text, suit_text = token[:-1], token[-1]
+    if suit_text == "\ufe0f" and len(token) >= 3:
+        rank_text, suit_text = token[:-2], token[-2:]
+    rank = _RANK_LOOKUP.get(rank_text.upper())
+    if rank is None:
+        raise CardError(f"unknown rank {rank_text!r} in card {text!r}{_at(where)}: ranks are 2-9, T (or 10), J, Q, K, A")
+    suit = _SUIT_LOOKUP.get(suit_text.lower())
+    if suit is None:
+        raise CardError(f"unknown suit {suit_text!r} in card {text!r}{_at(where)}: suits are c d h s (or ♣ ♦ ♥ ♠)")
+    return card(rank, suit)
+
+
+def parse_cards(
+    text: str | Iterable[str | int],
+    *,
+    count: int | Sequence[int] | None = None,
+    where: str = "",
+    dead: Iterable[int] = (),
+) -> np.ndarray:
+    """Parse a hand into an ``int8`` array of kernel cards.
+
+    ``text`` is a space- or comma-separated string or an iterable of tokens.
+    ``count`` (an int or allowed counts) checks the number of cards; ``dead``
+    lists cards already in use elsewhere (e.g. other seats), so a card that
+    appears twice anywhere on the table is reported.
+    """
+    if isinstance(text, str):
+        tokens = [t for t in _SPLIT.split(text.strip()) if t]
+    else:
+        tokens = list(text)
+    cards = [parse_card(t, where=where) for t in tokens]
+    if count is not None:
+        allowed = (count,) if isinstance(count, int) else tuple(count)
+        if len(cards) not in allowed:
+            want = " or ".join(str(a) for a in allowed)
+            raise CardError(f"expected {want} cards{_at(where)}, got {len(cards)}: {' '.join(map(str, tokens)) or '(none)'}")
+    seen: set[int] = set(int(d) for d in dead)
+    for tok, c in zip(tokens, cards):
+        if c in seen:
+            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}")
+        seen.add(c)
+    return np.asarray(cards, dtype=np.int8)
+
+
+def format_card(c: int, *, symbols: bool = False) -> str:
+    """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``)."""
+    c = int(c)
+    if not 0 <= c < 52:
+        raise CardError(f"card number {c} is outside 0..51")
+    suit = SUIT_SYMBOLS[c & 3] if symbols else SUITS[c & 3]
+    return RANKS[c >> 2] + suit
+
+
+def format_cards(cards: Iterable[int], *, symbols: bool = False) -> str:
+    """Space-separated text of several kernel cards."""
+    return " ".join(format_card(c, symbols=symbols) for c in cards)
+
+
+def full_deck() -> np.ndarray:
+    """All 52 cards as ``int8``, in kernel order (2c 2d 2h 2s 3c ... As)."""
+    return np.arange(52, dtype=np.int8)
+
+
+def deck_without(dead: Iterable[int]) -> np.ndarray:
+    """The deck minus ``dead`` cards, in kernel order (``int8``)."""
+    mask = np.ones(52, dtype=bool)
+    dead = np.asarray(list(dead), dtype=np.int64)
+    if dead.size:
+        if dead.min() < 0 or dead.max() > 51:
+            raise CardError("dead cards must be in 0..51")
+        if np.unique(dead).size != dead.size:
+            raise CardError("duplicate card among the dead cards")
+        mask[dead] = False
+    return np.flatnonzero(mask).astype(np.int8)
+
+
+def random_deals(rng: np.random.Generator, n: int, k: int, dead: Iterable[int] = ()) -> np.ndarray:
+    """``n`` independent deals of ``k`` distinct cards each, avoiding ``dead``.
+
+    Returns an ``(n, k)`` ``int8`` array; each row is a uniformly random
+    ``k``-subset in random order.  Raises :class:`CardError` if the deck holds
+    fewer than ``k`` cards.
+    """
+    deck = deck_without(dead)
+    if k > deck.size:
+        raise CardError(f"cannot deal {k} cards from a deck of {deck.size}")
+    if n < 0:
+        raise CardError(f"number of deals must be >= 0, got {n}")
+    keys = rng.random((n, deck.size))
+    idx = np.argpartition(keys, k - 1, axis=1)[:, :k] if k < deck.size else np.argsort(keys, axis=1)
+    return deck[idx].astype(np.int8)
+
+
+def _at(where: str) -> str:
+    return f" in {where}" if where else ""
