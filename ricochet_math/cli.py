@@ -1,0 +1,302 @@
+"""The ``ricochet`` command: a thin shell over the library.
+
+Each subcommand loads its inputs, calls one library function and prints the
+result; no mathematics lives here (style guide, item 12).
+
+Adding a subcommand
+-------------------
+Subcommands are registered, not listed in one big function.  Write them in a
+module named ``ricochet_math/cli_<something>.py`` (every such module is
+imported when the command starts) or in this file::
+
+    from ricochet_math.cli import add_format_option, add_rules_option, print_frame, subcommand
+
+    def _rtp_arguments(parser):
+        add_rules_option(parser)
+        add_format_option(parser)
+        parser.add_argument("--players", type=int, default=1)
+
+    @subcommand("rtp", help="return to player of a rule set",
+                example="ricochet rtp --rules publisher-4p-tens --players 3",
+                arguments=_rtp_arguments)
+    def _rtp(args) -> int:
+        from ricochet_math.engine import rtp      # heavy imports inside run
+        print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format)
+        return 0
+
+``run`` returns the exit status.  User errors are raised as
+:class:`~ricochet_math.errors.RicochetError`; :func:`main` prints them as one
+line ``ricochet: error: ...`` on stderr and exits with status 2, without a
+traceback (argparse usage errors look and exit the same).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .errors import RicochetError
+
+__all__ = [
+    "Subcommand",
+    "subcommand",
+    "registry",
+    "build_parser",
+    "main",
+    "add_rules_option",
+    "add_seed_option",
+    "add_format_option",
+    "load_rules_option",
+    "print_frame",
+    "FORMATS",
+]
+
+PROG = "ricochet"
+FORMATS = ("table", "csv", "json")
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """A registered subcommand: ``arguments(parser)`` adds its options, ``run(args)`` returns the exit status."""
+
+    name: str
+    help: str
+    example: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+_REGISTRY: dict[str, Subcommand] = {}
+
+
+def subcommand(
+    name: str,
+    *,
+    help: str,
+    example: str,
+    arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    """Register the decorated ``run(args) -> int`` as ``ricochet NAME``.
+
+    ``help`` is the one-line description, ``example`` a full command line
+    shown in the subcommand's ``--help`` epilog, ``arguments(parser)`` adds its
+    options.  Registering a name twice is a programming error.
+    """
+
+    def decorate(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        if name in _REGISTRY and _REGISTRY[name].run is not run:
+            raise ValueError(f"subcommand {name!r} is registered twice")
+        _REGISTRY[name] = Subcommand(name, help, example, arguments or (lambda parser: None), run)
+        return run
+
+    return decorate
+
+
+def registry() -> dict[str, Subcommand]:
+    """Every registered subcommand by name (after importing the ``cli_*`` modules)."""
+    _discover()
+    return dict(_REGISTRY)
+
+
+def _discover() -> None:
+    """Import every ``ricochet_math.cli_*`` module so its subcommands register."""
+    package = importlib.import_module(__package__ or "ricochet_math")
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("cli_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+# --------------------------------------------------------------------------
+# Options shared by subcommands
+# --------------------------------------------------------------------------
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules FILE``: a rule-set file or shipped name (default ``publisher``)."""
+    parser.add_argument(
+        "--rules", metavar="FILE", default=None,
+        help="rule-set TOML file or shipped name such as publisher-4p-tens (default: publisher)",
+    )
+
+
+def add_seed_option(parser: argparse.ArgumentParser) -> None:
+    """``--seed INT``: the random seed (recorded with the results)."""
+    parser.add_argument("--seed", type=int, default=None, metavar="INT",
+                        help="random seed (default: fresh entropy, printed with the results)")
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """``--format table|csv|json`` for :func:`print_frame`."""
+    parser.add_argument("--format", choices=FORMATS, default="table",
+                        help="output format (default: table)")
+
+
+def load_rules_option(args: argparse.Namespace):
+    """The :class:`~ricochet_math.rules.RuleSet` named by ``--rules`` (default publisher)."""
+    from .rules import load_rules
+
+    return load_rules(getattr(args, "rules", None))
+
+
+def print_frame(frame, fmt: str = "table", file=None) -> None:
+    """Print a ``pandas.DataFrame`` as an aligned table, CSV or JSON records."""
+    out = sys.stdout if file is None else file
+    if fmt == "table":
+        out.write(_table_text(frame) + "\n")
+    elif fmt == "csv":
+        out.write(frame.to_csv(index=False))
+    elif fmt == "json":
+        out.write(frame.to_json(orient="records", indent=2, force_ascii=False) + "\n")
+    else:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _table_text(frame) -> str:
+    """Aligned text: numeric columns right-aligned, everything else left-aligned."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    if not len(frame):
+        return "(no rows)"
+    columns = []
+    for name in frame.columns:
+        col = frame[name]
+        cells = [str(name)] + ["" if v is None else str(v) for v in col]
+        width = max(len(c) for c in cells)
+        right = is_numeric_dtype(col) and not is_bool_dtype(col)
+        columns.append([c.rjust(width) if right else c.ljust(width) for c in cells])
+    return "\n".join("  ".join(row).rstrip() for row in zip(*columns))
+
+
+# --------------------------------------------------------------------------
+# The parser and main
+# --------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, like every other user error."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
+
+
+def _report(message: object, status: int = 2) -> int:
+    """Print ``ricochet: error: MESSAGE`` as one line on stderr; return ``status``."""
+    one_line = " ".join(str(message).split()) or type(message).__name__
+    sys.stderr.write(f"{PROG}: error: {one_line}\n")
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``ricochet`` parser with every registered subcommand."""
+    from . import __version__
+
+    commands = registry()
+    parser = _Parser(
+        prog=PROG,
+        description="Mathematics of the casino table game Ricochet Poker.",
+        epilog="Run 'ricochet COMMAND --help' for a command's options and an example.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in sorted(commands):
+        cmd = commands[name]
+        sub = subs.add_parser(
+            name, help=cmd.help, description=cmd.help,
+            epilog=f"example:\n  {cmd.example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        cmd.arguments(sub)
+        sub.set_defaults(_run=cmd.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``ricochet`` and ``python -m ricochet_math``; returns the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "_run", None) is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return int(args._run(args) or 0)
+    except (RicochetError, FileNotFoundError) as exc:
+        return _report(exc)
+    except KeyboardInterrupt:
+        return _report("interrupted", 130)
+    except BrokenPipeError:
+        # The reader went away (``ricochet rules | head``): not an error.
+        sys.stderr.close()
+        return 0
+
+
+# --------------------------------------------------------------------------
+# Subcommands
+# --------------------------------------------------------------------------
+
+def _rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default=None, metavar="FILE",
+                        help="rule-set TOML file or shipped name (default: publisher)")
+    parser.add_argument("--list", action="store_true", help="list the shipped rule sets and exit")
+    parser.add_argument("--toml", action="store_true",
+                        help="print the resolved rule set as standalone TOML instead of a table")
+    add_format_option(parser)
+
+
+@subcommand(
+    "rules",
+    help="show a rule set: kickout table, bonus and side-bet paytables, options",
+    example="ricochet rules publisher-4p-tens --format csv",
+    arguments=_rules_arguments,
+)
+def _rules(args: argparse.Namespace) -> int:
+    from .rules import load_rules, paytables_dir, shipped_rule_sets
+
+    if args.list:
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            [(name, load_rules(name).description) for name in shipped_rule_sets()],
+            columns=["name", "description"],
+        )
+        print_frame(frame, args.format)
+        print(f"(in {paytables_dir()})", file=sys.stderr)
+        return 0
+    rules = load_rules(args.file)
+    if args.toml:
+        sys.stdout.write(rules.to_toml())
+        return 0
+    frame = rules.to_frame(describe=True)
+    if args.format == "table":
+        print(f"rule set {rules.name}: {rules.description}")
+        print(f"source: {rules.source} (sha256 {rules.sha256[:12]})\n")
+        frame = frame[frame.section != ""]
+    print_frame(frame, args.format)
+    return 0
+
+
+def _hands_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("hands", nargs="+", metavar="HAND",
+                        help='a hand as space-separated cards, quoted: "As Ks Qs Js Ts"')
+    add_format_option(parser)
+
+
+@subcommand(
+    "hands",
+    help="evaluate and describe hands",
+    example='ricochet hands "As Ks Qs Js Ts" "Td Tc 2h 2s 3d" "Ah 8c"',
+    arguments=_hands_arguments,
+)
+def _hands(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .cards import format_cards, parse_cards
+    from .evaluation import category_name, describe, hand_value
+
+    rows = []
+    for i, text in enumerate(args.hands, start=1):
+        cards = parse_cards(text, where=f"hand {i}")
+        value = int(hand_value(cards))
+        rows.append((format_cards(cards), value, category_name(value), describe(value)))
+    print_frame(pd.DataFrame(rows, columns=["hand", "value", "category", "description"]), args.format)
+    return 0
