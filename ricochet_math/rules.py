@@ -529,17 +529,17 @@ def load_rules(source: str | Path | RuleSet | None = None) -> RuleSet:
     if isinstance(source, RuleSet):
         return source
     path = resolve_rules_path(source)
-    raw, chain_bytes = _load_chain(path, ())
+    raw, chain_bytes, origins = _load_chain(path, ())
     digest = hashlib.sha256(b"".join(chain_bytes)).hexdigest()
-    return _build(raw, str(path), default_name=path.stem, sha256=digest)
+    return _build(raw, origins, default_name=path.stem, sha256=digest)
 
 
 def rules_from_toml(text: str, *, source: str = "<string>") -> RuleSet:
     """A rule set from TOML text (``extends`` is resolved against the working directory)."""
     raw = _parse_toml(text, source)
-    raw, parents = _resolve_extends(raw, source, Path.cwd(), (source,))
+    raw, parents, origins = _resolve_extends(raw, source, Path.cwd(), (source,))
     digest = hashlib.sha256(b"".join(parents) + text.encode()).hexdigest()
-    return _build(raw, source, default_name=Path(source).stem if source != "<string>" else "unnamed", sha256=digest)
+    return _build(raw, origins, default_name=Path(source).stem if source != "<string>" else "unnamed", sha256=digest)
 
 
 def _parse_toml(text: str, where: str) -> dict:
@@ -549,8 +549,31 @@ def _parse_toml(text: str, where: str) -> dict:
         raise RuleError(f"{where}: invalid TOML: {exc}") from None
 
 
-def _load_chain(path: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes]]:
-    """The file at ``path`` merged over its ``extends`` parents, and their bytes (parents first)."""
+class _Origins:
+    """Which file each dotted key of a merged document came from (for messages).
+
+    ``str()`` of it is the leaf file, named for keys no file wrote (missing keys).
+    """
+
+    def __init__(self, leaf: str, by_key: dict[str, str] | None = None) -> None:
+        self.leaf = leaf
+        self.by_key = dict(by_key or {})
+
+    def record(self, table: dict, file: str, prefix: str = "") -> None:
+        for key, value in table.items():
+            self.by_key[prefix + key] = file
+            if isinstance(value, dict):
+                self.record(value, file, prefix + key + ".")
+
+    def file_of(self, key: str) -> str:
+        return self.by_key.get(key, self.leaf)
+
+    def __str__(self) -> str:
+        return self.leaf
+
+
+def _load_chain(path: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes], _Origins]:
+    """The file at ``path`` merged over its ``extends`` parents, their bytes (parents first), key origins."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -561,27 +584,32 @@ def _load_chain(path: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes]]:
         raise RuleError(f"{path}: invalid TOML: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     raw = _parse_toml(text, str(path))
     me = str(path.resolve())
-    merged, parents = _resolve_extends(raw, str(path), path.parent, seen + (me,))
-    return merged, parents + [data]
+    merged, parents, origins = _resolve_extends(raw, str(path), path.parent, seen + (me,))
+    return merged, parents + [data], origins
 
 
-def _resolve_extends(raw: dict, where: str, base: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes]]:
+def _resolve_extends(raw: dict, where: str, base: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes], _Origins]:
+    """``raw`` merged over its parent chain, the parents' bytes, and key origins."""
+    origins = _Origins(where)
     if "extends" not in raw:
-        return raw, []
+        origins.record(raw, where)
+        return raw, [], origins
     parent_ref = raw.pop("extends")
     if not isinstance(parent_ref, str) or not parent_ref.strip():
-        raise RuleError(f"{where}: key 'extends': must be a file name (string), got {_show(parent_ref)}")
+        raise RuleError(f"{_prefix(where, 'extends')}: must be a file name (string), got {_show(parent_ref)}")
     try:
         parent = resolve_rules_path(parent_ref, relative_to=base)
     except RuleError:
-        raise RuleError(f"{where}: key 'extends': parent rule-set file not found: {base / parent_ref}") from None
+        raise RuleError(f"{_prefix(where, 'extends')}: parent rule-set file not found: {base / parent_ref}") from None
     if str(parent.resolve()) in seen:
         chain = " -> ".join(Path(s).name for s in seen + (str(parent.resolve()),))
-        raise RuleError(f"{where}: key 'extends': inheritance cycle: {chain}")
-    parent_raw, parent_bytes = _load_chain(parent, seen)
+        raise RuleError(f"{_prefix(where, 'extends')}: inheritance cycle: {chain}")
+    parent_raw, parent_bytes, parent_origins = _load_chain(parent, seen)
     # The leaf's own name, not the parent's, unless it sets one.
     parent_raw.pop("name", None)
-    return _deep_merge(parent_raw, raw), parent_bytes
+    origins = _Origins(where, parent_origins.by_key)
+    origins.record(raw, where)
+    return _deep_merge(parent_raw, raw), parent_bytes, origins
 
 
 def _deep_merge(base: dict, over: dict) -> dict:
@@ -594,34 +622,34 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _build(raw: dict, where: str, *, default_name: str, sha256: str) -> RuleSet:
+def _build(raw: dict, where: _Origins, *, default_name: str, sha256: str) -> RuleSet:
     """Validate a merged TOML document and build the rule set."""
     _check_keys(raw, _TOP_KEYS, where, "")
     for section in ("kickout", "bonus", "quickdraw", "cover"):
         if section not in raw:
-            raise RuleError(f"{where}: key '{section}': missing required table [{section}]")
+            raise RuleError(f"{_prefix(where, section)}: missing required table [{section}]")
         if not isinstance(raw[section], dict):
-            raise RuleError(f"{where}: key '{section}': must be a table [{section}], got {_show(raw[section])}")
+            raise RuleError(f"{_prefix(where, section)}: must be a table [{section}], got {_show(raw[section])}")
     name = raw.get("name", default_name)
     description = raw.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
-            raise RuleError(f"{where}: key '{key}': must be a string, got {_show(value)}")
+            raise RuleError(f"{_prefix(where, key)}: must be a string, got {_show(value)}")
 
     # [kickout]: "1".."7" -> pattern, all required.
     kick = raw["kickout"]
     for key in kick:
         if not key.isdigit():
-            raise RuleError(f"{where}: key 'kickout.{key}': not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
+            raise RuleError(f"{_prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
         if not 1 <= int(key) <= MAX_PLAYERS or key != str(int(key)):
-            raise RuleError(f"{where}: key 'kickout.{key}': player count must be 1..{MAX_PLAYERS}")
+            raise RuleError(f"{_prefix(where, f'kickout.{key}')}: player count must be 1..{MAX_PLAYERS}")
     patterns = []
     for n in range(1, MAX_PLAYERS + 1):
         if str(n) not in kick:
-            raise RuleError(f"{where}: key 'kickout.{n}': missing required key (all of 1..{MAX_PLAYERS} players need a threshold)")
+            raise RuleError(f"{_prefix(where, f'kickout.{n}')}: missing required key (all of 1..{MAX_PLAYERS} players need a threshold)")
         pattern = kick[str(n)]
         if not isinstance(pattern, str):
-            raise RuleError(f"{where}: key 'kickout.{n}': threshold must be a hand pattern string such as \"KKQ\", got {_show(pattern)}")
+            raise RuleError(f"{_prefix(where, f'kickout.{n}')}: threshold must be a hand pattern string such as \"KKQ\", got {_show(pattern)}")
         _check_pattern(pattern, where, f"kickout.{n}")
         patterns.append(pattern)
 
@@ -631,14 +659,14 @@ def _build(raw: dict, where: str, *, default_name: str, sha256: str) -> RuleSet:
     qd = raw["quickdraw"]
     _check_keys(qd, _QUICKDRAW_KEYS, where, "quickdraw.")
     if "pays" not in qd:
-        raise RuleError(f"{where}: key 'quickdraw.pays': missing required key (the Quickdraw payout, e.g. pays = 5)")
+        raise RuleError(f"{_prefix(where, 'quickdraw.pays')}: missing required key (the Quickdraw payout, e.g. pays = 5)")
     _check_pays(qd["pays"], where, "quickdraw.pays")
     comparison = qd.get("comparison", QuickdrawRules.comparison)
     _check_choice(comparison, COMPARISON_CHOICES, where, "quickdraw.comparison")
 
     opts = raw.get("options", {})
     if not isinstance(opts, dict):
-        raise RuleError(f"{where}: key 'options': must be a table [options], got {_show(opts)}")
+        raise RuleError(f"{_prefix(where, 'options')}: must be a table [options], got {_show(opts)}")
     _check_keys(opts, _OPTION_KEYS, where, "options.")
     for key in ("automatic_win", "dealer_loses_ties", "bonus_on_automatic_win"):
         if key in opts:
@@ -654,31 +682,31 @@ def _build(raw: dict, where: str, *, default_name: str, sha256: str) -> RuleSet:
         quickdraw=QuickdrawRules(pays=qd["pays"], comparison=comparison),
         cover=cover,
         options=RuleOptions(**opts),
-        source=where,
+        source=str(where),
         sha256=sha256,
     )
 
 
-def _build_paytable(table: dict, where: str, section: str) -> Paytable:
+def _build_paytable(table: dict, where: _Origins, section: str) -> Paytable:
     lines = []
     for key, value in table.items():
         dotted = f"{section}.{key}"
         if isinstance(value, dict):
             _check_keys(value, _LINE_KEYS, where, dotted + ".")
             if "pays" not in value:
-                raise RuleError(f"{where}: key '{dotted}.pays': missing required key (the line's payout)")
+                raise RuleError(f"{_prefix(where, f'{dotted}.pays')}: missing required key (the line's payout)")
             hand = value.get("hand", CATEGORY_PATTERNS.get(key))
             if hand is None:
-                raise RuleError(f"{where}: key '{dotted}.hand': missing required key ('{key}' is not a named category, so the line needs a hand pattern)")
+                raise RuleError(f"{_prefix(where, f'{dotted}.hand')}: missing required key ('{key}' is not a named category, so the line needs a hand pattern)")
             if not isinstance(hand, str):
-                raise RuleError(f"{where}: key '{dotted}.hand': must be a hand pattern string, got {_show(hand)}")
+                raise RuleError(f"{_prefix(where, f'{dotted}.hand')}: must be a hand pattern string, got {_show(hand)}")
             _check_pattern(hand, where, f"{dotted}.hand")
             pays = value["pays"]
             _check_pays(pays, where, f"{dotted}.pays")
         else:
             if key not in CATEGORY_PATTERNS:
                 raise RuleError(
-                    f"{where}: key '{dotted}': unknown hand category{_did_you_mean(key, CATEGORY_PATTERNS)}"
+                    f"{_prefix(where, dotted)}: unknown hand category{_did_you_mean(key, CATEGORY_PATTERNS)}"
                     f"; for another threshold write {_toml_key(key)} = {{ hand = \"PATTERN\", pays = N }}"
                 )
             hand, pays = CATEGORY_PATTERNS[key], value
@@ -691,7 +719,10 @@ def _build_paytable(table: dict, where: str, section: str) -> Paytable:
 # Checks (one-line messages: file, key, problem)
 # --------------------------------------------------------------------------
 
-def _prefix(where: str, key: str) -> str:
+def _prefix(where: str | _Origins, key: str) -> str:
+    """``FILE: key 'KEY'``; ``where`` is a file name, key origins, or "" (a change made in code)."""
+    if isinstance(where, _Origins):
+        where = where.file_of(key)
     return f"{where}: key '{key}'" if where else f"key '{key}'"
 
 
