@@ -1,0 +1,541 @@
+"""Hand evaluation: numba kernels over the lookup tables, and their readable twins.
+
+Values
+------
+* **Five to seven cards** -> the dense value ``0..7461`` of the best five-card
+  hand (higher is better).  :func:`eval5`, :func:`eval6`, :func:`eval7` are
+  scalar ``njit`` functions other kernels call; :func:`evaluate` is the batched
+  entry point for numpy arrays; :func:`hand_value` reads card text.
+* **Partial hands of one to five cards** -> :func:`partial_key`, one integer
+  comparable across sizes, implementing the rulebook's kicker rule ("an Ace-8
+  is higher than Ace alone"): category first (straights and flushes exist only
+  with five cards), then the ranked cards; a hand whose ranked cards are the
+  start of another's is lower.  So a two-card pair of aces is below a five-card
+  pair of aces with kickers.
+* **Order of play** -> :func:`order_key`: the two-card key with the suit
+  tie-break of the casino rules (suit of the higher card; for a pair, the higher
+  of the two suits; clubs < diamonds < hearts < spades).  Lowest acts first.
+* **Patterns** (kickout thresholds, paytable lines) -> :func:`pattern_value`,
+  the weakest five-card hand matching e.g. ``KKQ`` (KKQ32) or ``TTxx`` (TT223);
+  :func:`describe` and :func:`pattern_of` go back.
+
+Every kernel has a slow readable twin (``reference_*``) built on
+:func:`ricochet_math.tables.classify`; the tests check them against each other.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from ._numba import njit, pnjit, prange
+from .cards import RANKS, RANK_NAMES, RANK_PLURALS, parse_cards
+from .errors import CardError, PatternError
+from .tables import (
+    CATEGORY_NAMES, FLUSH_CAT, FOUR_OF_A_KIND, FULL_HOUSE, HASH_MASK, HASH_SHIFT, HIGH_CARD,
+    NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE, STRAIGHT, STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR,
+    classify, hand_classes, load_tables,
+)
+
+__all__ = [
+    "NUM_VALUES", "ROYAL_FLUSH_VALUE", "CATEGORY_NAMES", "BONUS_CATEGORY_NAMES",
+    "eval5", "eval6", "eval7", "eval_cards", "evaluate", "all_five_card_values", "value_counts_5",
+    "category_of", "category_name", "hand_value",
+    "partial_key", "partial_key_of", "order_key", "order_key_of", "PARTIAL_BASE",
+    "pattern_value", "pattern_of", "describe", "value_from_name",
+    "reference_value", "reference_partial_key",
+]
+
+_T = load_tables()
+# Per-card views of the tables so the kernels do one load per card.
+_CARD_KEY = np.array([_T.rank_keys[c >> 2] for c in range(52)], dtype=np.int64)
+_CARD_BIT = np.array([1 << (c >> 2) for c in range(52)], dtype=np.int64)
+_CARD_SUITKEY = np.array([_T.suit_keys[c & 3] for c in range(52)], dtype=np.int64)
+_FLUSH = _T.flush
+_FLUSH_SUIT = _T.flush_suit
+_O5, _V5 = _T.offsets5, _T.values5
+_O6, _V6 = _T.offsets6, _T.values6
+_O7, _V7 = _T.offsets7, _T.values7
+_CATEGORY = _T.category
+_SHIFT = HASH_SHIFT
+_MASK = HASH_MASK
+
+# Royal flush is reported as its own "category" 9 where bonus tables need it.
+BONUS_CATEGORY_NAMES = CATEGORY_NAMES + ("Royal flush",)
+
+
+# --------------------------------------------------------------------------- kernels
+@njit(inline="always")
+def eval5(c0, c1, c2, c3, c4):
+    """Dense value 0..7461 of five distinct kernel cards (scalar, for njit callers)."""
+    if (((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3) == 0:
+        return np.int64(_FLUSH[_CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3] | _CARD_BIT[c4]])
+    s = _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4]
+    return np.int64(_V5[_O5[s >> _SHIFT] + (s & _MASK)])
+
+
+@njit(inline="always")
+def eval6(c0, c1, c2, c3, c4, c5):
+    """Value of the best five of six distinct cards."""
+    fs = _FLUSH_SUIT[_CARD_SUITKEY[c0] + _CARD_SUITKEY[c1] + _CARD_SUITKEY[c2]
+                     + _CARD_SUITKEY[c3] + _CARD_SUITKEY[c4] + _CARD_SUITKEY[c5]]
+    if fs >= 0:
+        m = 0
+        for c in (c0, c1, c2, c3, c4, c5):
+            if (c & 3) == fs:
+                m |= _CARD_BIT[c]
+        return np.int64(_FLUSH[m])
+    s = _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4] + _CARD_KEY[c5]
+    return np.int64(_V6[_O6[s >> _SHIFT] + (s & _MASK)])
+
+
+@njit(inline="always")
+def eval7(c0, c1, c2, c3, c4, c5, c6):
+    """Value of the best five of seven distinct cards."""
+    fs = _FLUSH_SUIT[_CARD_SUITKEY[c0] + _CARD_SUITKEY[c1] + _CARD_SUITKEY[c2] + _CARD_SUITKEY[c3]
+                     + _CARD_SUITKEY[c4] + _CARD_SUITKEY[c5] + _CARD_SUITKEY[c6]]
+    if fs >= 0:
+        m = 0
+        for c in (c0, c1, c2, c3, c4, c5, c6):
+            if (c & 3) == fs:
+                m |= _CARD_BIT[c]
+        return np.int64(_FLUSH[m])
+    s = (_CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3]
+         + _CARD_KEY[c4] + _CARD_KEY[c5] + _CARD_KEY[c6])
+    return np.int64(_V7[_O7[s >> _SHIFT] + (s & _MASK)])
+
+
+@njit
+def eval_cards(cards):
+    """Best-five value of a 1-D array of 5, 6 or 7 distinct cards (-1 for other sizes)."""
+    n = cards.shape[0]
+    if n == 5:
+        return eval5(cards[0], cards[1], cards[2], cards[3], cards[4])
+    if n == 6:
+        return eval6(cards[0], cards[1], cards[2], cards[3], cards[4], cards[5])
+    if n == 7:
+        return eval7(cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6])
+    return -1
+
+
+@pnjit
+def _evaluate_kernel(hands, out):
+    """hands: int (n, k) with k in 5..7; out: int16 (n,)."""
+    n, k = hands.shape
+    for i in prange(n):
+        h = hands[i]
+        if k == 5:
+            out[i] = eval5(h[0], h[1], h[2], h[3], h[4])
+        elif k == 6:
+            out[i] = eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+        else:
+            out[i] = eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+
+
+@njit
+def _evaluate_serial(hands, out):
+    n, k = hands.shape
+    for i in range(n):
+        h = hands[i]
+        if k == 5:
+            out[i] = eval5(h[0], h[1], h[2], h[3], h[4])
+        elif k == 6:
+            out[i] = eval6(h[0], h[1], h[2], h[3], h[4], h[5])
+        else:
+            out[i] = eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+
+
+def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
+    """Values of a batch of hands: an ``(n, k)`` integer array, ``k`` in 5..7 -> ``int16 (n,)``.
+
+    Cards are kernel integers 0..51 and must be distinct within a row (not
+    checked here, for speed; :func:`hand_value` checks text input).
+    """
+    hands = np.ascontiguousarray(hands)
+    if hands.ndim == 1:
+        hands = hands[None, :]
+    if hands.ndim != 2 or hands.shape[1] not in (5, 6, 7):
+        raise CardError(f"evaluate needs an (n, 5..7) array of cards, got shape {hands.shape}")
+    if hands.size and (hands.min() < 0 or hands.max() > 51):
+        raise CardError("card numbers must be in 0..51")
+    out = np.empty(hands.shape[0], dtype=np.int16)
+    (_evaluate_kernel if parallel else _evaluate_serial)(hands, out)
+    return out
+
+
+@njit
+def _all_five_kernel(out):
+    """Values of all C(52,5) hands in lexicographic order of (c0<c1<c2<c3<c4).
+
+    Incremental: the rank-key sum and the "one suit so far" flag of the first
+    four cards are carried down the loops, so the inner loop is one add and one
+    lookup (or one flush lookup)."""
+    i = 0
+    for a in range(48):
+        ka, ba = _CARD_KEY[a], _CARD_BIT[a]
+        for b in range(a + 1, 49):
+            kb, bb = ka + _CARD_KEY[b], ba | _CARD_BIT[b]
+            sb = ((a ^ b) & 3) == 0
+            for c in range(b + 1, 50):
+                kc, bc = kb + _CARD_KEY[c], bb | _CARD_BIT[c]
+                sc = sb and ((a ^ c) & 3) == 0
+                for d in range(c + 1, 51):
+                    kd, bd = kc + _CARD_KEY[d], bc | _CARD_BIT[d]
+                    sd = sc and ((a ^ d) & 3) == 0
+                    for e in range(d + 1, 52):
+                        if sd and ((a ^ e) & 3) == 0:
+                            out[i] = _FLUSH[bd | _CARD_BIT[e]]
+                        else:
+                            s = kd + _CARD_KEY[e]
+                            out[i] = _V5[_O5[s >> _SHIFT] + (s & _MASK)]
+                        i += 1
+    return i
+
+
+def all_five_card_values() -> np.ndarray:
+    """``int16[2_598_960]``: the value of every five-card hand, lexicographic card order."""
+    out = np.empty(2_598_960, dtype=np.int16)
+    _all_five_kernel(out)
+    return out
+
+
+def value_counts_5() -> np.ndarray:
+    """``int64[7462]``: how many of the 2,598,960 five-card hands have each value."""
+    return np.bincount(all_five_card_values(), minlength=NUM_VALUES).astype(np.int64)
+
+
+@njit(inline="always")
+def category_of(value):
+    """Category code 0..8 (high card .. straight flush) of a dense value."""
+    return _CATEGORY[value]
+
+
+# ------------------------------------------------------------------ partial hands
+PARTIAL_BASE = 15  # slot digit: 0 = no card, rank + 1 otherwise
+
+
+@njit
+def partial_key(cards, n):
+    """Comparable key of the first ``n`` (1..5) cards of ``cards`` (kicker rule).
+
+    key = category * 15**5 + ranked cards as base-15 digits (rank+1, 0 = absent),
+    most significant first: category, then the groups by size and rank, so a
+    prefix hand ("Ace") is lower than its extensions ("Ace-8").
+    """
+    counts = np.zeros(13, dtype=np.int64)
+    for i in range(n):
+        counts[cards[i] >> 2] += 1
+    digits = np.zeros(5, dtype=np.int64)
+    nd = 0
+    max_count = 0
+    pairs = 0
+    for r in range(13):
+        if counts[r] > max_count:
+            max_count = counts[r]
+        if counts[r] == 2:
+            pairs += 1
+    for cnt in range(4, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == cnt:
+                digits[nd] = r + 1
+                nd += 1
+    if n == 5:
+        cat = np.int64(_CATEGORY[eval5(cards[0], cards[1], cards[2], cards[3], cards[4])])
+        if cat == STRAIGHT or cat == STRAIGHT_FLUSH:
+            top = digits[0]
+            if digits[0] == 13 and digits[1] == 4:  # A-5-4-3-2: five high
+                top = 4
+            digits[0] = top
+            for j in range(1, 5):
+                digits[j] = 0
+    elif max_count == 4:
+        cat = FOUR_OF_A_KIND
+    elif max_count == 3:
+        cat = THREE_OF_A_KIND
+    elif pairs == 2:
+        cat = TWO_PAIR
+    elif pairs == 1:
+        cat = PAIR
+    else:
+        cat = HIGH_CARD
+    key = cat
+    for j in range(5):
+        key = key * PARTIAL_BASE + digits[j]
+    return key
+
+
+@njit
+def order_key(c0, c1):
+    """Order-of-play key of a two-card hand: lower acts first.
+
+    key = partial_key * 4 + tie suit, where the tie suit is the suit of the
+    higher card, or for a pair the higher of the two suits (casino rules,
+    "ties are broken by the suit of the higher card").
+    """
+    h = np.empty(2, dtype=np.int64)
+    h[0] = c0
+    h[1] = c1
+    k = partial_key(h, 2)
+    if (c0 >> 2) == (c1 >> 2):
+        tie = max(c0 & 3, c1 & 3)
+    elif (c0 >> 2) > (c1 >> 2):
+        tie = c0 & 3
+    else:
+        tie = c1 & 3
+    return k * 4 + tie
+
+
+# ------------------------------------------------------------------ readable twins
+@lru_cache(maxsize=1)
+def _class_index() -> dict:
+    return {(hc.category, hc.ranked, hc.flush): hc.value for hc in hand_classes()}
+
+
+def reference_value(cards) -> int:
+    """Slow readable twin of :func:`eval_cards`: best five by brute force over subsets."""
+    cards = [int(c) for c in cards]
+    if not 5 <= len(cards) <= 7:
+        raise CardError(f"a hand value needs 5 to 7 cards, got {len(cards)}")
+    index = _class_index()
+    best = -1
+    for five in combinations(cards, 5):
+        flush = len({c & 3 for c in five}) == 1
+        cat, ranked, _ = classify(tuple(c >> 2 for c in five), flush)
+        best = max(best, index[(cat, ranked, flush)])
+    return best
+
+
+def reference_partial_key(cards) -> tuple:
+    """Readable twin of :func:`partial_key`: ``(category, ranked cards...)`` as a tuple.
+
+    Tuples compare the way the rulebook does: a tuple that is a prefix of
+    another is smaller ("Ace" < "Ace-8").
+    """
+    cards = [int(c) for c in cards]
+    if len(cards) == 5:
+        flush = len({c & 3 for c in cards}) == 1
+        cat, ranked, _ = classify(tuple(c >> 2 for c in cards), flush)
+        return (cat,) + ranked
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c >> 2] = counts.get(c >> 2, 0) + 1
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    shape = [n for n, _ in groups]
+    if shape[0] == 4:
+        cat = FOUR_OF_A_KIND
+    elif shape[0] == 3:
+        cat = THREE_OF_A_KIND
+    elif shape.count(2) == 2:
+        cat = TWO_PAIR
+    elif shape[0] == 2:
+        cat = PAIR
+    else:
+        cat = HIGH_CARD
+    return (cat,) + tuple(r for _, r in groups)
+
+
+def partial_key_of(text_or_cards) -> int:
+    """:func:`partial_key` of card text or a sequence of 1..5 kernel cards."""
+    cards = _as_cards(text_or_cards, (1, 2, 3, 4, 5))
+    return int(partial_key(cards.astype(np.int64), len(cards)))
+
+
+def order_key_of(text_or_cards) -> int:
+    """:func:`order_key` of a two-card hand given as text or kernel cards."""
+    cards = _as_cards(text_or_cards, (2,))
+    return int(order_key(int(cards[0]), int(cards[1])))
+
+
+def hand_value(text_or_cards) -> int:
+    """Dense value of a 5-, 6- or 7-card hand given as text (``"As Ks Qs Js Ts"``) or cards."""
+    cards = _as_cards(text_or_cards, (5, 6, 7))
+    return int(eval_cards(cards.astype(np.int64)))
+
+
+def _as_cards(text_or_cards, counts) -> np.ndarray:
+    if isinstance(text_or_cards, str):
+        return parse_cards(text_or_cards, count=counts)
+    return parse_cards(list(text_or_cards), count=counts)
+
+
+# ------------------------------------------------------------------ names and patterns
+def _check_value(value) -> int:
+    v = int(value)
+    if not 0 <= v < NUM_VALUES:
+        raise PatternError(f"hand value {v} is outside 0..{NUM_VALUES - 1}")
+    return v
+
+
+def category_name(value) -> str:
+    """Category name of a value; the top straight flush is called ``Royal flush``."""
+    v = _check_value(value)
+    return "Royal flush" if v == ROYAL_FLUSH_VALUE else CATEGORY_NAMES[hand_classes()[v].category]
+
+
+def bonus_category(value) -> int:
+    """Category code with royal flush split out as 9 (for bonus and paytable lines)."""
+    v = _check_value(value)
+    return 9 if v == ROYAL_FLUSH_VALUE else int(hand_classes()[v].category)
+
+
+_RANK_WORDS = tuple(n.lower() for n in RANK_NAMES)
+
+
+def describe(value) -> str:
+    """Readable name of a hand value, e.g. ``Pair of Kings, Q-3-2``, ``Straight, five high``."""
+    hc = hand_classes()[_check_value(value)]
+    r = hc.ranked
+    kick = "-".join(RANKS[x] for x in r[1:])
+    c = hc.category
+    if c == STRAIGHT_FLUSH:
+        return "Royal flush" if hc.value == ROYAL_FLUSH_VALUE else f"Straight flush, {_RANK_WORDS[r[0]]} high"
+    if c == STRAIGHT:
+        return f"Straight, {_RANK_WORDS[r[0]]} high"
+    if c == FLUSH_CAT:
+        return "Flush, " + "-".join(RANKS[x] for x in r)
+    if c == HIGH_CARD:
+        return "High card, " + "-".join(RANKS[x] for x in r)
+    if c == PAIR:
+        return f"Pair of {RANK_PLURALS[r[0]]}, {kick}"
+    if c == TWO_PAIR:
+        return f"Two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[1]]}, {RANKS[r[2]]}"
+    if c == THREE_OF_A_KIND:
+        return f"Three {RANK_PLURALS[r[0]]}, {kick}"
+    if c == FULL_HOUSE:
+        return f"Full house, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[1]]}"
+    return f"Four {RANK_PLURALS[r[0]]}, {RANKS[r[1]]}"
+
+
+@lru_cache(maxsize=1)
+def _names() -> dict[str, int]:
+    return {describe(v).lower(): v for v in range(NUM_VALUES)}
+
+
+def value_from_name(name: str) -> int:
+    """Inverse of :func:`describe` (case-insensitive)."""
+    try:
+        return _names()[" ".join(name.lower().split())]
+    except KeyError:
+        raise PatternError(f"unknown hand name {name!r}") from None
+
+
+_WORD_PATTERNS = {
+    "high card": (HIGH_CARD, None),
+    "pair": (PAIR, None),
+    "one pair": (PAIR, None),
+    "two pair": (TWO_PAIR, None),
+    "two pairs": (TWO_PAIR, None),
+    "three of a kind": (THREE_OF_A_KIND, None),
+    "trips": (THREE_OF_A_KIND, None),
+    "straight": (STRAIGHT, None),
+    "flush": (FLUSH_CAT, None),
+    "full house": (FULL_HOUSE, None),
+    "four of a kind": (FOUR_OF_A_KIND, None),
+    "quads": (FOUR_OF_A_KIND, None),
+    "straight flush": (STRAIGHT_FLUSH, None),
+    "royal flush": (STRAIGHT_FLUSH, ROYAL_FLUSH_VALUE),
+    "royal": (STRAIGHT_FLUSH, ROYAL_FLUSH_VALUE),
+}
+_PATTERN_RE = re.compile(r"^[2-9TJQKAX]{1,5}$")
+_SHAPE_CATEGORY = {
+    (4,): FOUR_OF_A_KIND, (4, 1): FOUR_OF_A_KIND,
+    (3, 2): FULL_HOUSE,
+    (3,): THREE_OF_A_KIND, (3, 1): THREE_OF_A_KIND, (3, 1, 1): THREE_OF_A_KIND,
+    (2, 2): TWO_PAIR, (2, 2, 1): TWO_PAIR,
+    (2,): PAIR, (2, 1): PAIR, (2, 1, 1): PAIR, (2, 1, 1, 1): PAIR,
+}
+
+
+def _pattern_groups(p: str) -> list[tuple[int, str]]:
+    """Runs of equal characters: ``TTxx`` -> [(2, 'T'), (2, 'X')]."""
+    groups: list[tuple[int, str]] = []
+    for ch in p:
+        if groups and groups[-1][1] == ch:
+            groups[-1] = (groups[-1][0] + 1, ch)
+        else:
+            groups.append((1, ch))
+    return groups
+
+
+@lru_cache(maxsize=512)
+def pattern_value(pattern: str) -> int:
+    """The weakest five-card hand value matching a hand pattern (spec, "Kickout thresholds").
+
+    Rank patterns fill ``x`` and missing cards with the lowest cards that keep
+    the category: ``KKQ`` -> KKQ32, ``AAQ`` -> AAQ32, ``TTxx`` -> TT223,
+    ``222`` -> 22234 (any three of a kind), ``QQQ`` -> QQQ32, ``A2345`` -> the
+    five-high straight (any straight), ``99`` -> 99432.  Category words
+    (``flush``, ``full house``, ``straight flush``, ``royal flush``...) mean the
+    weakest hand of that category, and any :func:`describe` name is accepted.
+
+    >>> describe(pattern_value("TTxx"))
+    'Two pair, Tens and Twos, 3'
+    """
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise PatternError(f"empty hand pattern {pattern!r}")
+    text = " ".join(pattern.strip().lower().split())
+    classes = hand_classes()
+    if text in _WORD_PATTERNS:
+        cat, exact = _WORD_PATTERNS[text]
+        if exact is not None:
+            return exact
+        return next(hc.value for hc in classes if hc.category == cat)
+    if text in _names():
+        return _names()[text]
+    p = text.upper().replace("10", "T").replace(" ", "").replace("-", "")
+    if not _PATTERN_RE.match(p):
+        raise PatternError(
+            f"bad hand pattern {pattern!r}: use ranks 2-9 T J Q K A and x (e.g. KKQ, TTxx, 222, A2345) "
+            "or a category word (flush, full house, ...)"
+        )
+    groups = _pattern_groups(p)
+    counts = [c for c, _ in groups]
+    if any(c > 4 for c in counts):
+        raise PatternError(f"bad hand pattern {pattern!r}: more than four cards of one rank")
+    fixed = [ch for _, ch in groups if ch != "X"]
+    if len(fixed) != len(set(fixed)):
+        raise PatternError(f"bad hand pattern {pattern!r}: a rank appears in two groups")
+    want = [(c, -1 if ch == "X" else RANKS.index(ch)) for c, ch in groups]
+    shape = tuple(sorted(counts, reverse=True))
+    if tuple(counts) != shape:
+        raise PatternError(f"bad hand pattern {pattern!r}: write the larger group first (e.g. KKKxx, TTxx)")
+    if len(p) == 5 and shape == (1, 1, 1, 1, 1) and "X" not in p:
+        ranks = tuple(sorted((RANKS.index(ch) for ch in p), reverse=True))
+        cat, ranked, _ = classify(ranks, False)
+        if cat == STRAIGHT:  # any straight of that height: the pattern itself
+            return _class_index()[(STRAIGHT, ranked, False)]
+        return _class_index()[(HIGH_CARD, ranked, False)]
+    category = _SHAPE_CATEGORY.get(shape, HIGH_CARD if shape[0] == 1 else None)
+    if category is None:
+        raise PatternError(f"bad hand pattern {pattern!r}: no five-card hand has that shape")
+    for hc in classes:
+        if hc.category != category or hc.flush:
+            continue
+        if len(hc.groups) < len(want):
+            continue
+        if all(
+            hg[0] == wc and (wr < 0 or hg[1] == wr)
+            for hg, (wc, wr) in zip(hc.groups, want)
+        ):
+            return hc.value
+    raise PatternError(f"bad hand pattern {pattern!r}: no five-card hand matches it")
+
+
+def pattern_of(value) -> str:
+    """A full rank pattern for a value (``KKQ32``, ``TT223``, ``A2345``); flushes read ``flush AKJ92``.
+
+    ``pattern_value(pattern_of(v)) == v`` for every non-flush value; for
+    flushes and straight flushes the :func:`describe` name is the round-trip form.
+    """
+    hc = hand_classes()[_check_value(value)]
+    if hc.flush:
+        return describe(value)
+    if hc.category == STRAIGHT:
+        top = hc.ranked[0]
+        ranks = [3, 2, 1, 0, 12] if top == 3 else [top - i for i in range(5)]
+        if top == 3:
+            return "A2345"
+        return "".join(RANKS[r] for r in ranks)
+    return "".join(RANKS[r] * c for c, r in hc.groups)
