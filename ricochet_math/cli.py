@@ -270,21 +270,21 @@ def _rules(args: argparse.Namespace) -> int:
     if args.format == "table":
         print(f"rule set {rules.name}: {rules.description}")
         print(f"source: {rules.source} (sha256 {rules.sha256[:12]})\n")
-        frame = frame[frame.section != ""]
+        frame = frame[frame.section != "rule set"]
     print_frame(frame, args.format)
     return 0
 
 
 def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("hands", nargs="+", metavar="HAND",
-                        help='a hand as space-separated cards, quoted: "As Ks Qs Js Ts"')
+                        help='5 to 7 cards, space-separated and quoted: "As Ks Qs Js Ts" (the best five count)')
     add_format_option(parser)
 
 
 @subcommand(
     "hands",
-    help="evaluate and describe hands",
-    example='ricochet hands "As Ks Qs Js Ts" "Td Tc 2h 2s 3d" "Ah 8c"',
+    help="evaluate and describe 5- to 7-card hands",
+    example='ricochet hands "As Ks Qs Js Ts" "Td Tc 2h 2s 3d" "Ah 8c 8d 8h 2s 2c 3d"',
     arguments=_hands_arguments,
 )
 def _hands(args: argparse.Namespace) -> int:
@@ -295,7 +295,7 @@ def _hands(args: argparse.Namespace) -> int:
 
     rows = []
     for i, text in enumerate(args.hands, start=1):
-        cards = parse_cards(text, where=f"hand {i}")
+        cards = parse_cards(text, count=(5, 6, 7), where=f"hand {i}")
         value = int(hand_value(cards))
         rows.append((format_cards(cards), value, category_name(value), describe(value)))
     print_frame(pd.DataFrame(rows, columns=["hand", "value", "category", "description"]), args.format)

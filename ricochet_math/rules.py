@@ -92,19 +92,19 @@ MAX_PLAYERS = 7
 SPLIT_CHOICES = ("odd-units-last", "fractional")
 COMPARISON_CHOICES = ("kicker", "top-cards")
 
-# Paytable lines written as `category = pays`: the threshold pattern of each
-# named category is the weakest five-card hand of that category (the pattern
-# grammar is ricochet_math.evaluation.pattern_value's).
+# Paytable lines written as `category = pays`: the threshold of each named
+# category is the weakest five-card hand of that category, written with the
+# category words of ricochet_math.evaluation.pattern_value.
 CATEGORY_PATTERNS: Mapping[str, str] = {
-    "pair": "22",
-    "two_pair": "3322",
-    "three_of_a_kind": "222",
-    "straight": "A2345",
-    "flush": "75432s",
-    "full_house": "22233",
-    "four_of_a_kind": "2222",
-    "straight_flush": "A2345s",
-    "royal_flush": "AKQJTs",
+    "pair": "pair",
+    "two_pair": "two pair",
+    "three_of_a_kind": "three of a kind",
+    "straight": "straight",
+    "flush": "flush",
+    "full_house": "full house",
+    "four_of_a_kind": "four of a kind",
+    "straight_flush": "straight flush",
+    "royal_flush": "royal flush",
 }
 
 _TOP_KEYS = ("extends", "name", "description", "kickout", "bonus", "quickdraw", "cover", "options")
@@ -449,8 +449,8 @@ class RuleSet:
         evaluator when ``describe``), the pattern for paytable lines.
         """
         rows: list[tuple[str, str, Any, str]] = [
-            ("", "name", self.name, ""),
-            ("", "description", self.description, ""),
+            ("rule set", "name", self.name, ""),
+            ("rule set", "description", self.description, ""),
         ]
         for n, pattern in self.kickout.items():
             rows.append(("kickout", str(n), pattern, _describe_pattern(pattern) if describe else ""))
