@@ -1,0 +1,37 @@
+"""Shared fixtures for the ricochet_math tests."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ricochet_math.rules import load_rules, paytables_dir
+
+
+@pytest.fixture(scope="session")
+def default_rules():
+    """The shipped default rule set, ``paytables/publisher.toml``."""
+    return load_rules()
+
+
+@pytest.fixture(scope="session")
+def shipped_paytables() -> Path:
+    """The folder of the shipped rule-set files."""
+    return paytables_dir()
+
+
+@pytest.fixture
+def tmp_rules(tmp_path):
+    """Factory: ``tmp_rules(text, name="rules.toml")`` writes dedented TOML under ``tmp_path``.
+
+    ``extends = "publisher"`` in the text inherits the shipped default, so a
+    test only writes the keys it is about.  Returns the file's path.
+    """
+
+    def write(text: str, name: str = "rules.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+        return path
+
+    return write
