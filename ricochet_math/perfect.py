@@ -351,3 +351,100 @@ def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_t
     """
     return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                        dealer_kicked, bonus_by_value, options)[4]
+
+
+# --------------------------------------------------------------------------- exact reference
+@njit
+def _int_share(pot, holders, my_rank_from_last):
+    """Integer pot share (odd units to the players who acted last, spec step 7).
+
+    ``my_rank_from_last`` = 0 if I acted last among the ``holders``, 1 if one
+    holder acted after me, ...
+    """
+    base = pot // holders
+    odd = pot - base * holders
+    return base + (1 if my_rank_from_last < odd else 0)
+
+
+@njit
+def _share(pot, holders, my_rank_from_last, fractional):
+    if fractional:
+        return pot / holders
+    return float(_int_share(pot, holders, my_rank_from_last))
+
+
+@njit
+def exact_ev_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                       bonus_by_value, options):
+    """EV(play) of seat ``order[pos]`` by exact nested enumeration, when exactly one
+    seat is still to act after it (``pos == N - 2``) and that seat plays perfectly
+    with exact knowledge of the deck left after this seat's draw.
+
+    The slow reference for :func:`seat_values` (no look-ahead approximation; the
+    rules' own odd-unit split).  Returns (EV(play), P(win)).
+    """
+    cards = _unseen(deck)
+    n = cards.shape[0]
+    me = order[pos]
+    last = order[pos + 1]
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    use = np.ones(n, dtype=np.bool_)
+    total = 0.0
+    wins = 0.0
+    cnt = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                cnt += 1
+                f = eval5(hole[me, 0], hole[me, 1], cards[i], cards[j], cards[k])
+                payoff = bonus_by_value[f]
+                stands = False
+                m = 1
+                if best_value < 0 or f > best_value:
+                    stands = True
+                elif f == best_value:
+                    if dealer_in:
+                        stands = ties_dealer
+                    else:
+                        stands = True
+                        m = n_tied + 1
+                if stands:
+                    use[i] = False
+                    use[j] = False
+                    use[k] = False
+                    # the last seat's exact options over the deck left
+                    n_last = 0
+                    ev_last = 0.0
+                    my_if_play = 0.0
+                    for a in range(n):
+                        if not use[a]:
+                            continue
+                        for b in range(a + 1, n):
+                            if not use[b]:
+                                continue
+                            for c in range(b + 1, n):
+                                if not use[c]:
+                                    continue
+                                g = eval5(hole[last, 0], hole[last, 1], cards[a], cards[b], cards[c])
+                                n_last += 1
+                                ev_last += bonus_by_value[g]
+                                if g > f:
+                                    ev_last += pot + 2
+                                elif g == f:
+                                    ev_last += _share(pot + 2, m + 1, 0, frac)
+                                    my_if_play += _share(pot + 2, m + 1, 1, frac)
+                                else:
+                                    my_if_play += _share(pot + 2, m, 0, frac)
+                    use[i] = True
+                    use[j] = True
+                    use[k] = True
+                    if ev_last / n_last - 2.0 > -1.0:
+                        share = my_if_play / n_last
+                    else:
+                        share = _share(pot + 1, m, 0, frac)
+                    payoff += share
+                    if share > 0.0:
+                        wins += 1.0
+                total += payoff
+    return total / cnt - 2.0, wins / cnt
