@@ -395,6 +395,36 @@ class SoloAnalysis:
             "bonus_frequency": paying / float(df["combinations"].sum()),
         }
 
+    def rtp_with_pays(self, pays, threshold: int | None = None) -> dict:
+        """RTP per initial bet and per total wagered, hit frequency and std dev with other
+        bonus pays (``pays[line]`` in ante units, line 0 = no bonus), keeping this
+        analysis's decisions fixed.
+
+        Exact for the fixed strategy and linear in the pays, so a paytable search
+        can call it thousands of times; re-run :func:`solo_analysis` with the new
+        rule set to re-solve the strategy (the difference is small: the bonus
+        changes only marginal decisions)."""
+        pays = np.asarray(pays, dtype=np.float64)
+        if pays.shape != self.pays.shape:
+            raise ValueError(f"expected {self.pays.shape[0]} pays (line 0 = none), got {pays.shape[0]}")
+        df = self.return_table(threshold)
+        k = self.n_lines + 1
+        base = df["net"].to_numpy().copy()
+        old = np.concatenate([[0.0], np.tile(self.pays, 3)])
+        new = np.concatenate([[0.0], np.tile(pays, 3)])
+        if not self.bonus_on_automatic_win:
+            old[1:1 + k] = 0.0
+            new[1:1 + k] = 0.0
+        net = base - old + new
+        p = df["probability"].to_numpy()
+        wag = df["wagered"].to_numpy()
+        mean = float((p * net).sum())
+        e_wag = float((p * wag).sum())
+        var = float((p * net * net).sum()) - mean * mean
+        hit = float(p[(df["bonus"] != "none").to_numpy() & (new > 0)].sum())
+        return {"rtp_per_initial_bet": 1.0 + mean, "rtp_per_wagered": (e_wag + mean) / e_wag,
+                "bonus_hit_frequency": hit, "std_net": var ** 0.5}
+
     def summary(self) -> str:
         s = self.at_threshold()
         from .evaluation import describe

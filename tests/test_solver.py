@@ -1,0 +1,198 @@
+"""Solo exact analysis, the perfect-play kernel and advice.
+
+Truth comes from: direct enumeration of a deal's 14,190 draws (solo_deal),
+exact nested enumeration for the last two seats (exact_ev_one_later), and
+counting identities (every deal x draw combination is accounted for once).
+"""
+from math import comb
+
+import numpy as np
+import pytest
+
+from ricochet_math import perfect as P
+from ricochet_math import solo
+from ricochet_math.advise import advise, rule_arrays, table_state
+from ricochet_math.errors import CardError, TableStateError
+from ricochet_math.evaluation import pattern_value
+from ricochet_math.rules import load_rules
+
+RULES = load_rules()
+SAMPLE = [0, 60, 167]  # AA, a middle class, 32o
+
+
+@pytest.fixture(scope="module")
+def sample_analysis():
+    return solo.solo_analysis(RULES, classes=SAMPLE)
+
+
+def test_player_classes_cover_all_two_card_hands():
+    reps, weights, labels = solo.player_classes()
+    assert len(labels) == 169 and weights.sum() == comb(52, 2)
+    assert labels[0] == "AA" and labels[167] == "32o" and labels[-1] == "22"
+
+
+def test_inclusion_exclusion_matches_direct_enumeration():
+    """Per-deal counts from the class tables equal a direct walk over the 14,190 draws."""
+    reps, _, _ = solo.player_classes()
+    lov, pays, names = solo.bonus_lines(RULES.bonus)
+    rng = np.random.default_rng(20261129)
+    for k in SAMPLE:
+        p0, p1 = reps[k]
+        levels = solo._build_levels(p0, p1, lov, len(names) - 1)
+        deck = levels[0]
+        for _ in range(8):
+            pos = np.sort(rng.choice(50, 5, replace=False)).astype(np.int64)
+            w, cnt, v = solo._deal_counts(p0, p1, pos, levels, lov, len(names) - 1)
+            d = solo.solo_deal(RULES, [p0, p1], deck[pos])
+            assert cnt.sum() == solo.N_DRAWS
+            assert float((cnt * pays).sum()) / solo.N_DRAWS == pytest.approx(d.expected_bonus, abs=1e-12)
+            if not d.kicked_out:
+                assert w / solo.N_DRAWS == pytest.approx(d.p_win, abs=1e-12)
+
+
+def test_sample_analysis_accounts_for_every_combination(sample_analysis):
+    a = sample_analysis
+    _, weights, _ = solo.player_classes()
+    table = a.return_table()
+    expected = int(weights[SAMPLE].sum()) * solo.N_DEALER * solo.N_DRAWS
+    assert int(table["combinations"].sum()) == expected
+    assert table["probability"].sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_sample_decisions_agree_with_direct_enumeration(sample_analysis):
+    """AA never folds; 32o folds 40.54% of the deals where the dealer is in (exhaustive
+    count over its 2,118,760 dealer hands, pinned), and its decision on sampled deals
+    agrees with direct enumeration of the draws."""
+    chart = sample_analysis.strategy_chart().set_index("hand")
+    assert chart.loc["AA", "fold_frequency_dealer_in"] == 0.0
+    assert chart.loc["32o", "fold_frequency_dealer_in"] == pytest.approx(0.4054211583, abs=1e-9)
+    top = int(chart.loc["32o", "plays_up_to_value"])
+    d = solo.solo_deal(RULES, "3c 2d", "Kh Kd 8s 5h 4c")  # pair of kings: above anything 32o plays into
+    assert top < pattern_value("KK") and d.decision == "fold"
+
+
+def test_solo_deal_examples():
+    d = solo.solo_deal(RULES, "7s 7h", "Ks Kd 7c 4h 2s")
+    # 3,432 of the 14,190 draws reach the kings; 3 x 0.2419 + E[bonus] 0.0698 - 2 < -1: fold
+    assert not d.kicked_out and d.decision == "fold"
+    assert d.p_win == pytest.approx(3432 / 14190, abs=1e-15)
+    assert d.ev_play == pytest.approx(3 * 3432 / 14190 + d.expected_bonus - 2, abs=1e-12)
+    assert d.ev_fold == -1.0
+    k = solo.solo_deal(RULES, "2c 3d", "As Ad Ac 4h 2s")  # trips: above KKQ, kicked out
+    assert k.kicked_out and k.ev_play > 1.0
+
+
+def test_threshold_curve_is_monotone(sample_analysis):
+    """A higher kickout threshold keeps the dealer in more often: RTP falls."""
+    curve = sample_analysis.threshold_curve(["99", "KKQ", "AAxx", "A2345"])
+    assert np.all(np.diff(curve["rtp_per_initial_bet"].to_numpy()) < 0)
+    assert np.all(np.diff(curve["kickout_rate"].to_numpy()) < 0)
+
+
+@pytest.mark.slow
+def test_full_solo_analysis_pinned():
+    """Exhaustive solo figures for publisher.toml (about 3 minutes on 2 cores)."""
+    a = solo.solo_analysis(RULES)
+    s = a.at_threshold()
+    assert int(a.return_table()["combinations"].sum()) == solo.N_DEALS * solo.N_DRAWS
+    assert s["rtp_per_initial_bet"] == pytest.approx(0.9694752063, abs=1e-9)
+    assert s["fold_frequency"] == pytest.approx(0.2140712, abs=1e-6)
+
+
+# ---------------------------------------------------------------- perfect kernel
+def _state(rng, n):
+    cards = rng.permutation(52)
+    hole = cards[:2 * n].reshape(n, 2).astype(np.int64)
+    dealer = cards[2 * n:2 * n + 5]
+    from ricochet_math.evaluation import eval_cards, order_key
+    dv = int(eval_cards(dealer.astype(np.int64)))
+    order = np.argsort([order_key(int(a), int(b)) for a, b in hole]).astype(np.int64)
+    deck = np.ones(52, dtype=np.uint8)
+    deck[cards[:2 * n + 5]] = 0
+    return deck, hole, order, dv
+
+
+def test_perfect_solo_matches_direct_enumeration():
+    """With one player there is no look-ahead: the kernel's EV is exact."""
+    bonus_by_value, opts, threshold = rule_arrays(RULES, 1)
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        deck, hole, order, dv = _state(rng, 1)
+        opts[4] = dv
+        kicked = dv >= threshold
+        ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 0, -1 if kicked else dv, not kicked, 0, 2,
+                                           kicked, bonus_by_value, opts)
+        from ricochet_math.cards import format_cards
+        d = solo.solo_deal(RULES, hole[0], [c for c in range(52) if not deck[c] and c not in hole[0]])
+        assert ev == pytest.approx(d.ev_play, abs=1e-12)
+        assert play == (d.decision in ("play", "automatic win"))
+
+
+def test_look_ahead_close_to_exact_nested_enumeration():
+    """N = 2, first seat: the documented look-ahead approximation stays within 0.05 ante of exact."""
+    bonus_by_value, opts, threshold = rule_arrays(RULES, 2)
+    rng = np.random.default_rng(5)
+    deck, hole, order, dv = _state(rng, 2)
+    opts[4] = dv
+    kicked = dv >= threshold
+    best, din = (-1, False) if kicked else (dv, True)
+    ev_a = P.seat_values(0, deck, hole, order, 0, best, din, 0, 3, kicked, bonus_by_value, opts)[0]
+    ev_x, _ = P.exact_ev_one_later(deck, hole, order, 0, best, din, 0, 3, bonus_by_value, opts)
+    assert abs(ev_a - ev_x) < 0.05
+
+
+def test_last_seat_is_exact():
+    """The last seat has nothing to look ahead to: kernel EV == exact enumeration of its draws."""
+    bonus_by_value, opts, threshold = rule_arrays(RULES, 3)
+    rng = np.random.default_rng(3)
+    deck, hole, order, dv = _state(rng, 3)
+    opts[4] = dv
+    ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 2, dv, True, 0, 4, False, bonus_by_value, opts)
+    # direct: the last seat wins pot 5 when it reaches the dealer
+    from itertools import combinations
+    from ricochet_math.evaluation import evaluate
+    rest = np.flatnonzero(deck)
+    s = order[2]
+    tri = np.array(list(combinations(rest, 3)))
+    vals = evaluate(np.concatenate([np.broadcast_to(hole[s], (len(tri), 2)), tri], axis=1))
+    direct = (5.0 * (vals >= dv) + bonus_by_value[vals]).mean() - 2.0
+    assert ev == pytest.approx(direct, abs=1e-12)
+
+
+def test_readings_all_run():
+    bonus_by_value, opts, threshold = rule_arrays(RULES, 4)
+    rng = np.random.default_rng(8)
+    deck, hole, order, dv = _state(rng, 4)
+    opts[4] = dv
+    for code in range(8):
+        out = P.seat_values(code, deck, hole, order, 0, dv, True, 0, 5, False, bonus_by_value, opts)
+        assert out[1] == -1.0 and 0.0 <= out[2] <= 1.0
+    out = P.seat_values(P.best_response_code(P.PERFECT, P.POT_ODDS_NOW), deck, hole, order, 0, dv, True, 0, 5,
+                        False, bonus_by_value, opts)
+    assert 0.0 <= out[2] <= 1.0
+
+
+# ---------------------------------------------------------------- advise
+def test_advise_example():
+    a = advise(RULES, dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"])
+    assert a.seat == 0 and a.position == 0 and a.pot == 3
+    assert a.decision == "fold" and a.ev_fold == -1.0
+    b = advise(RULES, dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"], actions=["fold", None])
+    assert b.seat == 1 and b.decision == "play"
+
+
+def test_advise_after_a_play_faces_the_player():
+    a = advise(RULES, dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"], actions=["Ah As 3d", None])
+    assert "Three Aces" in a.to_beat and a.pot == 4
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(dealer="Ks Kd 7c 4h 2s", players=["Ks 9c"]), "duplicate card Ks"),
+    (dict(dealer="Ks Kd 7c 4h", players=["Ad 9c"]), "expected 5 cards"),
+    (dict(dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"], actions=[None, "fold"]), "acts first"),
+    (dict(dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"], actions=["fold", "fold"]), "no decision left"),
+    (dict(dealer="Ks Kd 7c 4h 2s", players=["Ad 9c"] * 0 + [f"{r}c {r}d" for r in "23456789"]), "1 to 7 players"),
+])
+def test_advise_bad_input(kwargs, message):
+    with pytest.raises((CardError, TableStateError), match=message):
+        advise(RULES, **kwargs)
