@@ -34,9 +34,9 @@ from ._numba import njit, pnjit, prange
 from .cards import RANKS, RANK_NAMES, RANK_PLURALS, parse_cards
 from .errors import CardError, PatternError
 from .tables import (
-    CATEGORY_NAMES, FLUSH_CAT, FOUR_OF_A_KIND, FULL_HOUSE, HASH_MASK, HASH_SHIFT, HIGH_CARD,
-    NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE, STRAIGHT, STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR,
-    classify, hand_classes, load_tables,
+    CATEGORY_NAMES, FLUSH_CAT, FLUSH_INIT, FLUSH_TEST, FOUR_OF_A_KIND, FULL_HOUSE, HASH_MASK,
+    HASH_SHIFT, HIGH_CARD, KEY_SHIFT, NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE, STRAIGHT, STRAIGHT_FLUSH,
+    SUIT_LANE, THREE_OF_A_KIND, TWO_PAIR, classify, hand_classes, load_tables,
 )
 
 __all__ = [
@@ -49,62 +49,83 @@ __all__ = [
 ]
 
 _T = load_tables()
-# Per-card views of the tables so the kernels do one load per card.
-_CARD_KEY = np.array([_T.rank_keys[c >> 2] for c in range(52)], dtype=np.int64)
-_CARD_BIT = np.array([1 << (c >> 2) for c in range(52)], dtype=np.int64)
-_CARD_SUITKEY = np.array([_T.suit_keys[c & 3] for c in range(52)], dtype=np.int64)
+# Read by the kernels as compile-time constants (numba freezes global arrays).
+_CARD_KEY = _T.card_keys    # int64[52]: rank key << KEY_SHIFT | suit counter (tables docstring)
+_CARD_BIT = _T.card_bits    # int64[52]: rank bit in the card's suit lane
+_RANK_BIT = np.left_shift(1, np.arange(52, dtype=np.int64) >> 2)  # int64[52]: 1 << rank
 _FLUSH = _T.flush
-_FLUSH_SUIT = _T.flush_suit
 _O5, _V5 = _T.offsets5, _T.values5
 _O6, _V6 = _T.offsets6, _T.values6
 _O7, _V7 = _T.offsets7, _T.values7
 _CATEGORY = _T.category
 _SHIFT = HASH_SHIFT
 _MASK = HASH_MASK
+_KSHIFT = KEY_SHIFT
+_INIT = FLUSH_INIT
+_TEST = FLUSH_TEST
+_LANE = SUIT_LANE
+_RANK_MASK = (1 << 13) - 1
+_USHIFT = np.uint64(HASH_SHIFT)
+_UMASK = np.uint64(HASH_MASK)
+_CARD_RANK_KEY = _T.rank_keys[np.arange(52) >> 2]  # int64[52]: rank key alone
 
 # Royal flush is reported as its own "category" 9 where bonus tables need it.
 BONUS_CATEGORY_NAMES = CATEGORY_NAMES + ("Royal flush",)
 
 
 # --------------------------------------------------------------------------- kernels
+# Table indices are cast to unsigned (cards to uint8, hash slots to uint64):
+# numba then knows an index is not negative and drops its wrap-around fix-up
+# on every load (this alone took seven-card evaluation from about 60 to 150 M/s).
+#
+# eval5/6/7 are compiled with nogil=False, an exception to _numba.njit's
+# default: inside other kernels they are inlined and the flag is irrelevant,
+# and called from Python, releasing and retaking the GIL would be about a
+# third of the cost of a call.
 @njit(inline="always")
+def _flush_lane(test):
+    """Shift of the suit lane whose counter has reached five (``key & FLUSH_TEST`` != 0)."""
+    return _LANE * (((test >> 7) & 1) + 2 * ((test >> 11) & 1) + 3 * ((test >> 15) & 1))
+
+
+@njit(inline="always", nogil=False)
 def eval5(c0, c1, c2, c3, c4):
     """Dense value 0..7461 of five distinct kernel cards (scalar, for njit callers)."""
-    if (((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3) == 0:
-        return np.int64(_FLUSH[_CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3] | _CARD_BIT[c4]])
-    s = _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4]
-    return np.int64(_V5[_O5[s >> _SHIFT] + (s & _MASK)])
+    c0, c1, c2, c3, c4 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3), np.uint8(c4)
+    k = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4]
+    if k & _TEST:
+        return np.int64(_FLUSH[_RANK_BIT[c0] | _RANK_BIT[c1] | _RANK_BIT[c2] | _RANK_BIT[c3] | _RANK_BIT[c4]])
+    s = np.uint64(k >> _KSHIFT)
+    return np.int64(_V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)])
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=False)
 def eval6(c0, c1, c2, c3, c4, c5):
     """Value of the best five of six distinct cards."""
-    fs = _FLUSH_SUIT[_CARD_SUITKEY[c0] + _CARD_SUITKEY[c1] + _CARD_SUITKEY[c2]
-                     + _CARD_SUITKEY[c3] + _CARD_SUITKEY[c4] + _CARD_SUITKEY[c5]]
-    if fs >= 0:
-        m = 0
-        for c in (c0, c1, c2, c3, c4, c5):
-            if (c & 3) == fs:
-                m |= _CARD_BIT[c]
-        return np.int64(_FLUSH[m])
-    s = _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4] + _CARD_KEY[c5]
-    return np.int64(_V6[_O6[s >> _SHIFT] + (s & _MASK)])
+    c0, c1, c2, c3, c4, c5 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3), np.uint8(c4), np.uint8(c5)
+    k = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4] + _CARD_KEY[c5]
+    t = k & _TEST
+    if t:
+        m = _CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3] | _CARD_BIT[c4] | _CARD_BIT[c5]
+        return np.int64(_FLUSH[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
+    s = np.uint64(k >> _KSHIFT)
+    return np.int64(_V6[np.uint64(_O6[s >> _USHIFT]) + (s & _UMASK)])
 
 
-@njit(inline="always")
+@njit(inline="always", nogil=False)
 def eval7(c0, c1, c2, c3, c4, c5, c6):
     """Value of the best five of seven distinct cards."""
-    fs = _FLUSH_SUIT[_CARD_SUITKEY[c0] + _CARD_SUITKEY[c1] + _CARD_SUITKEY[c2] + _CARD_SUITKEY[c3]
-                     + _CARD_SUITKEY[c4] + _CARD_SUITKEY[c5] + _CARD_SUITKEY[c6]]
-    if fs >= 0:
-        m = 0
-        for c in (c0, c1, c2, c3, c4, c5, c6):
-            if (c & 3) == fs:
-                m |= _CARD_BIT[c]
-        return np.int64(_FLUSH[m])
-    s = (_CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3]
+    c0, c1, c2, c3 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3)
+    c4, c5, c6 = np.uint8(c4), np.uint8(c5), np.uint8(c6)
+    k = (_INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3]
          + _CARD_KEY[c4] + _CARD_KEY[c5] + _CARD_KEY[c6])
-    return np.int64(_V7[_O7[s >> _SHIFT] + (s & _MASK)])
+    t = k & _TEST
+    if t:  # about 3% of random hands
+        m = (_CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3]
+             | _CARD_BIT[c4] | _CARD_BIT[c5] | _CARD_BIT[c6])
+        return np.int64(_FLUSH[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
+    s = np.uint64(k >> _KSHIFT)
+    return np.int64(_V7[np.uint64(_O7[s >> _USHIFT]) + (s & _UMASK)])
 
 
 @njit
@@ -122,46 +143,69 @@ def eval_cards(cards):
 
 @pnjit
 def _evaluate_kernel(hands, out):
-    """hands: int (n, k) with k in 5..7; out: int16 (n,)."""
+    """hands: uint8 (n, k) with k in 5..7, cards 0..51; out: int16 (n,)."""
     n, k = hands.shape
-    for i in prange(n):
-        h = hands[i]
-        if k == 5:
-            out[i] = eval5(h[0], h[1], h[2], h[3], h[4])
-        elif k == 6:
-            out[i] = eval6(h[0], h[1], h[2], h[3], h[4], h[5])
-        else:
-            out[i] = eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+    if k == 5:
+        for i in prange(n):
+            out[i] = eval5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    elif k == 6:
+        for i in prange(n):
+            out[i] = eval6(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4], hands[i, 5])
+    else:
+        for i in prange(n):
+            out[i] = eval7(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4], hands[i, 5],
+                           hands[i, 6])
 
 
 @njit
 def _evaluate_serial(hands, out):
+    """Single-threaded twin of :func:`_evaluate_kernel` (same arguments)."""
     n, k = hands.shape
-    for i in range(n):
-        h = hands[i]
-        if k == 5:
-            out[i] = eval5(h[0], h[1], h[2], h[3], h[4])
-        elif k == 6:
-            out[i] = eval6(h[0], h[1], h[2], h[3], h[4], h[5])
-        else:
-            out[i] = eval7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+    if k == 5:
+        for i in range(n):
+            out[i] = eval5(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
+    elif k == 6:
+        for i in range(n):
+            out[i] = eval6(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4], hands[i, 5])
+    else:
+        for i in range(n):
+            out[i] = eval7(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4], hands[i, 5],
+                           hands[i, 6])
+
+
+# Below this many hands a thread pool costs more than it saves.
+_PARALLEL_MIN_HANDS = 50_000
 
 
 def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
     """Values of a batch of hands: an ``(n, k)`` integer array, ``k`` in 5..7 -> ``int16 (n,)``.
 
     Cards are kernel integers 0..51 and must be distinct within a row (not
-    checked here, for speed; :func:`hand_value` checks text input).
+    checked here, for speed; :func:`hand_value` checks text input).  Any
+    integer dtype is accepted; ``int8``/``uint8`` (what :mod:`ricochet_math.cards`
+    produces) is read in place, others are converted once.  ``parallel`` uses
+    all cores for large batches.
     """
-    hands = np.ascontiguousarray(hands)
+    hands = np.asarray(hands)
     if hands.ndim == 1:
         hands = hands[None, :]
     if hands.ndim != 2 or hands.shape[1] not in (5, 6, 7):
         raise CardError(f"evaluate needs an (n, 5..7) array of cards, got shape {hands.shape}")
-    if hands.size and (hands.min() < 0 or hands.max() > 51):
-        raise CardError("card numbers must be in 0..51")
-    out = np.empty(hands.shape[0], dtype=np.int16)
-    (_evaluate_kernel if parallel else _evaluate_serial)(hands, out)
+    if hands.dtype.kind not in "iu":
+        raise CardError(f"evaluate needs integer cards, got dtype {hands.dtype}")
+    if hands.dtype.itemsize == 1:
+        cards = np.ascontiguousarray(hands).view(np.uint8)  # negative int8 reads as >= 128
+        if cards.size and cards.max() > 51:
+            raise CardError("card numbers must be in 0..51")
+    else:
+        if hands.size and (hands.min() < 0 or hands.max() > 51):
+            raise CardError("card numbers must be in 0..51")
+        cards = np.ascontiguousarray(hands, dtype=np.uint8)
+    out = np.empty(cards.shape[0], dtype=np.int16)
+    if parallel and cards.shape[0] >= _PARALLEL_MIN_HANDS:
+        _evaluate_kernel(cards, out)
+    else:
+        _evaluate_serial(cards, out)
     return out
 
 
@@ -169,27 +213,28 @@ def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
 def _all_five_kernel(out):
     """Values of all C(52,5) hands in lexicographic order of (c0<c1<c2<c3<c4).
 
-    Incremental: the rank-key sum and the "one suit so far" flag of the first
-    four cards are carried down the loops, so the inner loop is one add and one
-    lookup (or one flush lookup)."""
+    Incremental: the rank-key sum, the rank bits and the "one suit so far" flag
+    of the first four cards are carried down the loops, so the inner loop is one
+    add and one lookup (or one flush lookup).  Here the suit test on the card
+    numbers beats the packed suit counters of :func:`eval5`."""
     i = 0
     for a in range(48):
-        ka, ba = _CARD_KEY[a], _CARD_BIT[a]
+        ka, ba = _CARD_RANK_KEY[a], _RANK_BIT[a]
         for b in range(a + 1, 49):
-            kb, bb = ka + _CARD_KEY[b], ba | _CARD_BIT[b]
+            kb, bb = ka + _CARD_RANK_KEY[b], ba | _RANK_BIT[b]
             sb = ((a ^ b) & 3) == 0
             for c in range(b + 1, 50):
-                kc, bc = kb + _CARD_KEY[c], bb | _CARD_BIT[c]
+                kc, bc = kb + _CARD_RANK_KEY[c], bb | _RANK_BIT[c]
                 sc = sb and ((a ^ c) & 3) == 0
                 for d in range(c + 1, 51):
-                    kd, bd = kc + _CARD_KEY[d], bc | _CARD_BIT[d]
+                    kd, bd = kc + _CARD_RANK_KEY[d], bc | _RANK_BIT[d]
                     sd = sc and ((a ^ d) & 3) == 0
                     for e in range(d + 1, 52):
+                        s = np.uint64(kd + _CARD_RANK_KEY[e])
                         if sd and ((a ^ e) & 3) == 0:
-                            out[i] = _FLUSH[bd | _CARD_BIT[e]]
+                            out[i] = _FLUSH[bd | _RANK_BIT[e]]
                         else:
-                            s = kd + _CARD_KEY[e]
-                            out[i] = _V5[_O5[s >> _SHIFT] + (s & _MASK)]
+                            out[i] = _V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)]
                         i += 1
     return i
 
@@ -348,8 +393,26 @@ def order_key_of(text_or_cards) -> int:
     return int(order_key(int(cards[0]), int(cards[1])))
 
 
+_DECK_SET = frozenset(range(52))
+_INT_TYPE = frozenset([int])
+
+
 def hand_value(text_or_cards) -> int:
-    """Dense value of a 5-, 6- or 7-card hand given as text (``"As Ks Qs Js Ts"``) or cards."""
+    """Dense value of a 5-, 6- or 7-card hand given as text (``"As Ks Qs Js Ts"``) or cards.
+
+    A list or tuple of distinct Python ints 0..51 goes straight to the scalar
+    kernel (about a microsecond); anything else is parsed and checked by
+    :func:`~ricochet_math.cards.parse_cards`.  For the fastest single call
+    without checks, call :func:`eval5` / :func:`eval6` / :func:`eval7` directly.
+    """
+    if type(text_or_cards) in (list, tuple):
+        n = len(text_or_cards)
+        if 5 <= n <= 7:
+            distinct = set(text_or_cards)
+            if len(distinct) == n and distinct <= _DECK_SET and set(map(type, text_or_cards)) == _INT_TYPE:
+                if n == 7:
+                    return eval7(*text_or_cards)
+                return eval5(*text_or_cards) if n == 5 else eval6(*text_or_cards)
     cards = _as_cards(text_or_cards, (5, 6, 7))
     return int(eval_cards(cards.astype(np.int64)))
 

@@ -10,24 +10,29 @@ them category by category, weakest first, and sorts by the standard tie-break.
 
 How the kernels look a value up
 -------------------------------
-* **Flushes.**  A 13-bit mask of the ranks in the flush suit indexes
-  ``FLUSH`` (8,192 entries): the best straight flush or flush from those ranks.
-  With 5 to 7 cards a flush, when present, always beats the best non-flush
-  five (a 7-card hand cannot hold a flush and a full house), so one lookup
-  settles it.
-* **Everything else** depends only on the multiset of ranks.  Each rank gets
-  an integer key (``RANK_KEYS``) such that, for a fixed number of cards (5, 6
-  or 7, at most four of a rank), different rank multisets have different key
-  sums; the builder checks this.  The sum is then squeezed through a
-  row-displacement perfect hash (``index = offset[sum >> SHIFT] + (sum & MASK)``)
-  into a value table of a few tens of thousands of entries, small enough to
-  stay in the L2 cache.
-* **Suits** are counted with ``SUIT_KEYS`` (3 bits per suit); ``FLUSH_SUIT``
-  maps the packed counts of a 6- or 7-card hand to the suit holding five or
-  more cards (or -1).
+* **One key per card.**  ``card_keys[c]`` packs the card's rank key (above bit
+  :data:`KEY_SHIFT`) and a one in its suit's 4-bit counter (bits ``4*suit``).
+  A hand's key is :data:`FLUSH_INIT` plus the sum of its cards' keys: one load
+  and one add per card give both the rank-key sum and the four suit counts.
+* **Flushes.**  Every suit counter starts at 3, so it reaches 8 (bit 3 of its
+  nibble) exactly at the fifth card of that suit: ``key & FLUSH_TEST`` is
+  non-zero iff the hand holds a flush, and the set bit names the suit.  (At most
+  seven cards: a counter never passes 10, so nothing carries.)  Then the
+  ranks of that suit, ``card_bits`` OR-ed (16 bits per suit), index ``flush``
+  (8,192 entries): the best straight flush or flush from those ranks.  With 5
+  to 7 cards a flush, when present, always beats the best non-flush five (a
+  7-card hand cannot hold a flush and a full house), so one lookup settles it.
+* **Everything else** depends only on the multiset of ranks.  Each rank has an
+  integer key (``RANK_KEYS``) such that, for a fixed number of cards (5, 6 or
+  7, at most four of a rank), different rank multisets have different key sums;
+  the builder checks this.  The sum is squeezed through a row-displacement
+  perfect hash (``index = offset[sum >> HASH_SHIFT] + (sum & HASH_MASK)``) into
+  a value table of a few tens of thousands of entries, small enough to stay in
+  the L2 cache.
 
-The whole build takes a fraction of a second; the arrays total about
-:data:`TABLE_BYTES` bytes (see :func:`table_sizes`).
+The build is vectorised numpy plus one small numba loop (the perfect-hash row
+placement) and takes a fraction of a second; :func:`load_tables` also caches
+the arrays on disk.  The arrays total about 430 kB (see :func:`table_sizes`).
 """
 from __future__ import annotations
 
@@ -62,8 +67,11 @@ ROYAL_FLUSH_VALUE = NUM_VALUES - 1
 RANK_KEYS = np.array(
     [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181], dtype=np.int64
 )
-# One suit's count in 3 bits: 7 cards never overflow a field.
-SUIT_KEYS = np.array([1, 8, 64, 512], dtype=np.int64)
+# Per-card keys: rank key above KEY_SHIFT, a 4-bit counter per suit below it.
+KEY_SHIFT = 16
+FLUSH_INIT = 0x3333  # every suit counter starts at 3 ...
+FLUSH_TEST = 0x8888  # ... and has bit 3 set once it has counted five cards
+SUIT_LANE = 16       # card_bits: one 16-bit lane of rank bits per suit
 HASH_SHIFT = 9
 HASH_MASK = (1 << HASH_SHIFT) - 1
 
@@ -143,16 +151,80 @@ def hand_classes() -> tuple[HandClass, ...]:
     return classes
 
 
-def _rank_multisets(size: int):
-    """Yield every rank-count vector with ``size`` cards and at most four of a rank."""
-    def rec(i, left, counts):
-        if i == 12:
-            if left <= 4:
-                yield counts + [left]
-            return
-        for c in range(min(4, left) + 1):
-            yield from rec(i + 1, left - c, counts + [c])
-    yield from rec(0, size, [])
+def _rank_counts(groups) -> list[int]:
+    """Rank-count vector (13 entries) of a hand class's ``(count, rank)`` groups."""
+    counts = [0] * 13
+    for c, r in groups:
+        counts[r] += c
+    return counts
+
+
+_BASE5 = 5 ** np.arange(13, dtype=np.int64)  # a rank-count vector as one base-5 number
+
+
+def _rank_multiset_values() -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """For 5, 6 and 7 cards: ``(key sums, values)`` of every rank multiset (no flush).
+
+    Five cards: one multiset per non-flush hand class.  Six and seven cards:
+    every multiset of one card fewer plus one more rank (at most four of a
+    rank); its value is the best over dropping one card of a rank it holds
+    (the best five of six or seven).  Raises if two multisets share a key sum.
+    """
+    classes = [hc for hc in hand_classes() if not hc.flush]
+    counts = np.array([_rank_counts(hc.groups) for hc in classes], dtype=np.int64)
+    values = np.array([hc.value for hc in classes], dtype=np.int64)
+    keys = counts @ RANK_KEYS
+    order = np.argsort(keys)
+    counts, values, keys = counts[order], values[order], keys[order]
+    if np.unique(keys).size != keys.size:
+        raise AssertionError("RANK_KEYS collide on five cards")
+    levels = {5: (keys, values)}
+    for size in (6, 7):
+        grown = (counts[:, None, :] + np.eye(13, dtype=np.int64)[None, :, :]).reshape(-1, 13)
+        grown = grown[grown.max(axis=1) <= 4]
+        _, first = np.unique(grown @ _BASE5, return_index=True)  # distinct multisets
+        grown = grown[first]
+        grown_keys = grown @ RANK_KEYS
+        uniq, first = np.unique(grown_keys, return_index=True)
+        if uniq.size != grown_keys.size:
+            raise AssertionError(f"RANK_KEYS collide on {size} cards")
+        grown = grown[first]
+        # drop one card of each held rank; the smaller hand's key is key - RANK_KEYS[r]
+        smaller = uniq[:, None] - RANK_KEYS[None, :]
+        pos = np.minimum(np.searchsorted(keys, smaller), keys.size - 1)
+        held = grown > 0
+        if not (keys[pos] == smaller)[held].all():
+            raise AssertionError(f"a {size}-card multiset lost a smaller hand")
+        best = np.where(held, values[pos], -1).max(axis=1)
+        counts, values, keys = grown, best, uniq
+        levels[size] = (keys, values)
+    return levels
+
+
+def _flush_table(classes) -> np.ndarray:
+    """``int16[8192]``: 13-bit rank mask of one suit -> best (straight) flush value, -1 below five ranks."""
+    masks = np.arange(1 << 13, dtype=np.int64)
+    n_ranks = sum((masks >> r) & 1 for r in range(13))
+    # Plain flush: the five highest ranks (clear the lowest bit until five remain).
+    top5, left = masks.copy(), n_ranks.copy()
+    for _ in range(8):
+        extra = left > 5
+        top5[extra] &= top5[extra] - 1
+        left[extra] -= 1
+    flush_of_mask = np.full(1 << 13, -1, dtype=np.int64)
+    for hc in classes:
+        if hc.category == FLUSH_CAT:
+            flush_of_mask[sum(1 << r for r in hc.ranked)] = hc.value
+    table = np.where(n_ranks >= 5, flush_of_mask[top5], -1)
+    # A straight flush anywhere among the ranks beats any plain flush; the
+    # highest one wins (tops in increasing order, so later ones overwrite).
+    for hc in classes:
+        if hc.category == STRAIGHT_FLUSH:
+            top = hc.ranked[0]
+            run = sum(1 << r for r in (_WHEEL if top == 3 else range(top - 4, top + 1)))
+            table[(masks & run) == run] = hc.value
+    assert (table[n_ranks >= 5] >= 0).all()
+    return table.astype(np.int16)
 
 
 def _perfect_hash(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -162,11 +234,11 @@ def _perfect_hash(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.nd
     its occupied columns land on free slots (densest rows placed first).
     Returns ``(offsets, table)`` with ``table[offsets[k >> S] + (k & M)] == val``.
     """
+    order = np.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
     rows = keys >> HASH_SHIFT
     cols = keys & HASH_MASK
     n_rows = int(rows.max()) + 1
-    order = np.argsort(rows, kind="stable")
-    rows, cols, vals = rows[order], cols[order], vals[order]
     starts = np.searchsorted(rows, np.arange(n_rows + 1)).astype(np.int64)
     lengths = np.diff(starts)
     by_size = np.argsort(-lengths, kind="stable").astype(np.int64)
@@ -176,33 +248,47 @@ def _perfect_hash(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.nd
 
 @njit
 def _place_rows(starts, cols, vals, by_size, size):
-    """First-fit placement for :func:`_perfect_hash` (a loop numba runs in milliseconds)."""
-    used = np.zeros(size, dtype=np.bool_)
+    """First-fit placement for :func:`_perfect_hash`; columns ascend within a row.
+
+    Occupied slots are a bitset of uint64 words, so one pass over a row's
+    columns tests 64 consecutive offsets at once (numba: a few milliseconds)."""
+    one = np.uint64(1)
+    full = ~np.uint64(0)
+    used = np.zeros(size // 64 + 2 * (HASH_MASK + 1) // 64 + 2, dtype=np.uint64)
     table = np.zeros(size, dtype=np.int16)
     offsets = np.zeros(starts.size - 1, dtype=np.int32)
-    lowest_free = 0
     top = 0
+    lowest = 0  # every word below this one is full
     for r in by_size:
         a, b = starts[r], starts[r + 1]
         if a == b:
             break
-        while used[lowest_free]:
-            lowest_free += 1
-        cmin = cols[a:b].min()
-        off = max(lowest_free - cmin, 0)
+        while used[lowest] == full:
+            lowest += 1
+        base = max(lowest * 64 - cols[a], 0) & ~63
         while True:
-            ok = True
+            ok = full  # bit j: offset base + j still fits
             for i in range(a, b):
-                if used[off + cols[i]]:
-                    ok = False
+                p = base + cols[i]
+                s = np.uint64(p & 63)
+                bits = used[p >> 6] >> s
+                if s:
+                    bits |= used[(p >> 6) + 1] << (np.uint64(64) - s)
+                ok &= ~bits
+                if ok == 0:
                     break
             if ok:
                 break
+            base += 64
+        off = base
+        while not (ok & one):
+            ok >>= one
             off += 1
         for i in range(a, b):
-            used[off + cols[i]] = True
-            table[off + cols[i]] = vals[i]
-            top = max(top, off + cols[i] + 1)
+            slot = off + cols[i]
+            used[slot >> 6] |= one << np.uint64(slot & 63)
+            table[slot] = vals[i]
+            top = max(top, slot + 1)
         offsets[r] = off
     return offsets, table, top
 
@@ -211,10 +297,10 @@ def _place_rows(starts, cols, vals, by_size, size):
 class Tables:
     """Every array the numba kernels read (see the module docstring)."""
 
-    rank_keys: np.ndarray      # int64[13]
-    suit_keys: np.ndarray      # int64[4]
+    rank_keys: np.ndarray      # int64[13]: RANK_KEYS
+    card_keys: np.ndarray      # int64[52]: rank key << KEY_SHIFT | 1 << 4*suit
+    card_bits: np.ndarray      # int64[52]: 1 << (SUIT_LANE*suit + rank)
     flush: np.ndarray          # int16[8192]: rank mask -> best flush / straight flush value (-1: <5 ranks)
-    flush_suit: np.ndarray     # int8[4096]: packed suit counts -> suit with >= 5 cards, or -1
     offsets5: np.ndarray       # int32 rows of the 5-card perfect hash
     values5: np.ndarray        # int16 values of the 5-card perfect hash
     offsets6: np.ndarray
@@ -228,72 +314,23 @@ class Tables:
 
 
 def build_tables() -> Tables:
-    """Build every lookup table from :func:`hand_classes` (about 0.3 s)."""
+    """Build every lookup table from :func:`hand_classes` (a few tenths of a second)."""
     classes = hand_classes()
-    by_key = {}
-    for hc in classes:
-        by_key[(hc.category, hc.ranked, hc.flush)] = hc.value
-
-    # Non-flush five-card multisets.
-    val5: dict[int, int] = {}
-    for counts in _rank_multisets(5):
-        ranks = tuple(r for r in range(12, -1, -1) for _ in range(counts[r]))
-        cat, ranked, _ = classify(ranks, False)
-        s = int(np.dot(counts, RANK_KEYS))
-        if s in val5:
-            raise AssertionError("RANK_KEYS collide on five cards")
-        val5[s] = by_key[(cat, ranked, False)]
-    # Six and seven cards: best five = best over dropping one card of each rank held.
-    levels = {5: val5}
-    for size in (6, 7):
-        prev, cur = levels[size - 1], {}
-        for counts in _rank_multisets(size):
-            s = int(np.dot(counts, RANK_KEYS))
-            if s in cur:
-                raise AssertionError(f"RANK_KEYS collide on {size} cards")
-            cur[s] = max(prev[s - int(RANK_KEYS[r])] for r in range(13) if counts[r])
-        levels[size] = cur
-
-    hashed = {}
-    for size, d in levels.items():
-        keys = np.fromiter(d.keys(), dtype=np.int64, count=len(d))
-        vals = np.fromiter(d.values(), dtype=np.int64, count=len(d))
-        hashed[size] = _perfect_hash(keys, vals)
-
-    flush = np.full(1 << 13, -1, dtype=np.int16)
-    for mask in range(1 << 13):
-        ranks = [r for r in range(12, -1, -1) if mask >> r & 1]
-        if len(ranks) < 5:
-            continue
-        best = -1
-        # A straight flush anywhere among the ranks beats any plain flush.
-        for top in range(12, 2, -1):
-            run = [(top - i) if top - i >= 0 else 12 for i in range(5)]
-            if top == 3:
-                run = [3, 2, 1, 0, 12]
-            if all(mask >> r & 1 for r in run):
-                best = by_key[(STRAIGHT_FLUSH, (top,), True)]
-                break
-        if best < 0:
-            best = by_key[(FLUSH_CAT, tuple(ranks[:5]), True)]
-        flush[mask] = best
-
-    flush_suit = np.full(4096, -1, dtype=np.int8)
-    for packed in range(4096):
-        for s in range(4):
-            if (packed >> (3 * s)) & 7 >= 5:
-                flush_suit[packed] = s
-
+    cards = np.arange(52, dtype=np.int64)
+    card_keys = (RANK_KEYS[cards >> 2] << KEY_SHIFT) | (1 << (4 * (cards & 3)))
+    card_bits = np.left_shift(1, SUIT_LANE * (cards & 3) + (cards >> 2))
+    levels = _rank_multiset_values()
+    hashed = {size: _perfect_hash(keys, vals) for size, (keys, vals) in levels.items()}
     category = np.array([hc.category for hc in classes], dtype=np.int8)
     return Tables(
-        RANK_KEYS.copy(), SUIT_KEYS.copy(), flush, flush_suit,
+        RANK_KEYS.copy(), card_keys, card_bits, _flush_table(classes),
         *hashed[5], *hashed[6], *hashed[7], category,
     )
 
 
 def table_sizes(t: Tables | None = None) -> dict[str, int]:
     """Bytes per table (and ``total``) for the docs and the benchmark."""
-    t = t or build_tables()
+    t = t or load_tables()
     sizes = {f: getattr(t, f).nbytes for f in t.__dataclass_fields__}
     sizes["total"] = sum(sizes.values())
     return sizes
@@ -316,20 +353,39 @@ def load_tables() -> Tables:
     """The tables, from the on-disk cache when present (keyed by this file's hash), else built.
 
     The cache lives in ``$RICOCHET_CACHE_DIR`` or ``~/.cache/ricochet_math``; a
-    cache that cannot be read or written is ignored (the tables are rebuilt).
+    cache that cannot be read or written (missing, read-only, corrupt, being
+    written by another process) is ignored and the tables are rebuilt.  Writers
+    go through a private temporary file and an atomic rename, so concurrent
+    test workers never see a half-written cache.
     """
-    path = _cache_path()
+    import os
+    import tempfile
+    import zipfile
+
+    try:
+        path = _cache_path()
+    except (OSError, RuntimeError):  # no home directory
+        return build_tables()
     try:
         with np.load(path) as z:
             return Tables(**{f: z[f] for f in Tables.__dataclass_fields__})
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         pass
     t = build_tables()
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **{f: getattr(t, f) for f in Tables.__dataclass_fields__})
-        tmp.replace(path)
+        fd, tmp = tempfile.mkstemp(prefix=path.stem + ".", suffix=".tmp.npz", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **{name: getattr(t, name) for name in Tables.__dataclass_fields__})
+        os.replace(tmp, path)
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return t
