@@ -64,7 +64,7 @@ cards ``{a, b}`` is, by inclusion-exclusion,
 ``H(all) - H(hands holding a) - H(hands holding b) + H(hands holding a and b)``:
 one pass over the 2,598,960 hands gives the first three for every card, and
 the last takes 19,600 evaluations per player hand.  All 1,326 player hands
-are counted (no suit-symmetry argument needed) in well under a second.  The
+are counted (no suit-symmetry argument needed) in about a second.  The
 slow twin :func:`quickdraw_brute_force` compares keys hand by hand for one
 player hand; the tests check the two agree exactly.
 

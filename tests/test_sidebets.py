@@ -200,8 +200,8 @@ def _quickdraw_mc(comparison, n, seed):
 
 @pytest.mark.parametrize("comparison", ["kicker", "top-cards"])
 def test_quickdraw_monte_carlo_readable_rule(comparison):
-    # 40,000 seeded deals judged by the readable rule; within 4 standard errors.
-    p, se = _quickdraw_mc(comparison, 40_000, SEED_QD_MC)
+    # 30,000 seeded deals judged by the readable rule; within 4 standard errors.
+    p, se = _quickdraw_mc(comparison, 30_000, SEED_QD_MC)
     exact = QD_WINS[comparison] / DEALS_QUICKDRAW
     assert abs(p - exact) < 4 * se
 
@@ -344,7 +344,7 @@ def test_side_bets_through_the_engine():
     engine = pytest.importorskip("ricochet_math.engine")
     rules = load_rules()
     rng = np.random.default_rng(SEED_ENGINE)
-    n_rounds = 6000
+    n_rounds = 4000
     qd, cv = np.empty(n_rounds), np.empty(n_rounds)
     for i in range(n_rounds):
         rnd = engine.Round(rules, 7, rng.permutation(52))

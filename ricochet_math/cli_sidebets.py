@@ -1,0 +1,184 @@
+"""``ricochet sidebets`` and ``ricochet tune``: thin shells over :mod:`ricochet_math.sidebets` and
+:mod:`ricochet_math.tuning` (load the rule set, call one library function, print or write)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from .errors import RuleError
+
+SHOW_CHOICES = ("summary", "quickdraw", "quickdraw-dealer", "quickdraw-classes", "cover", "progressive")
+
+
+# --------------------------------------------------------------------------- sidebets
+
+def _sidebets_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_option(parser)
+    add_format_option(parser)
+    parser.add_argument(
+        "--show", choices=SHOW_CHOICES, action="append", default=None, metavar="TABLE",
+        help="table(s) to print: " + ", ".join(SHOW_CHOICES)
+             + " (repeatable; default: all but quickdraw-classes with --format table, summary otherwise)",
+    )
+    parser.add_argument("--reset", type=float, default=None, metavar="UNITS",
+                        help="progressive Cover: the royal flush pays a meter restarting at UNITS (to 1)")
+    parser.add_argument("--meter-rate", type=float, default=None, metavar="FRACTION",
+                        help="progressive Cover: fraction of each wager added to the meter (e.g. 0.02)")
+
+
+@subcommand(
+    "sidebets",
+    help="exact Quickdraw (both comparison readings) and Cover figures and return tables",
+    example="ricochet sidebets --rules publisher --reset 2000 --meter-rate 0.02",
+    arguments=_sidebets_arguments,
+)
+def _sidebets(args: argparse.Namespace) -> int:
+    from . import sidebets as sb
+
+    rules = load_rules_option(args)
+    progressive = args.reset is not None or args.meter_rate is not None
+    if progressive and (args.reset is None or args.meter_rate is None):
+        raise RuleError("a progressive Cover needs both --reset and --meter-rate")
+    show = args.show
+    if show is None:
+        if args.format == "table":
+            show = ["summary", "quickdraw", "quickdraw-dealer", "cover"] + (["progressive"] if progressive else [])
+        else:
+            show = ["summary"]
+    if "progressive" in show and not progressive:
+        raise RuleError("--show progressive needs --reset and --meter-rate")
+    if args.format != "table" and len(show) > 1:
+        raise RuleError(f"--format {args.format} prints one table: give one --show")
+    titled = args.format == "table"
+    for i, what in enumerate(show):
+        if titled and i:
+            print()
+        if what == "summary":
+            if titled:
+                print(f"Side bets of rule set {rules.name} (per unit staked; exact counts)")
+                for comparison, r in sb.quickdraw_both(rules).items():
+                    print(r.summary() + ("   <- rule set" if comparison == rules.quickdraw.comparison else ""))
+                print(sb.cover(rules).summary())
+                print()
+            print_frame(sb.sidebets_summary(rules), args.format)
+        elif what == "quickdraw":
+            if titled:
+                print("Quickdraw by player hand: win rate and RTP contribution under each comparison")
+            print_frame(sb.quickdraw_table(rules, "group"), args.format)
+        elif what == "quickdraw-dealer":
+            if titled:
+                print("Quickdraw by dealer category: win rate and RTP contribution under each comparison")
+            print_frame(sb.quickdraw_table(rules, dealer=True), args.format)
+        elif what == "quickdraw-classes":
+            if titled:
+                print(f"Quickdraw return table, comparison {rules.quickdraw.comparison}: player class x dealer category")
+            print_frame(sb.quickdraw(rules).to_frame(by="class"), args.format)
+        elif what == "cover":
+            if titled:
+                print(f"Cover return table of rule set {rules.name}")
+            print_frame(sb.cover(rules).to_frame(), args.format)
+        elif what == "progressive":
+            p = sb.cover_progressive(rules, reset=args.reset, meter_rate=args.meter_rate)
+            if titled:
+                print(p.summary())
+            print_frame(p.to_frame(), args.format)
+    return 0
+
+
+# --------------------------------------------------------------------------- tune
+
+def _tune_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_option(parser)
+    add_format_option(parser)
+    parser.add_argument("--bet", choices=("cover",), default="cover",
+                        help="paytable to tune (default: cover)")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--target", type=_fraction, metavar="RTP",
+                        help="target RTP as a fraction (0.95) or percent (95%%)")
+    target.add_argument("--range", type=_fraction, nargs=2, metavar=("LO", "HI"),
+                        help="target RTP range instead of a point")
+    parser.add_argument("--tolerance", type=_fraction, default=0.001, metavar="RTP",
+                        help="half-width of the window around --target (default 0.001)")
+    parser.add_argument("--lines", default=None, metavar="KEY,KEY",
+                        help="comma-separated lines that may change (default: all)")
+    parser.add_argument("--step", action="append", default=None, metavar="[LINE=]N",
+                        help="pays are multiples of N (default 1); LINE=N for one line (repeatable)")
+    parser.add_argument("--bounds", action="append", default=None, metavar="LINE=LO:HI",
+                        help="allowed pays of a line (repeatable; default step .. 10 x current)")
+    parser.add_argument("--no-monotonic", action="store_true",
+                        help="allow a better hand to pay less than a worse one")
+    parser.add_argument("--n-best", type=int, default=5, metavar="N", help="candidates to show (default 5)")
+    parser.add_argument("--write", default=None, metavar="FILE",
+                        help="write the chosen candidate as a rule set extending --rules")
+    parser.add_argument("--rank", type=int, default=1, metavar="K", help="candidate to write (default 1, the best)")
+    parser.add_argument("--name", default=None, help="name of the written rule set (default: the file's stem)")
+
+
+def _fraction(text: str) -> float:
+    t = text.strip()
+    try:
+        return float(t[:-1]) / 100.0 if t.endswith("%") else float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def _line_values(items, what: str):
+    """``["N", "line=N"]`` -> (default or None, {line: N})."""
+    default, per_line = None, {}
+    for item in items or ():
+        key, sep, value = item.rpartition("=")
+        if sep and not key:
+            raise RuleError(f"bad {what} {item!r}: write N or LINE=N")
+        if sep:
+            per_line[key.strip()] = value.strip()
+        else:
+            default = value.strip()
+    return default, per_line
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise RuleError(f"bad {what} {text!r}: not a number") from None
+    return int(x) if x.is_integer() else x
+
+
+@subcommand(
+    "tune",
+    help="tune a side-bet paytable to a target RTP: the best few candidates, optionally written as a rule set",
+    example="ricochet tune --bet cover --target 0.96 --lines four_of_a_kind,straight_flush,royal_flush "
+            "--step royal_flush=500 --write paytables/cover-96.toml",
+    arguments=_tune_arguments,
+)
+def _tune(args: argparse.Namespace) -> int:
+    from .tuning import tune_cover
+
+    rules = load_rules_option(args)
+    table = rules.cover
+    free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
+    default_step, step_lines = _line_values(args.step, "--step")
+    step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
+    for k, v in step_lines.items():
+        if k not in free:
+            raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
+        step[k] = _number(v, "--step")
+    bounds = {}
+    _, bound_lines = _line_values(args.bounds, "--bounds")
+    for k, v in bound_lines.items():
+        lo, sep, hi = v.partition(":")
+        if not sep:
+            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
+        bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
+    target = tuple(args.range) if args.range else args.target
+    result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
+                        tolerance=args.tolerance, monotonic=not args.no_monotonic)
+    if args.format == "table":
+        print(result.summary())
+        print()
+    print_frame(result.to_frame(), args.format)
+    if args.write:
+        path = result.write_toml(args.write, args.rank, name=args.name)
+        print(f"wrote candidate {args.rank} to {path}", file=sys.stderr)
+    return 0
