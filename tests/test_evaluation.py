@@ -702,3 +702,69 @@ def test_royal_flush_count_and_describe_via_patterns():
     x = pattern_value("royal flush")
     assert x == ROYAL_FLUSH_VALUE and describe(x) == "Royal flush"
     assert math.comb(52, 5) == N_FIVE
+
+
+# ================================================================== tables and their cache
+def _same_tables(a, b):
+    from ricochet_math.tables import Tables
+
+    for f in Tables.__dataclass_fields__:
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype and np.array_equal(x, y), f
+
+
+def test_tables_shapes_and_sizes():
+    from ricochet_math.tables import load_tables, table_sizes
+
+    t = load_tables()
+    assert t.card_keys.shape == (52,) and t.card_bits.shape == (52,)
+    assert t.flush.shape == (8192,) and t.category.shape == (NUM_VALUES,)
+    sizes = table_sizes()
+    assert sizes["total"] == t.nbytes() == sum(v for k, v in sizes.items() if k != "total")
+    assert sizes["total"] < 512 * 1024  # "stay small": fits a typical L2 cache
+
+
+def test_tables_cache_round_trip(tmp_path, monkeypatch):
+    from ricochet_math.tables import build_tables, load_tables
+
+    monkeypatch.setenv("RICOCHET_CACHE_DIR", str(tmp_path))
+    built = load_tables.__wrapped__()  # not cached yet: builds and writes
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert len(files) == 1 and files[0].startswith("tables-") and files[0].endswith(".npz")
+    _same_tables(load_tables.__wrapped__(), built)  # now read back
+    _same_tables(built, build_tables())
+    _same_tables(built, load_tables())  # what the kernels were compiled with
+
+
+def test_tables_survive_unwritable_and_corrupt_caches(tmp_path, monkeypatch):
+    from ricochet_math import tables
+
+    reference = tables.build_tables()
+    # A cache directory that cannot be created (its parent is a file; this holds even for root).
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("RICOCHET_CACHE_DIR", str(blocker / "cache"))
+    _same_tables(tables.load_tables.__wrapped__(), reference)
+    # A truncated or garbage cache file is rebuilt over.
+    for junk in (b"PK\x03\x04 truncated zip", b"not a zip at all", b""):
+        monkeypatch.setenv("RICOCHET_CACHE_DIR", str(tmp_path / "c"))
+        path = tables._cache_path()
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(junk)
+        _same_tables(tables.load_tables.__wrapped__(), reference)
+        _same_tables(tables.load_tables.__wrapped__(), reference)  # and the rewrite reads back
+    assert not list((tmp_path / "c").glob("*.tmp.npz"))
+
+
+def test_import_with_an_unwritable_cache_dir(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    env = dict(os.environ, RICOCHET_CACHE_DIR=str(blocker / "cache"))
+    code = "from ricochet_math.evaluation import hand_value; print(hand_value('As Ks Qs Js Ts'))"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(ROYAL_FLUSH_VALUE)
