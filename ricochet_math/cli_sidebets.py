@@ -8,6 +8,16 @@ import sys
 from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
 from .errors import RuleError
 
+def _show(frame, fmt: str) -> None:
+    """Print a frame; in the aligned-table format floats are cut to 7 significant digits (csv/json keep all)."""
+    if fmt == "table":
+        frame = frame.copy()
+        for name in frame.columns:
+            if frame[name].dtype.kind == "f":
+                frame[name] = [float(f"{v:.7g}") for v in frame[name]]
+    print_frame(frame, fmt)
+
+
 SHOW_CHOICES = ("summary", "quickdraw", "quickdraw-dealer", "quickdraw-classes", "cover", "progressive")
 
 
@@ -61,28 +71,28 @@ def _sidebets(args: argparse.Namespace) -> int:
                     print(r.summary() + ("   <- rule set" if comparison == rules.quickdraw.comparison else ""))
                 print(sb.cover(rules).summary())
                 print()
-            print_frame(sb.sidebets_summary(rules), args.format)
+            _show(sb.sidebets_summary(rules), args.format)
         elif what == "quickdraw":
             if titled:
                 print("Quickdraw by player hand: win rate and RTP contribution under each comparison")
-            print_frame(sb.quickdraw_table(rules, "group"), args.format)
+            _show(sb.quickdraw_table(rules, "group"), args.format)
         elif what == "quickdraw-dealer":
             if titled:
                 print("Quickdraw by dealer category: win rate and RTP contribution under each comparison")
-            print_frame(sb.quickdraw_table(rules, dealer=True), args.format)
+            _show(sb.quickdraw_table(rules, dealer=True), args.format)
         elif what == "quickdraw-classes":
             if titled:
                 print(f"Quickdraw return table, comparison {rules.quickdraw.comparison}: player class x dealer category")
-            print_frame(sb.quickdraw(rules).to_frame(by="class"), args.format)
+            _show(sb.quickdraw(rules).to_frame(by="class"), args.format)
         elif what == "cover":
             if titled:
                 print(f"Cover return table of rule set {rules.name}")
-            print_frame(sb.cover(rules).to_frame(), args.format)
+            _show(sb.cover(rules).to_frame(), args.format)
         elif what == "progressive":
             p = sb.cover_progressive(rules, reset=args.reset, meter_rate=args.meter_rate)
             if titled:
                 print(p.summary())
-            print_frame(p.to_frame(), args.format)
+            _show(p.to_frame(), args.format)
     return 0
 
 
@@ -177,7 +187,7 @@ def _tune(args: argparse.Namespace) -> int:
     if args.format == "table":
         print(result.summary())
         print()
-    print_frame(result.to_frame(), args.format)
+    _show(result.to_frame(), args.format)
     if args.write:
         path = result.write_toml(args.write, args.rank, name=args.name)
         print(f"wrote candidate {args.rank} to {path}", file=sys.stderr)

@@ -27,6 +27,19 @@ The search
   search, and "unreachable" means "not reached by the search" (said so in
   the message).
 
+Plugging in another paytable
+----------------------------
+The main-game bonus (for the lead's tuning of it) is one call::
+
+    tune_paytable(lambda pays: exact_rtp(rules.with_bonus(**pays)),  # any RTP function
+                  rules.bonus, free_lines=[...], target=0.965,
+                  rules=rules, section="bonus")
+
+The function may return a float, a mapping or a result object with ``rtp``
+(and ``hit_frequency``, ``std_dev``); ``write_toml`` then writes a rule set
+with the tuned ``[bonus]``.  Each RTP evaluation is cached, so the cost is
+about ``(free lines + 1 + n_best)`` evaluations per linearisation round.
+
 Ranking
 -------
 Candidates must lie in the *window*: ``[target - tolerance, target +
