@@ -261,53 +261,71 @@ def category_of(value):
 PARTIAL_BASE = 15  # slot digit: 0 = no card, rank + 1 otherwise
 
 
-@njit
+def _partial_keys_of_values() -> np.ndarray:
+    """``int32[7462]``: :func:`partial_key` of each five-card value (category, then ranked cards)."""
+    keys = np.empty(NUM_VALUES, dtype=np.int32)
+    for hc in hand_classes():
+        digits = [r + 1 for r in hc.ranked] + [0] * (5 - len(hc.ranked))  # straights: the top card only
+        key = hc.category
+        for d in digits:
+            key = key * PARTIAL_BASE + d
+        keys[hc.value] = key
+    return keys
+
+
+_PARTIAL5 = _partial_keys_of_values()
+_TOP_RANK = np.zeros(1 << 13, dtype=np.int64)  # 13-bit rank mask -> its highest rank
+for _r in range(13):
+    _TOP_RANK[1 << _r:2 << _r] = _r
+del _r
+
+
+@njit(inline="always")
+def _append_ranks(key, nd, mask):
+    """Append the ranks of ``mask`` (highest first) to ``key`` as base-15 digits."""
+    while mask:
+        r = _TOP_RANK[np.uint64(mask)]
+        key = key * PARTIAL_BASE + r + 1
+        mask ^= np.int64(1) << r
+        nd += 1
+    return key, nd
+
+
+@njit(inline="always")
 def partial_key(cards, n):
     """Comparable key of the first ``n`` (1..5) cards of ``cards`` (kicker rule).
 
     key = category * 15**5 + ranked cards as base-15 digits (rank+1, 0 = absent),
     most significant first: category, then the groups by size and rank, so a
-    prefix hand ("Ace") is lower than its extensions ("Ace-8").
+    prefix hand ("Ace") is lower than its extensions ("Ace-8").  Five cards read
+    the key of their :func:`eval5` value (straights keep only the top card);
+    fewer cards count ranks in bit-sliced masks, without allocating.
     """
-    counts = np.zeros(13, dtype=np.int64)
-    for i in range(n):
-        counts[cards[i] >> 2] += 1
-    digits = np.zeros(5, dtype=np.int64)
-    nd = 0
-    max_count = 0
-    pairs = 0
-    for r in range(13):
-        if counts[r] > max_count:
-            max_count = counts[r]
-        if counts[r] == 2:
-            pairs += 1
-    for cnt in range(4, 0, -1):
-        for r in range(12, -1, -1):
-            if counts[r] == cnt:
-                digits[nd] = r + 1
-                nd += 1
     if n == 5:
-        cat = np.int64(_CATEGORY[eval5(cards[0], cards[1], cards[2], cards[3], cards[4])])
-        if cat == STRAIGHT or cat == STRAIGHT_FLUSH:
-            top = digits[0]
-            if digits[0] == 13 and digits[1] == 4:  # A-5-4-3-2: five high
-                top = 4
-            digits[0] = top
-            for j in range(1, 5):
-                digits[j] = 0
-    elif max_count == 4:
+        return np.int64(_PARTIAL5[eval5(cards[0], cards[1], cards[2], cards[3], cards[4])])
+    # bit r of s_k: rank r appears at least k times
+    s1 = s2 = s3 = s4 = np.int64(0)
+    for i in range(n):
+        b = _RANK_BIT[np.uint8(cards[i])]
+        s4 |= s3 & b
+        s3 |= s2 & b
+        s2 |= s1 & b
+        s1 |= b
+    quads, trips, pairs, singles = s4, s3 & ~s4, s2 & ~s3, s1 & ~s2
+    if quads:
         cat = FOUR_OF_A_KIND
-    elif max_count == 3:
+    elif trips:
         cat = THREE_OF_A_KIND
-    elif pairs == 2:
-        cat = TWO_PAIR
-    elif pairs == 1:
-        cat = PAIR
+    elif pairs:
+        cat = TWO_PAIR if pairs & (pairs - 1) else PAIR
     else:
         cat = HIGH_CARD
-    key = cat
-    for j in range(5):
-        key = key * PARTIAL_BASE + digits[j]
+    key, nd = _append_ranks(np.int64(cat), 0, quads)
+    key, nd = _append_ranks(key, nd, trips)
+    key, nd = _append_ranks(key, nd, pairs)
+    key, nd = _append_ranks(key, nd, singles)
+    for _ in range(nd, 5):
+        key *= PARTIAL_BASE
     return key
 
 
@@ -319,16 +337,15 @@ def order_key(c0, c1):
     higher card, or for a pair the higher of the two suits (casino rules,
     "ties are broken by the suit of the higher card").
     """
-    h = np.empty(2, dtype=np.int64)
-    h[0] = c0
-    h[1] = c1
-    k = partial_key(h, 2)
-    if (c0 >> 2) == (c1 >> 2):
-        tie = max(c0 & 3, c1 & 3)
-    elif (c0 >> 2) > (c1 >> 2):
-        tie = c0 & 3
+    r0, r1 = np.int64(c0) >> 2, np.int64(c1) >> 2
+    s0, s1 = np.int64(c0) & 3, np.int64(c1) & 3
+    if r0 == r1:
+        k = (PAIR * PARTIAL_BASE + r0 + 1) * PARTIAL_BASE ** 4
+        tie = max(s0, s1)
     else:
-        tie = c1 & 3
+        hi, lo = max(r0, r1), min(r0, r1)
+        k = ((HIGH_CARD * PARTIAL_BASE + hi + 1) * PARTIAL_BASE + lo + 1) * PARTIAL_BASE ** 3
+        tie = s0 if r0 > r1 else s1
     return k * 4 + tie
 
 
