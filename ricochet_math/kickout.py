@@ -94,12 +94,12 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
                          seed=seed, progress=progress)
             f = r.to_frame().iloc[0]
             rows.append({"pattern": pat, "hand": describe(v), "value": v,
-                         "rtp_per_initial_bet": float(f["rtp_per_initial_bet"]),
-                         "rtp_ci_low": float(f.get("rtp_per_initial_bet_ci_low", np.nan)),
-                         "rtp_ci_high": float(f.get("rtp_per_initial_bet_ci_high", np.nan)),
-                         "rtp_per_wagered": float(f["rtp_per_wagered"]),
+                         "rtp_per_initial_bet": float(f["rtp_initial"]),
+                         "rtp_ci_low": float(f["rtp_initial_low"]),
+                         "rtp_ci_high": float(f["rtp_initial_high"]),
+                         "rtp_per_wagered": float(f["rtp_wagered"]),
                          "kickout_rate": float(f["kickout_rate"]), "fold_frequency": float(f["fold_frequency"]),
-                         "win_frequency": float(f.get("win_frequency", np.nan))})
+                         "win_frequency": float(f["win_frequency"])})
         method = f"monte carlo, {rounds:,} rounds per threshold, seed {seed}, common random numbers, {strategy} play"
     return KickoutCurve(players, method, pd.DataFrame(rows))
 

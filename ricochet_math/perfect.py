@@ -68,6 +68,9 @@ OPT_AUTOMATIC_WIN, OPT_SPLIT_FRACTIONAL, OPT_DEALER_LOSES_TIES, OPT_BONUS_ON_AUT
 
 MAX_TIED = 3
 
+#: the engine's strategy registry checks this before offering the solver readings
+SOLVER_READY = True
+
 
 def best_response_code(mine: int, others: int) -> int:
     """Variant code for a seat using reading ``mine`` at a table using ``others``."""
@@ -349,6 +352,23 @@ def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_t
     dealer-only readings need once she is beaten).  ``variant``: a reading code (PERFECT ...)
     or a best-response code (:func:`best_response_code`).
     """
+    mine = variant % 8
+    if (mine & 6) == PERFECT:
+        # Exact shortcut, never a different decision: a share can never exceed the
+        # largest final pot, so if even that cannot pay for the play, fold now.
+        seat = order[pos]
+        n_later = order.shape[0] - pos - 1
+        auto = dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0
+        if not auto and best_value >= 0:
+            cards = _unseen(deck)
+            h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+            ties = dealer_in and options[OPT_DEALER_LOSES_TIES] == 0
+            reach = 0.0
+            for v in range(best_value + (1 if ties else 0), NUM_VALUES):
+                reach += h[v]
+            b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
+            if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
+                return False
     return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                        dealer_kicked, bonus_by_value, options)[4]
 

@@ -28,7 +28,7 @@ Schema (every amount in units of the ante; see ``paytables/publisher.toml``)::
 
     [quickdraw]
     pays = 5                     # required: wins `pays` to 1
-    comparison = "kicker"        # "kicker" (default) or "top-cards"
+    comparison = "top-cards"     # "top-cards" (default) or "kicker"
 
     [options]                    # all optional, defaults shown
     automatic_win = true
@@ -343,7 +343,7 @@ class QuickdrawRules:
     """
 
     pays: int | float = 5
-    comparison: str = "kicker"
+    comparison: str = "top-cards"
 
     def __post_init__(self) -> None:
         _check_pays(self.pays, "", "quickdraw.pays")

@@ -59,17 +59,19 @@ def test_default_bonus_is_published(default_rules):
 
 def test_default_quickdraw_and_options(default_rules):
     assert default_rules.quickdraw.pays == 5
-    assert default_rules.quickdraw.comparison == "kicker"
+    # default reading chosen from the exact side-bet analysis (sidebets.py): top-cards, 89.37% RTP
+    assert default_rules.quickdraw.comparison == "top-cards"
     o = default_rules.options
     assert (o.automatic_win, o.split, o.dealer_loses_ties, o.bonus_on_automatic_win) == (
         True, "odd-units-last", True, True)
 
 
-def test_default_cover_placeholder(default_rules):
+def test_default_cover_table(default_rules):
+    """The documented default Cover table (exact RTP 95.0463%, sidebets.py)."""
     cover = default_rules.cover
     assert cover["pair_of_fives"].hand_pattern == "55"
     assert cover.pays("pair_of_fives") == 1
-    assert cover.pays("royal_flush") == 1000
+    assert cover.pays("royal_flush") == 2000
 
 
 @pytest.mark.parametrize("ref", [None, "publisher", "publisher.toml"])
