@@ -24,6 +24,8 @@ Every kernel has a slow readable twin (``reference_*``) built on
 """
 from __future__ import annotations
 
+import itertools
+import os
 import re
 from functools import lru_cache
 from itertools import combinations
@@ -619,3 +621,45 @@ def pattern_of(value) -> str:
             return "A2345"
         return "".join(RANKS[r] for r in ranks)
     return "".join(RANKS[r] * c for c, r in hc.groups)
+
+
+# ------------------------------------------------------------------ stale kernel caches
+def _drop_stale_kernel_caches() -> None:
+    """Drop the package's numba cache files when the evaluator's sources change.
+
+    numba's on-disk cache (``cache=True``) is keyed by each function's own
+    source file, and global arrays are frozen into the machine code.  So when
+    ``tables.py`` (the tables) or this file (the kernels) changes, cached
+    kernels here, and in every module whose kernels inline :func:`eval5` and
+    friends, would silently keep the old ones.  A stamp of the two sources sits
+    beside the cache; when it differs, the package's ``*.nbi``/``*.nbc`` files
+    are deleted (once) so everything recompiles against the current evaluator.
+    Runs at import, before any kernel has been loaded from the cache.
+    """
+    import hashlib
+    from pathlib import Path
+
+    import numba
+
+    here = Path(__file__).resolve()
+    try:
+        digest = hashlib.sha256(numba.__version__.encode())
+        for source in (here.parent / "tables.py", here.parent / "_numba.py", here):
+            digest.update(source.read_bytes())
+        stamp = digest.hexdigest()
+        cache_dir = Path(getattr(getattr(eval_cards, "_cache", None), "_cache_path", None)
+                         or here.parent / "__pycache__")
+        mark = cache_dir / "ricochet-evaluator.stamp"
+        if mark.is_file() and mark.read_text() == stamp:
+            return
+        for f in itertools.chain(cache_dir.glob("*.nbi"), cache_dir.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = mark.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(stamp)
+        tmp.replace(mark)
+    except OSError:  # read-only install: nothing to drop, nothing we could write
+        pass
+
+
+_drop_stale_kernel_caches()

@@ -350,6 +350,21 @@ def test_evaluate_rejects_bad_input():
         reference_value([1, 2, 3, 4])
 
 
+def test_repeated_cards_never_read_outside_the_tables():
+    # evaluate() does not check that a row's cards are distinct (for speed); such
+    # rows get an unspecified value, but must not crash or read outside the tables.
+    rng = np.random.default_rng(5)
+    for k in (5, 6, 7):
+        rows = np.concatenate([
+            rng.integers(0, 52, (20_000, k)),
+            np.full((1, k), 51), np.full((1, k), 48), np.full((1, k), 0),
+            np.array([[51, 47, 51, 47, 51, 47, 51][:k]]),
+        ]).astype(np.int8)
+        vals = evaluate(rows)
+        assert vals.min() >= -1 and vals.max() <= ROYAL_FLUSH_VALUE
+        assert np.array_equal(evaluate(rows, parallel=False), vals)
+
+
 def _all_partial_hands_by_class() -> list[list[int]]:
     """One hand per partial-key class: every rank multiset of 1..4 cards (suits
     don't matter below five cards) and every five-card class, flushes included."""
