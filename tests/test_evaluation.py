@@ -783,3 +783,23 @@ def test_import_with_an_unwritable_cache_dir(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(ROYAL_FLUSH_VALUE)
+
+
+def test_stale_kernel_caches_are_dropped_once(tmp_path, monkeypatch):
+    # numba freezes the tables into cached machine code, keyed only by each
+    # kernel's own file; the evaluator stamps its sources beside the cache.
+    import types
+
+    from ricochet_math import evaluation
+
+    monkeypatch.setattr(evaluation.eval_cards, "_cache", types.SimpleNamespace(_cache_path=str(tmp_path)))
+    for name in ("a.f-1.py311.nbi", "a.f-1.py311.1.nbc", "keep.cpython-311.pyc"):
+        (tmp_path / name).write_text("x")
+    evaluation._drop_stale_kernel_caches()  # no stamp yet: drop
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.cpython-311.pyc", "ricochet-evaluator.stamp"]
+    (tmp_path / "b.g-2.py311.nbi").write_text("x")
+    evaluation._drop_stale_kernel_caches()  # same sources: keep
+    assert (tmp_path / "b.g-2.py311.nbi").exists()
+    (tmp_path / "ricochet-evaluator.stamp").write_text("an older evaluator")
+    evaluation._drop_stale_kernel_caches()  # sources changed: drop again
+    assert not (tmp_path / "b.g-2.py311.nbi").exists()
