@@ -182,8 +182,9 @@ _PARALLEL_MIN_HANDS = 50_000
 def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
     """Values of a batch of hands: an ``(n, k)`` integer array, ``k`` in 5..7 -> ``int16 (n,)``.
 
-    Cards are kernel integers 0..51 and must be distinct within a row (not
-    checked here, for speed; :func:`hand_value` checks text input).  Any
+    Cards are kernel integers 0..51 (checked) and must be distinct within a
+    row (not checked, for speed: a row with a repeated card gets an unspecified
+    value, never a crash; :func:`hand_value` checks everything).  Any
     integer dtype is accepted; ``int8``/``uint8`` (what :mod:`ricochet_math.cards`
     produces) is read in place, others are converted once.  ``parallel`` uses
     all cores for large batches.
