@@ -139,11 +139,8 @@ def _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot0):
     use_bonus = (rule & 1) == 0
     for k in range(n_later - 1, -1, -1):
         pr = 1.0 if kicked else _reach_from(hists[k], dealer_start)
-        for dp in range(n_later - k + 1):
-            if dp + 1 <= n_later:
-                play_pot = F[k + 1, dp + 1]
-            else:
-                play_pot = pot0 + dp + 1
+        for dp in range(k + 1):  # seats before k may have played: pot0 + 0..k
+            play_pot = F[k + 1, dp + 1]
             gain = pr * play_pot + (bonuses[k] if use_bonus else 0.0)
             if kicked or gain > 1.0:
                 F[k, dp] = play_pot
@@ -338,6 +335,73 @@ def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, 
 
 
 @njit
+def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                      dealer_kicked, bonus_by_value, options):
+    """The myopic and dealer-only pot-odds readings without the full look-ahead
+    (the same rules as in :func:`seat_values`, computed from the distributions
+    they need only)."""
+    cards = _unseen(deck)
+    seat = order[pos]
+    n_later = order.shape[0] - pos - 1
+    if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
+        return True
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
+    base = mine & 6
+    if base == MYOPIC:
+        # as if no seat were still to act: win the pot after my play (or share a tie)
+        ev = 0.0
+        for f in range(NUM_VALUES):
+            pf = h[f]
+            if pf == 0.0:
+                continue
+            if best_value < 0 or f > best_value:
+                ev += pf * (pot + 1.0)
+            elif f == best_value:
+                if dealer_in:
+                    if ties_dealer:
+                        ev += pf * (pot + 1.0)
+                else:
+                    ev += pf * (pot + 1.0) / (n_tied + 1)
+        return ev + b - 2.0 > -1.0
+    if dealer_kicked:
+        return True
+    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    reach = dv if ties_dealer else dv + 1
+    pr = 0.0
+    for v in range(max(reach, 0), NUM_VALUES):
+        pr += h[v]
+    if base == POT_ODDS_NOW:
+        return pr * (pot + 1.0) + b - 2.0 > -1.0
+    # POT_ODDS_FINAL: later seats use the same rule on their own odds, backward over pot sizes
+    if n_later == 0:
+        return pr * (pot + 1.0) + b - 2.0 > -1.0
+    reach_later = np.empty(n_later, dtype=np.float64)
+    bonus_later = np.empty(n_later, dtype=np.float64)
+    for k in range(n_later):
+        s2 = order[pos + 1 + k]
+        h2 = final_distribution(hole[s2, 0], hole[s2, 1], cards)
+        p2 = 0.0
+        for v in range(max(reach, 0), NUM_VALUES):
+            p2 += h2[v]
+        reach_later[k] = p2
+        bonus_later[k] = _expected_bonus(h2, bonus_by_value) if (mine & 1) == 0 else 0.0
+    # F[k][dp]: final pot when later seat k faces pot (pot + 1) + dp
+    F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
+    for dp in range(n_later + 1):
+        F[n_later, dp] = pot + 1.0 + dp
+    for k in range(n_later - 1, -1, -1):
+        for dp in range(k + 1):
+            play_pot = F[k + 1, dp + 1]
+            if reach_later[k] * play_pot + bonus_later[k] - 2.0 > -1.0:
+                F[k, dp] = play_pot
+            else:
+                F[k, dp] = F[k + 1, dp]
+    return pr * F[0, 0] + b - 2.0 > -1.0
+
+
+@njit
 def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                      dealer_kicked, bonus_by_value, options):
     """Return True to play, False to fold, for the seat ``order[pos]``.
@@ -353,6 +417,9 @@ def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_t
     or a best-response code (:func:`best_response_code`).
     """
     mine = variant % 8
+    if (mine & 6) != PERFECT:
+        return _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                                 dealer_kicked, bonus_by_value, options)
     if (mine & 6) == PERFECT:
         # Exact shortcut, never a different decision: a share can never exceed the
         # largest final pot, so if even that cannot pay for the play, fold now.

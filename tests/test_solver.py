@@ -196,3 +196,22 @@ def test_advise_after_a_play_faces_the_player():
 def test_advise_bad_input(kwargs, message):
     with pytest.raises((CardError, TableStateError), match=message):
         advise(RULES, **kwargs)
+
+
+def test_decision_shortcuts_agree_with_full_values():
+    """perfect_decision's shortcuts (the exact fold bound, the cheap readings) never
+    change a decision: compare with seat_values on random tables, every reading."""
+    rng = np.random.default_rng(4)
+    for n in (2, 3, 5, 7):
+        bonus_by_value, opts, threshold = rule_arrays(RULES, n)
+        for _ in range(12):
+            deck, hole, order, dv = _state(rng, n)
+            opts[4] = dv
+            kicked = dv >= threshold
+            best, din = (-1, False) if kicked else (dv, True)
+            for code in range(8):
+                fast = P.perfect_decision(code, deck, hole, order, 0, best, din, 0, n + 1, kicked,
+                                          bonus_by_value, opts)
+                full = P.seat_values(code, deck, hole, order, 0, best, din, 0, n + 1, kicked,
+                                     bonus_by_value, opts)[4]
+                assert fast == full, (n, code)
