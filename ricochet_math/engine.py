@@ -1,0 +1,645 @@
+"""One round of casino Ricochet, readable: the reference engine and its round record.
+
+This is the slow, readable statement of the rules (``shared/spec/ricochet-casino.md``,
+"A round" and "High-hand bonus"); :mod:`ricochet_math.fast_engine` plays the
+same rules in numba and the tests check the two give identical records.
+
+The deal, from a deck order
+---------------------------
+A deck is a sequence of distinct cards (kernel integers ``rank*4 + suit``),
+at least ``5N + 5`` long for ``N`` players, read front to back:
+
+1. seat ``i`` (``0..N-1``) gets ``deck[2i]`` and ``deck[2i+1]``;
+2. the dealer gets ``deck[2N : 2N+5]``;
+3. the draws come from ``deck[2N+5:]`` three cards at a time, in acting
+   order: the ``k``-th seat to receive cards (a seat that plays, or the
+   automatic winner's three free cards) gets ``deck[2N+5+3k : 2N+5+3k+3]``.
+
+So ``5N + 5`` cards always suffice, and a given deck order fixes every card
+any seat could receive, whatever the strategies decide.
+
+A round, step by step
+---------------------
+1. Antes: each player and the dealer put 1 unit in the pot (``N + 1``).
+2. Deal (above).  Side bets are settled on these cards, per unit staked:
+   Quickdraw wins ``pays`` (else loses 1) when the seat's two cards reach the
+   dealer's five (``rules.quickdraw.comparison``: ``kicker`` compares full
+   kicker-rule keys, ``top-cards`` only the dealer's top ranked cards; ties
+   win for the player); Cover wins ``rules.cover.payout(dealer_value)`` on the
+   dealer's hand (a line paying 0, or no line, loses 1).
+3. Kickout: the dealer folds when her value is at or above
+   ``rules.kickout_value(N)``; her ante stays in the pot.
+4. Seats act once each, lowest two-card hand first
+   (:func:`~ricochet_math.evaluation.order_key`).  If the option
+   ``automatic_win`` is on, the dealer is kicked out and every earlier seat
+   folded, the last seat wins the pot without acting or paying a play bet
+   (and with ``bonus_on_automatic_win`` is dealt three free cards for the
+   bonus).  Otherwise the seat folds, or plays: 1 more unit, three cards.
+5. Elimination after a play: the seat must reach the best five-card hand
+   standing: the dealer's while she stands (she loses ties when
+   ``dealer_loses_ties``; otherwise the tying seat is out), else the best
+   standing players' (a tie stands beside them; a higher hand knocks them all
+   out).  Nothing standing: the seat stands.
+6. Award: the pot goes to the standing players (all tied at the best value),
+   split in whole units with the odd units one each to the tied seats that
+   acted last (``split = "odd-units-last"``) or exactly (``"fractional"``).
+   The dealer standing, or nobody standing: the house takes the pot.
+7. High-hand bonus: every seat with a five-card hand (played, or automatic
+   winner with free cards) is paid ``rules.bonus.payout(value)``, win or lose.
+
+Per seat: ``wagered`` = ante + play bet, ``net = pot_share + bonus - wagered``.
+The house: ``-1`` (its ante) ``+ pot`` if it takes it ``- bonuses``; the
+players' nets and the house's always sum to zero.
+
+>>> from ricochet_math.rules import load_rules
+>>> rec = play_round(load_rules(), "always", players=2, seed=7)
+>>> round(sum(s.net for s in rec.seats) + rec.house_net, 12)
+0.0
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from . import perfect
+from .cards import format_card, format_cards, parse_cards
+from .errors import CardError, RuleError
+from .evaluation import describe, eval5
+from .rules import MAX_PLAYERS, RuleSet, load_rules
+from .strategies import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, resolve_strategies, top_cards_key
+from .tables import NUM_VALUES
+
+__all__ = [
+    "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
+    "LogEntry", "SeatRecord", "RoundRecord", "Round",
+    "play_round", "deal_deck", "cards_needed", "check_players",
+    "bonus_by_value", "cover_by_value", "options_array", "quickdraw_result",
+    "format_history",
+]
+
+# Seat statuses.  PLAYED is "played and still standing" while the round runs;
+# at the end every standing seat has WON, so records hold the other four.
+FOLDED, PLAYED, BEATEN, WON, AUTO_WIN = "folded", "played", "beaten", "won", "auto-win"
+STATUSES = (FOLDED, PLAYED, BEATEN, WON, AUTO_WIN)
+_WAITING = "waiting"
+
+
+def check_players(n) -> int:
+    """``n`` as an int in ``1..7`` or :class:`RuleError`."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= MAX_PLAYERS:
+        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
+    return int(n)
+
+
+def cards_needed(players: int) -> int:
+    """Deck cards a round with ``players`` seats can use: ``5N + 5`` (2 + 3 per seat, 5 for the dealer)."""
+    return 5 * check_players(players) + 5
+
+
+# ----------------------------------------------------------------------------
+# Rule-set arrays shared with the kernels
+# ----------------------------------------------------------------------------
+
+def bonus_by_value(rules: RuleSet) -> np.ndarray:
+    """``float64[7462]``: the high-hand bonus (ante units) of each final five-card value (read-only)."""
+    return _table_by_value(rules.bonus)
+
+
+def cover_by_value(rules: RuleSet) -> np.ndarray:
+    """``float64[7462]``: the Cover payout (to 1) on each dealer value; 0 = the bet loses (read-only)."""
+    return _table_by_value(rules.cover)
+
+
+@lru_cache(maxsize=64)
+def _table_by_value(paytable) -> np.ndarray:
+    thresholds, pays = paytable.to_arrays()
+    line = np.searchsorted(thresholds, np.arange(NUM_VALUES), side="right") - 1
+    out = np.where(line >= 0, pays[np.maximum(line, 0)] if len(pays) else 0.0, 0.0)
+    out = np.ascontiguousarray(out, dtype=np.float64)
+    out.flags.writeable = False
+    return out
+
+
+def options_array(rules: RuleSet, dealer_value: int = -1) -> np.ndarray:
+    """``int64[5]`` rule options in :mod:`ricochet_math.perfect`'s ``OPT_*`` layout.
+
+    The last entry (``OPT_DEALER_VALUE``) is the dealer's own hand value of the
+    round (the dealer-only readings need it once she is beaten); the fast
+    engine writes it into its own copy every round.
+    """
+    out = np.zeros(5, dtype=np.int64)
+    out[perfect.OPT_AUTOMATIC_WIN] = rules.options.automatic_win
+    out[perfect.OPT_SPLIT_FRACTIONAL] = rules.options.split == "fractional"
+    out[perfect.OPT_DEALER_LOSES_TIES] = rules.options.dealer_loses_ties
+    out[perfect.OPT_BONUS_ON_AUTOMATIC_WIN] = rules.options.bonus_on_automatic_win
+    out[perfect.OPT_DEALER_VALUE] = dealer_value
+    return out
+
+
+def quickdraw_result(rules: RuleSet, hole: Sequence[int], dealer_value: int) -> float:
+    """Quickdraw result per unit staked: ``+pays`` when the two cards reach the dealer's five, else ``-1``.
+
+    ``kicker``: the seat's kicker-rule key against the dealer's full key (the
+    dealer's extra cards count, so ties cannot happen); ``top-cards``: against
+    the dealer's key cut to as many ranked cards as the seat holds.  Ties win.
+    """
+    mine = int(TWO_CARD_KEY[int(hole[0]) * 52 + int(hole[1])])
+    theirs = int(FIVE_CARD_KEY[dealer_value])
+    if rules.quickdraw.comparison == "top-cards":
+        theirs = int(top_cards_key(theirs, mine))
+    return float(rules.quickdraw.pays) if mine >= theirs else -1.0
+
+
+# ----------------------------------------------------------------------------
+# Records
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One step of a round: ``kind`` (ante, deal, sidebets, kickout, fold, play,
+    out, auto-win, award, bonus), the seat it concerns (``None``: the dealer or
+    the table), a readable line, and the pot after the step (ante units)."""
+
+    kind: str
+    seat: int | None
+    text: str
+    pot: int
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat's round.  Money in ante units (floats; whole numbers unless ``split = "fractional"``).
+
+    ``position``: 0 = acted first.  ``action``: ``fold``, ``play`` or ``auto``
+    (won automatically, no decision).  ``status``: folded, beaten, won or
+    auto-win.  ``draw``: the three cards received (none for a fold).
+    ``final_value``: dense value of the five-card hand, ``-1`` without one.
+    ``quickdraw``: the Quickdraw result per unit staked.
+    """
+
+    seat: int
+    hole: tuple[int, int]
+    position: int
+    strategy: str
+    action: str
+    status: str
+    wagered: float
+    pot_share: float
+    bonus: float
+    net: float
+    draw: tuple[int, ...]
+    final_value: int
+    quickdraw: float
+    reason: str
+
+    @property
+    def final_cards(self) -> tuple[int, ...]:
+        return self.hole + self.draw
+
+    @property
+    def returned(self) -> float:
+        """What the seat got back: pot share plus bonus."""
+        return self.pot_share + self.bonus
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """Everything that happened in one round (see the module docstring for the rules).
+
+    ``deck``: the deck order played (the first ``5N + 5`` cards decide
+    everything).  ``order``: seats in acting order.  ``winners``: seats that
+    won or shared the pot (empty when the house took it).  ``house_net``: the
+    house's result on the main game.  ``cover``: Cover result per unit staked
+    (the same for every seat).  ``log``: the readable steps.
+    """
+
+    rules_name: str
+    n_players: int
+    deck: tuple[int, ...]
+    dealer_cards: tuple[int, ...]
+    dealer_value: int
+    kickout_value: int
+    kicked: bool
+    order: tuple[int, ...]
+    seats: tuple[SeatRecord, ...]
+    pot: int
+    winners: tuple[int, ...]
+    house_takes_pot: bool
+    house_net: float
+    cover: float
+    log: tuple[LogEntry, ...] = field(repr=False)
+
+    @property
+    def players_net(self) -> float:
+        return sum(s.net for s in self.seats)
+
+    def to_frame(self):
+        """One row per seat (pandas)."""
+        import pandas as pd
+
+        rows = []
+        for s in self.seats:
+            rows.append({
+                "seat": s.seat + 1, "hole": format_cards(s.hole), "position": s.position + 1,
+                "strategy": s.strategy, "action": s.action, "status": s.status,
+                "final_hand": format_cards(s.final_cards) if s.final_value >= 0 else "",
+                "hand": describe(s.final_value) if s.final_value >= 0 else "",
+                "wagered": s.wagered, "pot_share": s.pot_share, "bonus": s.bonus, "net": s.net,
+                "quickdraw": s.quickdraw,
+            })
+        return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------
+# The round as a state machine
+# ----------------------------------------------------------------------------
+
+class Round:
+    """A round in progress.  Construction does the antes, the deal, the side
+    bets and the kickout check; then, while not :meth:`is_terminal`, the seat
+    :meth:`current_seat` chooses one of :meth:`legal_actions` (``"fold"``,
+    ``"play"``) and :meth:`apply` plays it.  :meth:`record` gives the result.
+
+    ``strategy_names`` only labels the seats in the record.
+    """
+
+    def __init__(self, rules: RuleSet, players: int, deck: Sequence[int],
+                 strategy_names: Sequence[str] | None = None) -> None:
+        self.rules = rules
+        self.n = n = check_players(players)
+        self.deck = _check_deck(deck, n)
+        self.strategy_names = tuple(strategy_names) if strategy_names else ("",) * n
+        self.bonus_table = bonus_by_value(rules).copy()  # writable: the kernels are compiled for writable arrays
+        self.log: list[LogEntry] = []
+
+        # 1. Antes.
+        self.pot = n + 1
+        self._log("ante", None, f"{n} player(s) and the dealer ante 1 each")
+
+        # 2. Deal: seat i gets deck[2i], deck[2i+1]; the dealer deck[2N:2N+5].
+        self.holes = tuple((self.deck[2 * i], self.deck[2 * i + 1]) for i in range(n))
+        self.dealer_cards = tuple(self.deck[2 * n: 2 * n + 5])
+        self.next_card = 2 * n + 5
+        self.dealer_value = int(eval5(*self.dealer_cards))
+        self.options = options_array(rules, self.dealer_value)
+        self.unseen = np.ones(52, dtype=np.uint8)
+        for c in self.dealer_cards + tuple(c for h in self.holes for c in h):
+            self.unseen[c] = 0
+        for i, h in enumerate(self.holes):
+            self._log("deal", i, f"Seat {i + 1} is dealt {_show(h)}")
+        self._log("deal", None, f"Dealer is dealt {_show(self.dealer_cards)}: {describe(self.dealer_value)}")
+
+        # Side bets, settled on the deal.
+        self.quickdraw = tuple(quickdraw_result(rules, h, self.dealer_value) for h in self.holes)
+        cover_pays = float(rules.cover.payout(self.dealer_value))
+        self.cover = cover_pays if cover_pays > 0 else -1.0
+        qd = ", ".join(f"seat {i + 1} {'wins' if r > 0 else 'loses'}" for i, r in enumerate(self.quickdraw))
+        self._log("sidebets", None, f"Side bets: Quickdraw {qd}; Cover "
+                  + (f"pays {cover_pays:g} to 1" if cover_pays > 0 else "loses"))
+
+        # 3. Kickout.
+        self.kickout_value = int(rules.kickout_value(n))
+        self.kicked = self.dealer_value >= self.kickout_value
+        if self.kicked:
+            self._log("kickout", None, f"Dealer's {describe(self.dealer_value)} is at or above the kickout "
+                      f"hand ({rules.kickout[n]}): she is kicked out, her ante stays in the pot")
+        else:
+            self._log("kickout", None, f"Dealer stands with {describe(self.dealer_value)} "
+                      f"(kickout hand for {n}: {rules.kickout[n]})")
+
+        # 4. Order of play: lowest two-card hand first, suit tie-break.
+        self.order = tuple(sorted(range(n), key=lambda i: int(ORDER_KEY[self.holes[i][0] * 52 + self.holes[i][1]])))
+        self._log("order", None, "Order of play: " + ", ".join(f"seat {i + 1}" for i in self.order))
+
+        self.position = 0
+        self.dealer_in = not self.kicked
+        self.best_value = self.dealer_value if self.dealer_in else -1
+        self.status = [_WAITING] * n
+        self.action = [""] * n
+        self.reason = [""] * n
+        self.draw: list[tuple[int, ...]] = [()] * n
+        self.value = [-1] * n
+        self.wagered = [1.0] * n
+        self.share = [0.0] * n
+        self.bonus = [0.0] * n
+        self.terminal = False
+        self._advance()
+
+    # ---- the interface a solver or a driver uses -------------------------
+
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` when the round is over."""
+        return None if self.terminal else self.order[self.position]
+
+    def legal_actions(self) -> tuple[str, ...]:
+        return () if self.terminal else ("fold", "play")
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def standing(self) -> tuple[int, ...]:
+        """Seats that played and still stand."""
+        return tuple(i for i in range(self.n) if self.status[i] == PLAYED)
+
+    def table_state(self) -> TableState:
+        """What the acting seat sees (a :class:`~ricochet_math.strategies.TableState`)."""
+        seat = self.current_seat()
+        if seat is None:
+            raise RuleError("the round is over: no seat is to act")
+        standing = self.standing()
+        return TableState(
+            n_players=self.n, seat=seat, position=self.position, order=self.order, holes=self.holes,
+            dealer_cards=self.dealer_cards, dealer_value=self.dealer_value, dealer_kicked=self.kicked,
+            dealer_in=self.dealer_in, best_value=self.best_value,
+            n_tied=0 if self.dealer_in else len(standing), standing=standing, pot=self.pot,
+            unseen=self.unseen.copy(), bonus_by_value=self.bonus_table, options=self.options,
+        )
+
+    def apply(self, action: str) -> None:
+        """The acting seat folds (``"fold"``) or plays (``"play"``)."""
+        seat = self.current_seat()
+        if seat is None:
+            raise RuleError("the round is over: no seat is to act")
+        if action not in ("fold", "play"):
+            raise RuleError(f"action must be 'fold' or 'play', got {action!r}")
+        self.action[seat] = action
+        if action == "fold":
+            self.status[seat] = FOLDED
+            self.reason[seat] = "folded"
+            self._log("fold", seat, f"Seat {seat + 1} ({_show(self.holes[seat])}) folds")
+        else:
+            self.pot += 1
+            self.wagered[seat] = 2.0
+            v = self._deal_three(seat)
+            self._log("play", seat, f"Seat {seat + 1} plays, pays 1 and draws {_show(self.draw[seat])}: "
+                      f"{_show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
+            self._eliminate(seat, v)
+        self.position += 1
+        self._advance()
+
+    # ---- the rules -------------------------------------------------------
+
+    def _deal_three(self, seat: int) -> int:
+        """The next three deck cards to ``seat``; returns its five-card value (bonus noted)."""
+        if self.next_card + 3 > len(self.deck):
+            raise CardError(f"the deck ran out: {len(self.deck)} cards given, {self.n} players need up to {cards_needed(self.n)}")
+        cards = tuple(self.deck[self.next_card: self.next_card + 3])
+        self.next_card += 3
+        for c in cards:
+            self.unseen[c] = 0
+        self.draw[seat] = cards
+        v = int(eval5(*(self.holes[seat] + cards)))
+        self.value[seat] = v
+        self.bonus[seat] = float(self.bonus_table[v])
+        return v
+
+    def _eliminate(self, seat: int, v: int) -> None:
+        """Step 6: after a play, any five-card hand beaten by another is out."""
+        who = f"Seat {seat + 1}"
+        if self.best_value < 0:
+            self.status[seat] = PLAYED
+            self.best_value = v
+            self._log("stand", seat, f"{who} stands: nothing to beat")
+        elif self.dealer_in:
+            ties_ok = bool(self.options[perfect.OPT_DEALER_LOSES_TIES])
+            if v > self.best_value or (v == self.best_value and ties_ok):
+                self.dealer_in = False
+                self.status[seat] = PLAYED
+                self.best_value = v
+                verb = "ties" if v == self.dealer_value else "beats"
+                self._log("out", None, f"{who} {verb} the dealer's {describe(self.dealer_value)}: the dealer is out")
+            else:
+                self.status[seat] = BEATEN
+                tie = " (the dealer wins ties)" if v == self.best_value else ""
+                self.reason[seat] = f"did not beat the dealer's {describe(self.dealer_value)}{tie}"
+                self._log("out", seat, f"{who} is out: {self.reason[seat]}")
+        else:
+            holders = self.standing()
+            if v > self.best_value:
+                for h in holders:
+                    self.status[h] = BEATEN
+                    self.reason[h] = f"knocked out by seat {seat + 1}'s {describe(v)}"
+                    self._log("out", h, f"Seat {h + 1} is out: {self.reason[h]}")
+                self.status[seat] = PLAYED
+                self.best_value = v
+            elif v == self.best_value:
+                self.status[seat] = PLAYED
+                self._log("stand", seat, f"{who} ties " + ", ".join(f"seat {h + 1}" for h in holders)
+                          + f" at {describe(v)}: both stand")
+            else:
+                self.status[seat] = BEATEN
+                self.reason[seat] = ("did not reach " + ", ".join(f"seat {h + 1}" for h in holders)
+                                     + f"'s {describe(self.best_value)}")
+                self._log("out", seat, f"{who} is out: {self.reason[seat]}")
+
+    def _advance(self) -> None:
+        """Apply the automatic win if it is due, and the award once every seat has acted."""
+        if self.position < self.n and self._automatic_win_due():
+            seat = self.order[self.position]
+            self.action[seat] = "auto"
+            self.status[seat] = AUTO_WIN
+            self._log("auto-win", seat, f"Seat {seat + 1}: the dealer is kicked out and everyone else folded, "
+                      f"so seat {seat + 1} wins automatically without a play bet")
+            if self.options[perfect.OPT_BONUS_ON_AUTOMATIC_WIN]:
+                v = self._deal_three(seat)
+                self._log("auto-win", seat, f"Seat {seat + 1} is dealt 3 free cards for the bonus: "
+                          f"{_show(self.draw[seat])}: {_show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
+            self.share[seat] = float(self.pot)
+            self.position = self.n
+            self._finish(winners=(seat,))
+            return
+        if self.position >= self.n and not self.terminal:
+            self._finish(winners=self.standing())
+
+    def _automatic_win_due(self) -> bool:
+        """Step 8: the dealer is kicked out and every other seat folded; only the last seat is left."""
+        return (bool(self.options[perfect.OPT_AUTOMATIC_WIN]) and self.kicked
+                and self.position == self.n - 1
+                and all(self.status[s] == FOLDED for s in self.order[:-1]))
+
+    def _finish(self, winners: tuple[int, ...]) -> None:
+        """Step 7: the award, then the bonuses."""
+        self.winners = tuple(winners)
+        self.house_takes_pot = not self.winners
+        if self.house_takes_pot:
+            why = "the dealer's hand stands" if self.dealer_in else "no player is left"
+            self._log("award", None, f"The house takes the pot of {self.pot}: {why}")
+        elif self.status[self.winners[0]] == AUTO_WIN:
+            self._log("award", self.winners[0], f"Seat {self.winners[0] + 1} takes the pot of {self.pot}")
+        else:
+            shares = _split_pot(self.pot, [self.order.index(w) for w in self.winners],
+                                fractional=bool(self.options[perfect.OPT_SPLIT_FRACTIONAL]))
+            for w, share in zip(self.winners, shares):
+                self.status[w] = WON
+                self.share[w] = share
+            if len(self.winners) == 1:
+                self._log("award", self.winners[0], f"Seat {self.winners[0] + 1} wins the pot of {self.pot} "
+                          f"with {describe(self.best_value)}")
+            else:
+                parts = ", ".join(f"seat {w + 1} gets {s:g}" for w, s in zip(self.winners, shares))
+                self._log("award", None, f"Seats tie with {describe(self.best_value)} and split the pot of "
+                          f"{self.pot}: {parts}")
+        for i in range(self.n):
+            if self.bonus[i] > 0:
+                self._log("bonus", i, f"Seat {i + 1} is paid a bonus of {self.bonus[i]:g} for "
+                          f"{describe(self.value[i])}" + ("" if self.status[i] in (WON, AUTO_WIN) else " (while losing the pot)"))
+        self.terminal = True
+
+    # ---- the result -------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's net result (ante units); only once the round is over."""
+        if not self.terminal:
+            raise RuleError("the round is not over")
+        return tuple(self.share[i] + self.bonus[i] - self.wagered[i] for i in range(self.n))
+
+    def record(self) -> RoundRecord:
+        nets = self.returns()
+        seats = tuple(
+            SeatRecord(
+                seat=i, hole=self.holes[i], position=self.order.index(i), strategy=self.strategy_names[i],
+                action=self.action[i], status=self.status[i], wagered=self.wagered[i], pot_share=self.share[i],
+                bonus=self.bonus[i], net=nets[i], draw=self.draw[i], final_value=self.value[i],
+                quickdraw=self.quickdraw[i], reason=self.reason[i],
+            )
+            for i in range(self.n)
+        )
+        house_net = -1.0 + (float(self.pot) if self.house_takes_pot else 0.0) - sum(self.bonus)
+        return RoundRecord(
+            rules_name=self.rules.name, n_players=self.n, deck=self.deck, dealer_cards=self.dealer_cards,
+            dealer_value=self.dealer_value, kickout_value=self.kickout_value, kicked=self.kicked,
+            order=self.order, seats=seats, pot=self.pot, winners=self.winners,
+            house_takes_pot=self.house_takes_pot, house_net=house_net, cover=self.cover, log=tuple(self.log),
+        )
+
+    def _log(self, kind: str, seat: int | None, text: str) -> None:
+        self.log.append(LogEntry(kind, seat, text, self.pot))
+
+
+def _split_pot(pot: int, positions: Sequence[int], *, fractional: bool) -> list[float]:
+    """Shares of ``pot`` for tied seats acting at ``positions``: whole units with the
+    ``pot mod k`` odd units one each to the seats that acted last, or ``pot / k`` each."""
+    k = len(positions)
+    if fractional:
+        return [pot / k] * k
+    base, odd = divmod(pot, k)
+    last = sorted(positions, reverse=True)[:odd]
+    return [float(base + (1 if p in last else 0)) for p in positions]
+
+
+def _check_deck(deck: Sequence[int], n: int) -> tuple[int, ...]:
+    cards = [int(c) for c in np.asarray(deck).ravel()]
+    if any(not 0 <= c < 52 for c in cards):
+        raise CardError("deck cards must be kernel integers 0..51")
+    if len(set(cards)) != len(cards):
+        raise CardError("the deck holds a card twice")
+    need = cards_needed(n)
+    if len(cards) < need:
+        raise CardError(f"a deck for {n} players needs at least {need} cards (2 per seat, 5 for the dealer, "
+                        f"3 per draw), got {len(cards)}")
+    return tuple(cards)
+
+
+def _show(cards) -> str:
+    return format_cards(cards, symbols=True)
+
+
+# ----------------------------------------------------------------------------
+# Playing a round
+# ----------------------------------------------------------------------------
+
+def play_round(rules: RuleSet | str | None = None, strategies: str | Strategy | Sequence = "always", *,
+               players: int | None = None, deck: Sequence[int] | None = None,
+               rng: np.random.Generator | None = None, seed: int | None = None) -> RoundRecord:
+    """Play one round with the reference engine.
+
+    ``strategies``: one strategy (name or object) for every seat, or one per
+    seat (then ``players`` defaults to their number).  ``deck``: a deck order
+    (see the module docstring); otherwise a shuffled deck from ``rng`` (or a
+    fresh ``numpy.random.default_rng(seed)``).
+    """
+    rules = load_rules(rules)
+    if players is None:
+        if isinstance(strategies, (str, Strategy)):
+            raise RuleError("give the number of players (players=N) or one strategy per seat")
+        players = len(strategies)
+    n = check_players(players)
+    seat_strategies = resolve_strategies(strategies, n)
+    if deck is None:
+        rng = rng if rng is not None else np.random.default_rng(seed)
+        deck = rng.permutation(52)
+    rnd = Round(rules, n, deck, [s.name for s in seat_strategies])
+    while not rnd.is_terminal():
+        seat = rnd.current_seat()
+        rnd.apply("play" if seat_strategies[seat].decide(rnd.table_state()) else "fold")
+    return rnd.record()
+
+
+def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws=None,
+              rng: np.random.Generator | None = None, seed: int | None = None) -> np.ndarray:
+    """A full 52-card deck order with some cards fixed, the rest shuffled.
+
+    ``dealer``: up to 5 cards (text or kernel integers); ``hands``: up to
+    ``players`` hands of up to 2 cards each (``None`` or ``""`` for a random
+    hand); ``draws``: cards for the draws in acting order, three per drawing
+    seat (module docstring).  Missing cards are dealt at random from the rest.
+    Raises :class:`CardError` for unreadable, duplicate or too many cards.
+    """
+    n = check_players(players)
+    fixed: dict[int, int] = {}
+    used: list[int] = []
+
+    def place(text, start: int, room: int, where: str) -> None:
+        if text is None or (isinstance(text, str) and not text.strip()):
+            return
+        cards = parse_cards(text if isinstance(text, str) else list(text), where=where, dead=used)
+        if len(cards) > room:
+            raise CardError(f"{where} takes at most {room} cards, got {len(cards)}: {format_cards(cards)}")
+        for i, c in enumerate(cards):
+            fixed[start + i] = int(c)
+            used.append(int(c))
+
+    hands = list(hands or [])
+    if len(hands) > n:
+        raise CardError(f"{len(hands)} hands given for {n} players")
+    for i, h in enumerate(hands):
+        place(h, 2 * i, 2, f"seat {i + 1}'s hand")
+    place(dealer, 2 * n, 5, "the dealer's hand")
+    if draws is not None:
+        text = " ".join(draws) if (not isinstance(draws, str) and all(isinstance(d, str) for d in draws)) else draws
+        place(text, 2 * n + 5, 52 - (2 * n + 5), "the draws")
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    rest = [c for c in rng.permutation(52).tolist() if c not in set(used)]
+    deck = []
+    for pos in range(52):
+        deck.append(fixed[pos] if pos in fixed else rest.pop(0))
+    return np.array(deck, dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------
+# A readable hand history
+# ----------------------------------------------------------------------------
+
+def format_history(record: RoundRecord) -> str:
+    """The round as a hand history: the deal, who acts, the pot after each action, who is out and why, payouts."""
+    lines = []
+    title = f"Ricochet Poker, {record.n_players} player(s), rules {record.rules_name}"
+    lines += [title, "=" * len(title)]
+    for e in record.log:
+        lines.append(f"  {e.text}" + (f"   [pot {e.pot}]" if e.kind in ("ante", "fold", "play", "auto-win") else ""))
+    lines.append("")
+    lines.append("Payouts (ante units):")
+    width = max(len(s.strategy) for s in record.seats)
+    for s in record.seats:
+        hand = (f"{_show(s.final_cards)} {describe(s.final_value)}" if s.final_value >= 0 else _show(s.hole))
+        reason = f" ({s.reason})" if s.reason and s.status == BEATEN else ""
+        lines.append(
+            f"  Seat {s.seat + 1} [{s.strategy:<{width}}] {s.status:<8} wagered {s.wagered:g}, pot share {s.pot_share:g}, "
+            f"bonus {s.bonus:g}, net {s.net:+g}  | Quickdraw {s.quickdraw:+g}  | {hand}{reason}"
+        )
+    lines.append(f"  House: net {record.house_net:+g}" + (" (takes the pot)" if record.house_takes_pot else "")
+                 + f"  | Cover {record.cover:+g} per unit")
+    return "\n".join(lines)

@@ -1,0 +1,388 @@
+"""Monte Carlo runs of casino Ricochet: RTP, fold and win frequencies with confidence intervals.
+
+:func:`simulate` plays ``rounds`` random rounds with the fast engine
+(:mod:`ricochet_math.fast_engine`) and returns a :class:`SimulationResult`
+that keeps the raw sums, so results merge, and derives every figure from them.
+
+Reproducibility
+---------------
+The rounds are cut into chunks of ``chunk_size`` (default 65,536).  Chunk ``i``
+deals from ``numpy.random.SeedSequence(seed).spawn(n)[i]``: its cards depend
+only on the seed, the chunk size, the chunk's index and the number of players,
+never on how many threads ran it or in what order.  Chunks run in a thread
+pool (the numba kernels release the GIL) and their sums are added in chunk
+order, so a run gives bit-identical results with any number of workers.  The
+deals do not depend on the strategies or the rule set either (each round
+shuffles a fixed ``5N + 5`` cards), so two runs with the same seed compare
+strategies or rule sets with common random numbers.
+
+Figures (all per player-round unless said; money in ante units)
+---------------------------------------------------------------
+* ``rtp_initial`` = 1 + E[net] (return per initial bet), ``house_edge`` = -E[net];
+* ``rtp_wagered`` = sum returned / sum wagered (return per total wagered, a
+  ratio estimator with a delta-method interval), ``element_of_risk`` = 1 - it;
+* ``fold_frequency``, ``win_frequency`` (won or shared the pot, automatic wins
+  included), ``hit_frequency`` (net > 0), ``bonus_frequency`` and per final
+  hand, ``average_wagered``, ``sd_net`` (standard deviation of one seat's
+  net per round); per round: ``kickout_rate``, ``average_pot``,
+  ``house_takes_pot``, ``automatic_win_rate``; side bets per unit staked:
+  ``quickdraw_rtp``, ``cover_rtp``.
+
+Confidence intervals are normal approximations with the sample standard
+deviation (:mod:`ricochet_math.stats`), computed with the **round** as the
+independent sample (the seats of one round share a pot and a deck), at 95%
+unless another ``level`` is asked for.
+
+>>> res = simulate(players=2, strategy="always", rounds=20_000, seed=1, progress=False)
+>>> 0.5 < res.summary()["rtp_initial"].estimate < 1.5
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from .engine import check_players
+from .errors import RicochetError
+from .evaluation import BONUS_CATEGORY_NAMES
+from .fast_engine import (
+    F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
+    F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_CATEGORIES, R_ALL_FOLD,
+    R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
+    R_POT_SQ, R_SPLIT, R_TOT_RET_WAG, ChunkSums, prepare, run_chunk,
+)
+from .rules import RuleSet, load_rules
+from .stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
+
+__all__ = ["CHUNK_ROUNDS", "MonteCarlo", "SimulationResult", "simulate", "default_workers"]
+
+#: rounds per chunk: the unit of seeding, parallel work and checkpointing
+CHUNK_ROUNDS = 1 << 16
+
+
+def default_workers() -> int:
+    """The CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class MonteCarlo:
+    """How to run a Monte Carlo estimate (a small config object; see :func:`simulate`)."""
+
+    rounds: int = 1_000_000
+    seed: int | None = None
+    chunk_size: int = CHUNK_ROUNDS
+    workers: int | None = None
+
+    def run(self, rules=None, players: int = 1, strategy="always", **kwargs) -> SimulationResult:
+        return simulate(rules, players, strategy, self.rounds, self.seed, workers=self.workers,
+                        chunk_size=self.chunk_size, **kwargs)
+
+
+# ----------------------------------------------------------------------------
+# The result
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """A Monte Carlo run: what was run, and the raw sums every figure comes from.
+
+    ``sums`` (:class:`~ricochet_math.fast_engine.ChunkSums`) holds the totals
+    by seat, by acting position and per round; ``rounds`` is their count.
+    ``seeds`` are the root seeds (entropy of the ``SeedSequence``), one per
+    run merged in.  ``run_time`` is in seconds.
+    """
+
+    rules_name: str
+    rules_sha256: str
+    players: int
+    strategies: tuple[str, ...]
+    seeds: tuple[int, ...]
+    rounds: int
+    chunk_size: int
+    sums: ChunkSums = field(repr=False)
+    version: str = ""
+    run_time: float = 0.0
+    level: float = 0.95
+
+    @property
+    def seed(self) -> int:
+        """The root seed of a single run."""
+        return self.seeds[0]
+
+    @property
+    def strategy(self) -> str:
+        """The strategy name, or the per-seat names joined with ``/`` when they differ."""
+        return self.strategies[0] if len(set(self.strategies)) == 1 else "/".join(self.strategies)
+
+    def merge(self, other: SimulationResult) -> SimulationResult:
+        """The pooled result of two independent runs of the same game (same rules, players, strategies)."""
+        same = (self.rules_sha256, self.players, self.strategies) == (other.rules_sha256, other.players,
+                                                                      other.strategies)
+        if not same:
+            raise RicochetError("can only merge runs of the same rule set, player count and strategies")
+        if set(self.seeds) & set(other.seeds):
+            raise RicochetError(f"runs with the same seed ({sorted(set(self.seeds) & set(other.seeds))}) "
+                                "repeat the same rounds and cannot be merged")
+        return replace(self, seeds=self.seeds + other.seeds, rounds=self.rounds + other.rounds,
+                       sums=self.sums + other.sums, run_time=self.run_time + other.run_time)
+
+    def with_level(self, level: float) -> SimulationResult:
+        """The same result with confidence intervals at another level."""
+        return replace(self, level=level)
+
+    # ---- figures -----------------------------------------------------------
+
+    def summary(self) -> dict[str, Estimate | float | int | str]:
+        """Every figure by name: :class:`~ricochet_math.stats.Estimate` for estimates, plain numbers otherwise."""
+        s, n, r, lv = self.sums, self.players, self.rounds, self.level
+        tot, sq, rd = s.total, s.total_sq, s.round
+
+        def per_seat(f: int) -> Estimate:  # per player-round, the round as the sample
+            return mean_ci(tot[f] / n, sq[f] / (n * n), r, lv)
+
+        def per_round(f: int, f_sq: int | None = None) -> Estimate:
+            return mean_ci(rd[f], rd[f] if f_sq is None else rd[f_sq], r, lv)
+
+        net = per_seat(F_NET)
+        rtp_w = ratio_ci(tot[F_RET], tot[F_WAG], sq[F_RET], sq[F_WAG], rd[R_TOT_RET_WAG], r, lv)
+        out: dict[str, Estimate | float | int | str] = {
+            "rules": self.rules_name,
+            "players": n,
+            "strategy": self.strategy,
+            "rounds": r,
+            "rtp_initial": net.shifted(1.0),
+            "rtp_wagered": rtp_w,
+            "house_edge": net.shifted(0.0, -1.0),
+            "element_of_risk": rtp_w.shifted(1.0, -1.0),
+            "fold_frequency": per_seat(F_FOLD),
+            "play_frequency": per_seat(F_PLAY),
+            "win_frequency": per_seat(F_WIN),
+            "hit_frequency": per_seat(F_HIT),
+            "bonus_frequency": per_seat(F_BONUS_HIT),
+            "average_wagered": per_seat(F_WAG),
+            "average_bonus": per_seat(F_BONUS),
+            "average_pot_share": per_seat(F_SHARE),
+            "kickout_rate": per_round(R_KICKED),
+            "average_pot": per_round(R_POT, R_POT_SQ),
+            "house_takes_pot": per_round(R_HOUSE_TAKES),
+            "automatic_win_rate": per_round(R_AUTO),
+            "split_rate": per_round(R_SPLIT),
+            "all_fold_rate": per_round(R_ALL_FOLD),
+            "house_net_per_round": per_round(R_HOUSE_NET, R_HOUSE_NET_SQ),
+            "sd_net": sample_std(float(s.seat[:, F_NET].sum()), float(s.seat[:, F_NET_SQ].sum()), r * n),
+            "quickdraw_rtp": per_seat(F_QD).shifted(1.0),
+            "quickdraw_hit_frequency": per_seat(F_QD_WIN),
+            "cover_rtp": per_round(R_COVER, R_COVER_SQ).shifted(1.0),
+            "cover_hit_frequency": per_round(R_COVER_WIN),
+        }
+        for c in range(N_CATEGORIES):
+            out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c)
+        return out
+
+    def to_frame(self):
+        """One row (pandas): the run's identity, every figure, and ``_low``/``_high`` interval columns."""
+        import pandas as pd
+
+        row: dict[str, object] = {}
+        for name, value in self.summary().items():
+            if isinstance(value, Estimate):
+                row[name] = value.estimate
+                row[f"{name}_low"] = value.low
+                row[f"{name}_high"] = value.high
+            else:
+                row[name] = value
+        row.update({"seed": self.seeds[0] if len(self.seeds) == 1 else " ".join(map(str, self.seeds)),
+                    "rules_sha256": self.rules_sha256, "version": self.version,
+                    "run_time_s": round(self.run_time, 3)})
+        return pd.DataFrame([row])
+
+    def seat_frame(self, by: str = "seat"):
+        """Per seat (``by="seat"``) or per acting position (``by="position"``, 1 = acted first):
+        RTP both ways, mean net and its standard deviation, fold and win frequency, with 95% intervals."""
+        import pandas as pd
+
+        table = self.sums.seat if by == "seat" else self.sums.position
+        r, lv = self.rounds, self.level
+        rows = []
+        for i in range(self.players):
+            t = table[i]
+            net = mean_ci(t[F_NET], t[F_NET_SQ], r, lv)
+            rtp_w = ratio_ci(t[F_RET], t[F_WAG], t[F_RET_SQ], t[F_WAG_SQ], t[F_RET_WAG], r, lv)
+            row = {by: i + 1}
+            if by == "seat":
+                row["strategy"] = self.strategies[i]
+            for name, est in (("rtp_initial", net.shifted(1.0)), ("rtp_wagered", rtp_w),
+                              ("fold_frequency", proportion_ci(t[F_FOLD], r, lv)),
+                              ("win_frequency", proportion_ci(t[F_WIN], r, lv)),
+                              ("hit_frequency", proportion_ci(t[F_HIT], r, lv))):
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = est.estimate, est.low, est.high
+            row["mean_net"] = net.estimate
+            row["sd_net"] = sample_std(t[F_NET], t[F_NET_SQ], r)
+            row["automatic_wins"] = int(t[F_AUTO])
+            row["beaten"] = int(t[F_BEATEN])
+            row["split_wins"] = int(t[F_SPLIT])
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def hands_frame(self):
+        """Final five-card hands of the seats that have one: count and frequency per player-round, and the
+        bonus paid on them (frequency with its 95% interval)."""
+        import pandas as pd
+
+        s, n, r = self.sums, self.players, self.rounds
+        rows = []
+        for c in range(N_CATEGORIES):
+            hand = mean_ci(s.total[F_HAND0 + c] / n, s.total_sq[F_HAND0 + c] / (n * n), r, self.level)
+            bonus = mean_ci(s.total[F_BONUS0 + c] / n, s.total_sq[F_BONUS0 + c] / (n * n), r, self.level)
+            rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[F_HAND0 + c]),
+                         "frequency": hand.estimate, "frequency_low": hand.low, "frequency_high": hand.high,
+                         "bonus_hits": int(s.total[F_BONUS0 + c]), "bonus_frequency": bonus.estimate,
+                         "bonus_frequency_low": bonus.low, "bonus_frequency_high": bonus.high})
+        return pd.DataFrame(rows)
+
+    def describe(self) -> str:
+        """A few readable lines: what ran and the headline figures."""
+        m = self.summary()
+        pct = lambda e: f"{100 * e.estimate:.3f}% [{100 * e.low:.3f}, {100 * e.high:.3f}]"  # noqa: E731
+        return "\n".join([
+            f"{self.rounds:,} rounds, {self.players} player(s), strategy {self.strategy}, rules {self.rules_name} "
+            f"(sha256 {self.rules_sha256[:12]}), seed {self.seeds[0] if len(self.seeds) == 1 else self.seeds}",
+            f"  RTP per total wagered {pct(m['rtp_wagered'])}; per initial bet {pct(m['rtp_initial'])}",
+            f"  fold {pct(m['fold_frequency'])}; win {pct(m['win_frequency'])}; kickout {pct(m['kickout_rate'])}",
+            f"  sd of a seat's net per round {m['sd_net']:.4f}; average pot {m['average_pot'].estimate:.4f}",
+        ])
+
+
+def _cat_key(c: int) -> str:
+    return BONUS_CATEGORY_NAMES[c].lower().replace(" ", "_")
+
+
+# ----------------------------------------------------------------------------
+# Running
+# ----------------------------------------------------------------------------
+
+def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="always", rounds: int = 1_000_000,
+             seed: int | None = None, *, workers: int | None = None, chunk_size: int = CHUNK_ROUNDS,
+             progress: bool = True, checkpoint: str | os.PathLike | None = None,
+             level: float = 0.95) -> SimulationResult:
+    """Play ``rounds`` random rounds and return the sums and figures.
+
+    ``strategy``: a name or :class:`~ricochet_math.strategies.Strategy` for
+    every seat, or one per seat.  ``seed``: an int (``None``: fresh entropy,
+    recorded on the result).  ``workers``: threads (default: every core this
+    process may use); the result does not depend on it.  ``progress``: a
+    ``tqdm`` bar on stderr for runs of several chunks on a terminal.
+    ``checkpoint``: a file that keeps every finished chunk's sums; a run
+    stopped and restarted with the same arguments resumes from it (a file
+    from another game, seed or chunk size is refused).
+    """
+    from . import __version__
+
+    rules = load_rules(rules)
+    n = check_players(players)
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
+        raise RicochetError(f"rounds must be a positive whole number, got {rounds!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise RicochetError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
+    rounds, chunk_size = int(rounds), int(chunk_size)
+    setup = prepare(rules, n, strategy)
+    root = np.random.SeedSequence(seed)
+    entropy = int(root.entropy)
+    n_chunks = -(-rounds // chunk_size)
+    children = root.spawn(n_chunks)
+    lengths = [min(chunk_size, rounds - i * chunk_size) for i in range(n_chunks)]
+    names = tuple(s.name for s in setup.strategies)
+
+    meta = {"rules_sha256": rules.sha256, "players": n, "strategies": list(names), "seed": entropy,
+            "chunk_size": chunk_size}
+    done: dict[int, ChunkSums] = {}
+    if checkpoint is not None:
+        done = _load_checkpoint(Path(checkpoint), meta, lengths)
+
+    start = time.perf_counter()
+    run_chunk(setup, children[0], 0)  # compile (or load) the kernel once, before the threads start
+    pending = [i for i in range(n_chunks) if i not in done]
+    workers = workers or default_workers()
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=rounds, initial=sum(lengths[i] for i in done), unit="round", unit_scale=True,
+               desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
+               disable=True if not progress or len(pending) < 4 else None)
+    last_save = time.monotonic()
+    try:
+        with ThreadPoolExecutor(max_workers=min(workers, max(len(pending), 1))) as pool:
+            futures = {pool.submit(run_chunk, setup, children[i], lengths[i]): i for i in pending}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                done[i] = fut.result()[0]
+                bar.update(lengths[i])
+                if checkpoint is not None and time.monotonic() - last_save > 5.0:
+                    _save_checkpoint(Path(checkpoint), meta, lengths, done)
+                    last_save = time.monotonic()
+    finally:
+        bar.close()
+        if checkpoint is not None and done:
+            _save_checkpoint(Path(checkpoint), meta, lengths, done)
+    total = ChunkSums.zeros(n)
+    for i in range(n_chunks):  # chunk order: the same float sums whatever the workers did
+        total = total + done[i]
+    return SimulationResult(
+        rules_name=rules.name, rules_sha256=rules.sha256, players=n, strategies=names, seeds=(entropy,),
+        rounds=rounds, chunk_size=chunk_size, sums=total, version=__version__,
+        run_time=time.perf_counter() - start, level=level,
+    )
+
+
+# ----------------------------------------------------------------------------
+# Checkpoints: the sums of every finished chunk, saved atomically
+# ----------------------------------------------------------------------------
+
+def _save_checkpoint(path: Path, meta: dict, lengths: Sequence[int], done: dict[int, ChunkSums]) -> None:
+    idx = sorted(done)
+    arrays = {
+        "meta": np.array(json.dumps(meta, sort_keys=True)),
+        "index": np.array(idx, dtype=np.int64),
+        "lengths": np.array([lengths[i] for i in idx], dtype=np.int64),
+    }
+    for key in ("seat", "position", "total", "total_sq", "round"):
+        arrays[key] = np.stack([getattr(done[i], key) for i in idx])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(path: Path, meta: dict, lengths: Sequence[int]) -> dict[int, ChunkSums]:
+    if not path.exists():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            saved = json.loads(str(z["meta"]))
+            if saved != meta:
+                diff = ", ".join(k for k in meta if saved.get(k) != meta[k])
+                raise RicochetError(f"checkpoint {path} belongs to another run (different {diff}); "
+                                    "remove it or choose another file")
+            out = {}
+            for j, i in enumerate(z["index"]):
+                i = int(i)
+                if i < len(lengths) and int(z["lengths"][j]) == lengths[i]:
+                    out[i] = ChunkSums.from_arrays({k: z[k][j] for k in ("seat", "position", "total",
+                                                                         "total_sq", "round")})
+            return out
+    except (OSError, ValueError, KeyError) as exc:
+        raise RicochetError(f"checkpoint {path} cannot be read: {exc}") from None
