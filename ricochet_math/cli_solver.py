@@ -65,3 +65,78 @@ def _solo(args) -> int:
     else:
         print_frame(a.strategy_chart(), args.format)
     return 0
+
+
+def _published_arguments(parser):
+    add_rules_option(parser)
+    add_format_option(parser)
+    parser.add_argument("--rounds", type=int, default=5_000, help="Monte Carlo rounds per player count and reading")
+    parser.add_argument("--seed", type=int, default=2026, help="seed (one for every reading: common random numbers)")
+    parser.add_argument("--readings", nargs="+", default=None, metavar="READING",
+                        help="strategy readings to compute (default: all eight)")
+    parser.add_argument("--write", metavar="DIR", default=None,
+                        help="also write DIR/published-figures.md and .csv (e.g. reports)")
+
+
+@subcommand("published", help="the publisher's RTP, fold and win figures next to ours, reading by reading",
+            example="ricochet published --rounds 2000 --readings perfect pot-odds-now --write reports",
+            arguments=_published_arguments)
+def _published(args) -> int:
+    from .errors import RuleError
+    from .published import READINGS, published_figures
+    readings = tuple(args.readings) if args.readings else READINGS
+    for r in readings:
+        if r not in READINGS:
+            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)}")
+    if args.rounds < 1:
+        raise RuleError(f"--rounds must be positive, got {args.rounds}")
+    res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
+                            progress=True)
+    print_frame(res.to_frame(), args.format)
+    if args.write:
+        md, csv = res.write(args.write)
+        print(f"wrote {md} and {csv}")
+    return 0
+
+
+def _kickout_arguments(parser):
+    add_rules_option(parser)
+    add_format_option(parser)
+    parser.add_argument("--players", default="1", help="player count 1..7, or 'all'")
+    parser.add_argument("--target", type=float, default=None,
+                        help="target RTP per initial bet as a fraction (0.965) or percent (96.5)")
+    parser.add_argument("--grid", default=None, help="thresholds, e.g. '99 KKQ TTxx 222 A2345 flush'")
+    parser.add_argument("--rounds", type=int, default=20_000, help="Monte Carlo rounds per threshold (N >= 2)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--strategy", default="perfect", help="strategy for N >= 2 (default perfect)")
+
+
+@subcommand("kickout", help="RTP against the dealer's kickout threshold, and the threshold for a target RTP",
+            example="ricochet kickout --players 1 --target 96.5",
+            arguments=_kickout_arguments)
+def _kickout(args) -> int:
+    from .errors import RuleError
+    from .kickout import DEFAULT_GRID, find_kickout, kickout_curve
+    rules = load_rules_option(args)
+    if args.players == "all":
+        counts = list(range(1, 8))
+    else:
+        try:
+            counts = [int(args.players)]
+        except ValueError:
+            raise RuleError(f"--players must be 1..7 or 'all', got {args.players!r}") from None
+    target = args.target
+    if target is not None and target > 2:
+        target = target / 100.0
+    grid = args.grid if args.grid else DEFAULT_GRID
+    for n in counts:
+        curve = kickout_curve(rules, players=n, grid=grid, rounds=args.rounds, seed=args.seed,
+                              strategy=args.strategy, progress=True)
+        print(f"# {n} player(s): {curve.method}")
+        print_frame(curve.to_frame(), args.format)
+        if target is not None:
+            found = find_kickout(rules, players=n, target_rtp=target, curve=curve)
+            print(f"closest to {target:.4%}: {found['closest']} ({found['closest_rtp']:.4%}); "
+                  f"bracket {found['bracket_low_threshold']} ({found['bracket_low_rtp']:.4%}) .. "
+                  f"{found['bracket_high_threshold']} ({found['bracket_high_rtp']:.4%})")
+    return 0
