@@ -101,8 +101,11 @@ def _sidebets(args: argparse.Namespace) -> int:
 def _tune_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--bet", choices=("cover",), default="cover",
-                        help="paytable to tune (default: cover)")
+    parser.add_argument("--bet", choices=("cover", "bonus"), default="cover",
+                        help="paytable to tune: the Cover side bet, or the main game's high-hand bonus "
+                             "(one-player RTP, exact; default: cover)")
+    parser.add_argument("--resolve", action="store_true",
+                        help="with --bet bonus: re-solve the best candidate's perfect play exactly (minutes)")
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--target", type=_fraction, metavar="RTP",
                         help="target RTP as a fraction (0.95) or percent (95%%)")
@@ -163,10 +166,10 @@ def _number(text: str, what: str) -> float:
     arguments=_tune_arguments,
 )
 def _tune(args: argparse.Namespace) -> int:
-    from .tuning import tune_cover
+    from .tuning import tune_bonus, tune_cover
 
     rules = load_rules_option(args)
-    table = rules.cover
+    table = rules.bonus if args.bet == "bonus" else rules.cover
     free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
     default_step, step_lines = _line_values(args.step, "--step")
     step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
@@ -182,8 +185,12 @@ def _tune(args: argparse.Namespace) -> int:
             raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
         bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
     target = tuple(args.range) if args.range else args.target
-    result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
-                        tolerance=args.tolerance, monotonic=not args.no_monotonic)
+    if args.bet == "bonus":
+        result = tune_bonus(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
+                            tolerance=args.tolerance, monotonic=not args.no_monotonic, resolve=args.resolve)
+    else:
+        result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
+                            tolerance=args.tolerance, monotonic=not args.no_monotonic)
     if args.format == "table":
         print(result.summary())
         print()

@@ -67,6 +67,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,8 @@ __all__ = [
     "tune_cover",
     "enumerate_paytables",
     "override_toml",
+    "bonus_rtp_function",
+    "tune_bonus",
 ]
 
 _RTP_SCALE = 1e4  # the MILP works in basis points so solver tolerances are far below a display digit
@@ -973,3 +976,72 @@ def _toml_str(s: str) -> str:
     import json
 
     return json.dumps(str(s), ensure_ascii=False)
+
+
+# =========================================================================
+# The main game's bonus table (one player, exact)
+# =========================================================================
+
+def bonus_rtp_function(rules: RuleSet | str | None = None, analysis=None) -> LinearRTP:
+    """The one-player main-game RTP per initial bet as a :class:`LinearRTP` over the bonus pays.
+
+    Exact for the perfect-play decisions of ``analysis`` (default: the exact
+    solo analysis of ``rules``, cached on disk after its first run): every
+    outcome's probability is fixed and the bonus adds ``pays x P(line)``.
+    Changing the pays could change a few marginal decisions; :func:`tune_bonus`
+    re-solves the best candidate to measure that.
+    """
+    from .solo import solo_analysis
+
+    rules = load_rules(rules)
+    a = analysis if analysis is not None else solo_analysis(rules)
+    df = a.return_table()
+    p = df["probability"].to_numpy()
+    names = list(a.line_names)
+    line_idx = np.array([names.index(b) for b in df["bonus"]])
+    paid = (df["outcome"] != "fold").to_numpy()
+    if not a.bonus_on_automatic_win:
+        paid &= (df["outcome"] != "automatic win").to_numpy()
+    base_net = df["net"].to_numpy() - np.where(paid, a.pays[line_idx], 0.0)
+    constant = 1.0 + float((p * base_net).sum())
+    coefficients = {names[ln]: float(p[paid & (line_idx == ln)].sum()) for ln in range(1, len(names))}
+
+    def metrics(pays: Mapping[str, float]) -> dict[str, float]:
+        vec = np.array([0.0] + [float(pays[k]) for k in names[1:]])
+        r = a.rtp_with_pays(vec)
+        return {"hit_frequency": r["bonus_hit_frequency"], "std_dev": r["std_net"]}
+
+    return LinearRTP(constant=constant, coefficients=coefficients, metrics=metrics)
+
+
+def tune_bonus(
+    rules: RuleSet | str | None = None,
+    target: float | tuple[float, float] = 0.965,
+    free_lines: Iterable[str] | None = None,
+    *,
+    resolve: bool = False,
+    analysis=None,
+    **options: Any,
+) -> TuningResult:
+    """Tune the high-hand bonus table to a target one-player RTP (per initial bet), exactly.
+
+    The search holds the perfect-play decisions of the current paytable fixed
+    (RTP linear in the pays, solved by MILP).  With ``resolve=True`` the best
+    candidate is re-solved from scratch (a full exact solo analysis, minutes)
+    and its re-solved RTP is added to the result's method text, so the effect
+    of players adapting to the new pays is measured rather than assumed.
+    Player counts above one are not tuned here: their RTP is a Monte Carlo
+    estimate (see the kickout finder for the pattern).
+    """
+    rules = load_rules(rules)
+    f = bonus_rtp_function(rules, analysis)
+    result = tune_paytable(f, rules.bonus, free_lines, target, rules=rules, section="bonus", **options)
+    if resolve and result.candidates:
+        from .solo import solo_analysis
+        best = result.candidates[0]
+        tuned = rules.with_bonus(**{k: _plain(v) for k, v in best.pays_dict().items()})
+        exact = solo_analysis(tuned).at_threshold()["rtp_per_initial_bet"]
+        note = (f"; candidate 1 re-solved with its own perfect play: RTP {exact:.6%} "
+                f"(fixed-strategy {best.rtp:.6%}, difference {exact - best.rtp:+.6%})")
+        result = dataclasses.replace(result, method=result.method + note)
+    return result
