@@ -297,14 +297,17 @@ def _solo_all(reps, line_of_value, line_lo, pays, n_lines, ties_to_player, use_b
 class SoloAnalysis:
     """Exact counts of the solo game for every player class and dealer value.
 
-    ``counts[k, v, :]``: for player class ``k`` (see :func:`player_classes`) and
-    dealer value ``v``: deals folded / played while the dealer is in, then draw
-    counts by bonus line (0 = no bonus) for the automatic win, the played wins
-    and the played losses.  Every figure is derived from these integers, for
-    any kickout threshold (:meth:`at_threshold`).
+    ``weighted[v, :]``: summed over the analysed player classes (with their
+    suit weights), for dealer value ``v``: deals folded / played while the
+    dealer is in, then draw counts by bonus line (0 = no bonus) for the
+    automatic win, the played wins and the played losses.  ``decisions[k, v]``
+    keeps each class's own fold / play deal counts for the strategy chart.
+    Every figure is derived from these integers, for any kickout threshold
+    (:meth:`at_threshold`).
     """
 
-    counts: np.ndarray
+    weighted: np.ndarray
+    decisions: np.ndarray
     weights: np.ndarray
     labels: tuple[str, ...]
     line_names: tuple[str, ...]
@@ -327,10 +330,7 @@ class SoloAnalysis:
         return bool(self.classes_done.all())
 
     def _weighted(self) -> np.ndarray:
-        if "w" not in self._cache:
-            done = self.classes_done
-            self._cache["w"] = np.tensordot(self.weights[done], self.counts[done], axes=(0, 0))
-        return self._cache["w"]
+        return self.weighted
 
     def return_table(self, threshold: int | None = None):
         """Outcome rows with combinations (deal x draw), probability, net and contribution.
@@ -461,7 +461,7 @@ class SoloAnalysis:
         t = self.threshold
         rows = []
         for k, label in enumerate(self.labels):
-            c = self.counts[k, :t]
+            c = self.decisions[k, :t]
             played = np.flatnonzero(c[:, PLAY] > 0)
             top = int(played.max()) if played.size else -1
             exceptions = int(c[:top + 1, FOLD].sum()) if top >= 0 else 0
@@ -495,32 +495,100 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
         line_lo[ln] = int(np.flatnonzero(line_of_value == ln).min())
     idx = np.arange(169) if classes is None else np.asarray(classes, dtype=np.int64)
     ncol = 2 + 3 * (n_lines + 1)
-    counts = np.zeros((169, NUM_VALUES, ncol), dtype=np.int64)
+    key = _cache_key(rules, idx, use_bonus)
+    cached = _load_cached(key)
+    if cached is not None:
+        weighted, decisions, done, seconds = cached
+        return _result(rules, weighted, decisions, done, seconds, weights, labels, names, pays, use_bonus)
+    weighted = np.zeros((NUM_VALUES, ncol), dtype=np.int64)
+    decisions = np.zeros((169, NUM_VALUES, 2), dtype=np.int64)
     done = np.zeros(169, dtype=bool)
+    partial = _load_cached(key + "-partial")  # a stopped run resumes from its finished classes
+    if partial is not None:
+        weighted, decisions, done, _ = partial
+        idx = idx[~done[idx]]
     t0 = time.perf_counter()
     ties = bool(rules.options.dealer_loses_ties)
-    chunk = 8 if progress else len(idx)
+    chunk = 8 if progress else max(len(idx), 1)
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=len(idx), desc="solo classes", unit="class")
+        bar = tqdm(total=int((~done).sum()) if classes is None else len(idx), desc="solo classes", unit="class")
     for s in range(0, len(idx), chunk):
         part = idx[s:s + chunk]
         out = np.zeros((len(part), NUM_VALUES, ncol), dtype=np.int64)
         _solo_all(reps[part], line_of_value, line_lo, pays, n_lines, ties, use_bonus, out)
-        counts[part] = out
+        weighted += np.tensordot(weights[part], out, axes=(0, 0))
+        decisions[part] = out[:, :, :2]
         done[part] = True
+        if progress and len(idx) > chunk:
+            _save_cached(key + "-partial", weighted, decisions, done, time.perf_counter() - t0)
         if bar is not None:
             bar.update(len(part))
     if bar is not None:
         bar.close()
+    seconds = time.perf_counter() - t0
+    _save_cached(key, weighted, decisions, done, seconds)
+    try:
+        (_cache_dir() / f"solo-{key}-partial.npz").unlink()
+    except OSError:
+        pass
+    return _result(rules, weighted, decisions, done, seconds, weights, labels, names, pays, use_bonus)
+
+
+def _result(rules, weighted, decisions, done, seconds, weights, labels, names, pays, use_bonus):
     return SoloAnalysis(
-        counts=counts, weights=weights, labels=tuple(labels), line_names=tuple(names), pays=pays,
-        threshold=rules.kickout_value(1), rules_name=rules.name,
+        weighted=weighted, decisions=decisions, weights=weights, labels=tuple(labels), line_names=tuple(names),
+        pays=pays, threshold=rules.kickout_value(1), rules_name=rules.name,
         automatic_win=bool(rules.options.automatic_win),
         bonus_on_automatic_win=bool(rules.options.bonus_on_automatic_win),
-        use_bonus=use_bonus, classes_done=done, seconds=time.perf_counter() - t0,
+        use_bonus=use_bonus, classes_done=done, seconds=seconds,
     )
+
+
+def _cache_key(rules, idx, use_bonus) -> str:
+    """What the counts depend on: bonus lines and pays, the tie rule, the decision reading,
+    the classes analysed, and this module's source (threshold and payout options are
+    applied afterwards, so they are not part of the key)."""
+    import hashlib
+    from pathlib import Path
+    h = hashlib.sha256()
+    h.update(Path(__file__).read_bytes())
+    for ln in rules.bonus:
+        h.update(f"{ln.key}|{ln.value()}|{float(ln.pays)!r};".encode())
+    h.update(f"ties={rules.options.dealer_loses_ties};bonus={use_bonus};".encode())
+    h.update(np.asarray(idx, dtype=np.int64).tobytes())
+    return h.hexdigest()[:20]
+
+
+def _cache_dir():
+    import os
+    from pathlib import Path
+    root = os.environ.get("RICOCHET_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math")
+    return Path(root)
+
+
+def _load_cached(key):
+    path = _cache_dir() / f"solo-{key}.npz"
+    try:
+        with np.load(path) as z:
+            return z["weighted"], z["decisions"], z["done"], float(z["seconds"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _save_cached(key, weighted, decisions, done, seconds):
+    """Finished analyses are kept on disk, so reports and notebooks reuse them in
+    a second; a cache that cannot be written is skipped."""
+    path = _cache_dir() / f"solo-{key}.npz"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, weighted=weighted, decisions=decisions, done=done, seconds=seconds)
+        tmp.replace(path)
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- one deal
