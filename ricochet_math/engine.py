@@ -597,7 +597,7 @@ def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws
             return
         cards = parse_cards(text if isinstance(text, str) else list(text), where=where, dead=used)
         if len(cards) > room:
-            raise CardError(f"{where} takes at most {room} cards, got {len(cards)}: {format_cards(cards)}")
+            raise CardError(f"too many cards for {where}: at most {room}, got {len(cards)}: {format_cards(cards)}")
         for i, c in enumerate(cards):
             fixed[start + i] = int(c)
             used.append(int(c))

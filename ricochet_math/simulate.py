@@ -62,10 +62,24 @@ from .fast_engine import (
 from .rules import RuleSet, load_rules
 from .stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 
-__all__ = ["CHUNK_ROUNDS", "MonteCarlo", "SimulationResult", "simulate", "default_workers"]
+__all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "MonteCarlo", "SimulationResult", "simulate", "rtp_table",
+           "default_workers", "default_chunk_size", "RTP_ROUNDS", "RTP_ROUNDS_SOLVER"]
 
 #: rounds per chunk: the unit of seeding, parallel work and checkpointing
 CHUNK_ROUNDS = 1 << 16
+#: rounds per chunk when a seat calls the perfect-play kernel (milliseconds per round,
+#: so smaller chunks keep every core busy on short runs)
+SOLVER_CHUNK_ROUNDS = 256
+
+
+def default_chunk_size(strategies) -> int:
+    """:data:`SOLVER_CHUNK_ROUNDS` if any seat uses the solver, else :data:`CHUNK_ROUNDS`."""
+    return SOLVER_CHUNK_ROUNDS if any(s.uses_solver for s in strategies) else CHUNK_ROUNDS
+
+
+#: default rounds per player count of ``ricochet rtp`` (about a minute on 2 cores)
+RTP_ROUNDS = 2_000_000
+RTP_ROUNDS_SOLVER = 4_000
 
 
 def default_workers() -> int:
@@ -82,7 +96,7 @@ class MonteCarlo:
 
     rounds: int = 1_000_000
     seed: int | None = None
-    chunk_size: int = CHUNK_ROUNDS
+    chunk_size: int | None = None
     workers: int | None = None
 
     def run(self, rules=None, players: int = 1, strategy="always", **kwargs) -> SimulationResult:
@@ -149,11 +163,14 @@ class SimulationResult:
         s, n, r, lv = self.sums, self.players, self.rounds, self.level
         tot, sq, rd = s.total, s.total_sq, s.round
 
-        def per_seat(f: int) -> Estimate:  # per player-round, the round as the sample
-            return mean_ci(tot[f] / n, sq[f] / (n * n), r, lv)
+        def per_seat(f: int, rate: bool = False) -> Estimate:  # per player-round, the round as the sample
+            est = mean_ci(tot[f] / n, sq[f] / (n * n), r, lv)
+            return est.clipped(0.0, 1.0) if rate else est
 
         def per_round(f: int, f_sq: int | None = None) -> Estimate:
-            return mean_ci(rd[f], rd[f] if f_sq is None else rd[f_sq], r, lv)
+            if f_sq is None:  # a yes/no per round
+                return proportion_ci(rd[f], r, lv)
+            return mean_ci(rd[f], rd[f_sq], r, lv)
 
         net = per_seat(F_NET)
         rtp_w = ratio_ci(tot[F_RET], tot[F_WAG], sq[F_RET], sq[F_WAG], rd[R_TOT_RET_WAG], r, lv)
@@ -166,11 +183,11 @@ class SimulationResult:
             "rtp_wagered": rtp_w,
             "house_edge": net.shifted(0.0, -1.0),
             "element_of_risk": rtp_w.shifted(1.0, -1.0),
-            "fold_frequency": per_seat(F_FOLD),
-            "play_frequency": per_seat(F_PLAY),
-            "win_frequency": per_seat(F_WIN),
-            "hit_frequency": per_seat(F_HIT),
-            "bonus_frequency": per_seat(F_BONUS_HIT),
+            "fold_frequency": per_seat(F_FOLD, rate=True),
+            "play_frequency": per_seat(F_PLAY, rate=True),
+            "win_frequency": per_seat(F_WIN, rate=True),
+            "hit_frequency": per_seat(F_HIT, rate=True),
+            "bonus_frequency": per_seat(F_BONUS_HIT, rate=True),
             "average_wagered": per_seat(F_WAG),
             "average_bonus": per_seat(F_BONUS),
             "average_pot_share": per_seat(F_SHARE),
@@ -183,12 +200,12 @@ class SimulationResult:
             "house_net_per_round": per_round(R_HOUSE_NET, R_HOUSE_NET_SQ),
             "sd_net": sample_std(float(s.seat[:, F_NET].sum()), float(s.seat[:, F_NET_SQ].sum()), r * n),
             "quickdraw_rtp": per_seat(F_QD).shifted(1.0),
-            "quickdraw_hit_frequency": per_seat(F_QD_WIN),
+            "quickdraw_hit_frequency": per_seat(F_QD_WIN, rate=True),
             "cover_rtp": per_round(R_COVER, R_COVER_SQ).shifted(1.0),
             "cover_hit_frequency": per_round(R_COVER_WIN),
         }
         for c in range(N_CATEGORIES):
-            out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c)
+            out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c, rate=True)
         return out
 
     def to_frame(self):
@@ -244,8 +261,9 @@ class SimulationResult:
         s, n, r = self.sums, self.players, self.rounds
         rows = []
         for c in range(N_CATEGORIES):
-            hand = mean_ci(s.total[F_HAND0 + c] / n, s.total_sq[F_HAND0 + c] / (n * n), r, self.level)
-            bonus = mean_ci(s.total[F_BONUS0 + c] / n, s.total_sq[F_BONUS0 + c] / (n * n), r, self.level)
+            hand = mean_ci(s.total[F_HAND0 + c] / n, s.total_sq[F_HAND0 + c] / (n * n), r, self.level).clipped()
+            bonus = mean_ci(s.total[F_BONUS0 + c] / n, s.total_sq[F_BONUS0 + c] / (n * n), r,
+                            self.level).clipped()
             rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[F_HAND0 + c]),
                          "frequency": hand.estimate, "frequency_low": hand.low, "frequency_high": hand.high,
                          "bonus_hits": int(s.total[F_BONUS0 + c]), "bonus_frequency": bonus.estimate,
@@ -274,7 +292,7 @@ def _cat_key(c: int) -> str:
 # ----------------------------------------------------------------------------
 
 def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="always", rounds: int = 1_000_000,
-             seed: int | None = None, *, workers: int | None = None, chunk_size: int = CHUNK_ROUNDS,
+             seed: int | None = None, *, workers: int | None = None, chunk_size: int | None = None,
              progress: bool = True, checkpoint: str | os.PathLike | None = None,
              level: float = 0.95) -> SimulationResult:
     """Play ``rounds`` random rounds and return the sums and figures.
@@ -282,7 +300,9 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     ``strategy``: a name or :class:`~ricochet_math.strategies.Strategy` for
     every seat, or one per seat.  ``seed``: an int (``None``: fresh entropy,
     recorded on the result).  ``workers``: threads (default: every core this
-    process may use); the result does not depend on it.  ``progress``: a
+    process may use); the result does not depend on it.  ``chunk_size``:
+    rounds per chunk (default :func:`default_chunk_size`); part of the seeding,
+    so recorded on the result.  ``progress``: a
     ``tqdm`` bar on stderr for runs of several chunks on a terminal.
     ``checkpoint``: a file that keeps every finished chunk's sums; a run
     stopped and restarted with the same arguments resumes from it (a file
@@ -294,12 +314,14 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     n = check_players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise RicochetError(f"rounds must be a positive whole number, got {rounds!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise RicochetError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
-    rounds, chunk_size = int(rounds), int(chunk_size)
     setup = prepare(rules, n, strategy)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(setup.strategies)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise RicochetError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
+    rounds, chunk_size = int(rounds), int(chunk_size)
     root = np.random.SeedSequence(seed)
     entropy = int(root.entropy)
     n_chunks = -(-rounds // chunk_size)
@@ -386,3 +408,29 @@ def _load_checkpoint(path: Path, meta: dict, lengths: Sequence[int]) -> dict[int
             return out
     except (OSError, ValueError, KeyError) as exc:
         raise RicochetError(f"checkpoint {path} cannot be read: {exc}") from None
+
+
+def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range(1, 8), strategy="perfect",
+              rounds: int | None = None, seed: int | None = 2026, *, workers: int | None = None,
+              progress: bool = True, level: float = 0.95) -> tuple[list[SimulationResult], object]:
+    """The main job: one :func:`simulate` run per player count, and their figures as one table.
+
+    ``rounds`` per player count defaults to :data:`RTP_ROUNDS` (or
+    :data:`RTP_ROUNDS_SOLVER` when a seat uses the perfect-play kernel).  Every
+    player count uses the same ``seed``, so ``simulate(players=N, seed=seed)``
+    reproduces its row.  Returns the results and the ``pandas`` table (one
+    row per player count: :meth:`SimulationResult.to_frame`).
+    """
+    import pandas as pd
+
+    from .strategies import resolve_strategies
+
+    rules = load_rules(rules)
+    results = []
+    for n in players:
+        n = check_players(n)
+        r = rounds
+        if r is None:
+            r = RTP_ROUNDS_SOLVER if any(s.uses_solver for s in resolve_strategies(strategy, n)) else RTP_ROUNDS
+        results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level))
+    return results, pd.concat([res.to_frame() for res in results], ignore_index=True)

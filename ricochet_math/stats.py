@@ -59,6 +59,10 @@ class Estimate:
         return Estimate(offset + scale * self.estimate, abs(scale) * self.std_error, min(lo, hi), max(lo, hi),
                         self.level)
 
+    def clipped(self, low: float = 0.0, high: float = 1.0) -> Estimate:
+        """The interval cut to ``[low, high]`` (a rate's normal interval can leave ``[0, 1]``)."""
+        return Estimate(self.estimate, self.std_error, max(self.low, low), min(self.high, high), self.level)
+
     def __format__(self, spec: str) -> str:
         spec = spec or ".4g"
         return f"{self.estimate:{spec}} [{self.low:{spec}}, {self.high:{spec}}]"
@@ -86,8 +90,9 @@ def mean_ci(total: float, total_sq: float, n: float, level: float = 0.95) -> Est
 
 
 def proportion_ci(count: float, n: float, level: float = 0.95) -> Estimate:
-    """A rate ``count / n`` of independent yes/no trials, normal approximation (Wald, sample std)."""
-    return mean_ci(count, count, n, level)
+    """A rate ``count / n`` of independent yes/no trials, normal approximation (Wald, sample std),
+    the interval cut to ``[0, 1]``."""
+    return mean_ci(count, count, n, level).clipped(0.0, 1.0)
 
 
 def wilson_ci(count: float, n: float, level: float = 0.95) -> Estimate:
