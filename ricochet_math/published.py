@@ -82,16 +82,28 @@ class PublishedFigures:
             ci = "exact" if r["ci_low"] == r["ci_high"] else f"{r['ci_low']:.2%} to {r['ci_high']:.2%}"
             lines.append(f"| {r['figure']} | {pub:.2%} | {r['reading']} | {r['computed']:.2%} | {ci} | "
                          f"{r['difference']:+.2%} |")
+        lines += ["", "## RTP per initial bet by player count", "",
+                  "| reading | " + " | ".join(f"N={n}" for n in sorted(self.by_players["players"].unique())) + " |",
+                  "|---|" + "---|" * self.by_players["players"].nunique()]
+        for reading, g in self.by_players.groupby("reading", sort=False):
+            cells = []
+            for _, r in g.sort_values("players").iterrows():
+                half = (r["rtp_initial_high"] - r["rtp_initial_low"]) / 2
+                cells.append(f"{r['rtp_initial']:.2%}" + ("" if half == 0 else f" ± {half:.2%}"))
+            lines.append(f"| {reading} | " + " | ".join(cells) + " |")
         lines += ["", "## Where the gaps come from", "", _EXPLANATION, "",
                   f"Run time {self.seconds:.0f} s."]
         return "\n".join(lines) + "\n"
 
     def write(self, directory="reports") -> tuple[Path, Path]:
-        """Write ``published-figures.md`` and ``.csv`` (complete files only: temp then rename)."""
+        """Write ``published-figures.md``, ``.csv`` and ``published-figures-by-players.csv``
+        (complete files only: each is written to a temp name, then renamed)."""
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         md, csv = d / "published-figures.md", d / "published-figures.csv"
-        for path, text in ((md, self.to_markdown()), (csv, self.table.to_csv(index=False))):
+        per_n = d / "published-figures-by-players.csv"
+        for path, text in ((md, self.to_markdown()), (csv, self.table.to_csv(index=False)),
+                           (per_n, self.by_players.to_csv(index=False))):
             tmp = path.with_suffix(path.suffix + ".tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(path)
