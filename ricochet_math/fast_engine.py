@@ -40,6 +40,7 @@ auto-win`` = 0..4).  Money is ``float64`` in ante units.
 from __future__ import annotations
 
 import hashlib
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,12 +253,15 @@ def _final_category(v):
     return 9 if v == ROYAL_FLUSH_VALUE else category_of(v)
 
 
-@njit
-def _rounds_kernel(state, rounds, decks, n, kick_value, codes, params, bonus_tab, cover_tab, options_in, qd_top,
-                   qd_pays, acc, total_sums, total_sq, round_sums, decks_out,
-                   r_status, r_wagered, r_share, r_bonus, r_value, r_quickdraw, r_position, r_order,
-                   r_dealer, r_kicked, r_pot, r_house_takes, r_house_net, r_cover, r_winners):
-    """Play ``rounds`` rounds and add them up.
+_WITH_SOLVER = True  # replaced by a constant in each compiled variant (below)
+
+
+def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, cover_tab, options_in, qd_top,
+                 qd_pays, acc, total_sums, total_sq, round_sums, decks_out,
+                 r_status, r_wagered, r_share, r_bonus, r_value, r_quickdraw, r_position, r_order,
+                 r_dealer, r_kicked, r_pot, r_house_takes, r_house_net, r_cover, r_winners):
+    """Play ``rounds`` rounds and add them up: the source of :func:`_rounds_kernel` and
+    :func:`_rounds_kernel_solver`.
 
     Decks: the rows of ``decks`` (int64[R, >= 5n+5]) when it has rows, else
     random decks from xoshiro256** ``state`` (uint64[4], advanced in place;
@@ -376,7 +380,7 @@ def _rounds_kernel(state, rounds, decks, n, kick_value, codes, params, bonus_tab
                 share[s] = float(pot)
                 break
             code = codes[s]
-            if code == SOLVER:  # strategies.decide, spelled out
+            if _WITH_SOLVER and code == SOLVER:  # strategies.decide, spelled out
                 play = perfect.perfect_decision(np.int64(params[s, 0]), unseen, hole, order, p, best, dealer_in,
                                                 n_tied, pot, kicked, bonus_tab, options)
             else:
@@ -543,6 +547,27 @@ def _rounds_kernel(state, rounds, decks, n, kick_value, codes, params, bonus_tab
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
+def _variant(fn, name: str, **constants):
+    """A copy of ``fn`` named ``name`` whose globals hold ``constants`` (numba freezes globals as
+    compile-time constants and prunes the branches they decide; the distinct name gives the
+    copy its own cache file)."""
+    scope = dict(fn.__globals__)
+    scope.update(constants)
+    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return copy
+
+
+# Two compiled variants of the same source.  The one for table-free strategies
+# leaves the SOLVER branch out before typing: it neither compiles nor links the
+# perfect-play solver, which halves its compile time; the solver variant is
+# compiled only when a seat uses the solver.
+_rounds_kernel = njit(_variant(_rounds_impl, "_rounds_kernel", _WITH_SOLVER=False))
+_rounds_kernel_solver = njit(_variant(_rounds_impl, "_rounds_kernel_solver", _WITH_SOLVER=True))
+
+
 # ----------------------------------------------------------------------------
 # Given decks: per-round records
 # ----------------------------------------------------------------------------
@@ -637,7 +662,8 @@ def _run(setup: KernelSetup, state: np.ndarray, rounds: int, decks: np.ndarray, 
     total = np.zeros(N_SEAT_FIELDS)
     total_sq = np.zeros(N_SEAT_FIELDS)
     round_sums = np.zeros(N_ROUND_FIELDS)
-    _rounds_kernel(
+    kernel = _rounds_kernel_solver if any(st.uses_solver for st in setup.strategies) else _rounds_kernel
+    kernel(
         state, int(rounds), decks, n, setup.kick_value, setup.codes, setup.params, setup.bonus, setup.cover,
         setup.options, setup.qd_top, setup.qd_pays, acc, total, total_sq, round_sums, decks_out,
         rec["status"], rec["wagered"], rec["pot_share"], rec["bonus"], rec["final_value"], rec["quickdraw"],
@@ -726,7 +752,8 @@ def _flush_stale_cache() -> None:
         except OSError:
             digest.update(name.encode())
     stamp = digest.hexdigest()
-    kernels = (_rounds_kernel, _xoshiro_decks_kernel, strategies.decide, strategies.simple_decide)
+    kernels = (_rounds_kernel, _rounds_kernel_solver, _xoshiro_decks_kernel, strategies.decide,
+               strategies.simple_decide)
     try:
         marker = Path(_rounds_kernel._cache._cache_path) / "fast_engine.dependencies"
         if marker.is_file() and marker.read_text() == stamp:
