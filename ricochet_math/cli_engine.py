@@ -122,7 +122,7 @@ def _simulate_arguments(parser) -> None:
                         help="what to print: the figures (default), per seat, per acting position, final hands")
 
 
-@subcommand("simulate", help="Monte Carlo run of one table: RTP, fold and win frequencies with 95% intervals",
+@subcommand("simulate", help="Monte Carlo run of one table: RTP, fold and win frequencies with 95 percent intervals",
             example="ricochet simulate --players 4 --strategy pair --rounds 2000000 --seed 1",
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
@@ -172,7 +172,7 @@ def _rtp_arguments(parser) -> None:
     parser.add_argument("--workers", type=int, default=None, metavar="K", help="threads (default: every core)")
 
 
-@subcommand("rtp", help="the main job: RTP by player count on a rule set, with 95% confidence intervals",
+@subcommand("rtp", help="the main job: RTP by player count on a rule set, with 95 percent confidence intervals",
             example="ricochet rtp --players 1-7 --strategy always --rounds 1000000",
             arguments=_rtp_arguments)
 def _rtp(args) -> int:
