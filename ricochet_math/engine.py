@@ -65,7 +65,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import perfect
-from .cards import format_card, format_cards, parse_cards
+from .cards import format_cards, parse_cards
 from .errors import CardError, RuleError
 from .evaluation import describe, eval5
 from .rules import MAX_PLAYERS, RuleSet, load_rules

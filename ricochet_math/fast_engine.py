@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import hashlib
 import types
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
