@@ -104,6 +104,11 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bet", choices=("cover", "bonus"), default="cover",
                         help="paytable to tune: the Cover side bet, or the main game's high-hand bonus "
                              "(one-player RTP, exact; default: cover)")
+    parser.add_argument("--players", type=int, default=1,
+                        help="with --bet bonus: player count (1 exact; 2..7 from one Monte Carlo run)")
+    parser.add_argument("--rounds", type=int, default=20_000,
+                        help="with --bet bonus and --players >= 2: Monte Carlo rounds (default 20,000)")
+    parser.add_argument("--seed", type=int, default=2026, help="with --players >= 2: seed (default 2026)")
     parser.add_argument("--resolve", action="store_true",
                         help="with --bet bonus: re-solve the best candidate's perfect play exactly (minutes)")
     target = parser.add_mutually_exclusive_group(required=True)
@@ -187,7 +192,8 @@ def _tune(args: argparse.Namespace) -> int:
     target = tuple(args.range) if args.range else args.target
     if args.bet == "bonus":
         result = tune_bonus(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
-                            tolerance=args.tolerance, monotonic=not args.no_monotonic, resolve=args.resolve)
+                            tolerance=args.tolerance, monotonic=not args.no_monotonic, resolve=args.resolve,
+                            players=args.players, rounds=args.rounds, seed=args.seed)
     else:
         result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
                             tolerance=args.tolerance, monotonic=not args.no_monotonic)

@@ -87,6 +87,7 @@ __all__ = [
     "enumerate_paytables",
     "override_toml",
     "bonus_rtp_function",
+    "bonus_rtp_function_mc",
     "tune_bonus",
 ]
 
@@ -1014,34 +1015,88 @@ def bonus_rtp_function(rules: RuleSet | str | None = None, analysis=None) -> Lin
     return LinearRTP(constant=constant, coefficients=coefficients, metrics=metrics)
 
 
+def bonus_rtp_function_mc(rules: RuleSet | str | None = None, players: int = 2, *, rounds: int = 20_000,
+                          seed: int = 2026, strategy: str = "perfect", result=None) -> LinearRTP:
+    """Main-game RTP per initial bet at ``players`` >= 2 as a :class:`LinearRTP` over the bonus
+    pays, from one Monte Carlo run with its decisions held fixed.
+
+    Each bonus line must be a named category (straight .. royal_flush); the
+    coefficient of a line is its observed paid-hand frequency per player-round.
+    Exact for those decisions and that sample: the estimate's own sampling error
+    (in the run's confidence interval) still applies to the constant.
+    """
+    from .evaluation import BONUS_CATEGORY_NAMES
+    from .simulate import simulate
+
+    rules = load_rules(rules)
+    r = result if result is not None else simulate(rules, players=players, strategy=strategy, rounds=rounds,
+                                                   seed=seed, progress=False)
+    s = r.summary()
+    cats = {name.lower().replace(" ", "_"): i for i, name in enumerate(BONUS_CATEGORY_NAMES)}
+    freq = {}
+    for line in rules.bonus:
+        key = str(line.hand_pattern).lower().replace(" ", "_")
+        if key not in cats:
+            raise RuleError(f"bonus line {line.key!r} ({line.hand_pattern}) is not a hand category: "
+                            "tuning at several players needs category lines (straight .. royal_flush)")
+        freq[line.key] = float(s[f"bonus_{key}"].estimate)
+    constant = float(s["rtp_initial"].estimate) - sum(freq[ln.key] * float(ln.pays) for ln in rules.bonus)
+    return LinearRTP(constant=constant, coefficients=freq)
+
+
 def tune_bonus(
     rules: RuleSet | str | None = None,
     target: float | tuple[float, float] = 0.965,
     free_lines: Iterable[str] | None = None,
     *,
+    players: int = 1,
     resolve: bool = False,
     analysis=None,
+    rounds: int = 20_000,
+    seed: int = 2026,
+    strategy: str = "perfect",
     **options: Any,
 ) -> TuningResult:
-    """Tune the high-hand bonus table to a target one-player RTP (per initial bet), exactly.
+    """Tune the high-hand bonus table to a target RTP per initial bet at ``players`` seats.
 
-    The search holds the perfect-play decisions of the current paytable fixed
-    (RTP linear in the pays, solved by MILP).  With ``resolve=True`` the best
-    candidate is re-solved from scratch (a full exact solo analysis, minutes)
-    and its re-solved RTP is added to the result's method text, so the effect
-    of players adapting to the new pays is measured rather than assumed.
-    Player counts above one are not tuned here: their RTP is a Monte Carlo
-    estimate (see the kickout finder for the pattern).
+    * One player: exact (:func:`bonus_rtp_function`), decisions of the current
+      paytable held fixed.
+    * Several players: one Monte Carlo run (``rounds``, ``seed``, ``strategy``)
+      with its decisions held fixed (:func:`bonus_rtp_function_mc`).
+
+    The search is a MILP on that linear RTP.  With ``resolve=True`` the best
+    candidate is re-solved with its own perfect play (N = 1: a full exact
+    analysis, minutes; N >= 2: a new run with the same seed, so common random
+    numbers) and the re-solved RTP is added to the result's method text: the
+    effect of players adapting to the new pays is measured, not assumed.
     """
+    from .rules import MAX_PLAYERS
+
     rules = load_rules(rules)
-    f = bonus_rtp_function(rules, analysis)
+    if not 1 <= int(players) <= MAX_PLAYERS:
+        raise RuleError(f"players must be 1..{MAX_PLAYERS}, got {players}")
+    if players == 1:
+        f = bonus_rtp_function(rules, analysis)
+    else:
+        f = bonus_rtp_function_mc(rules, players, rounds=rounds, seed=seed, strategy=strategy)
     result = tune_paytable(f, rules.bonus, free_lines, target, rules=rules, section="bonus", **options)
+    if players > 1:
+        result = dataclasses.replace(result, method=result.method + (
+            f"; {players} players: linear in the pays with the decisions of one {strategy} run held fixed "
+            f"({rounds:,} rounds, seed {seed})"))
     if resolve and result.candidates:
-        from .solo import solo_analysis
         best = result.candidates[0]
         tuned = rules.with_bonus(**{k: _plain(v) for k, v in best.pays_dict().items()})
-        exact = solo_analysis(tuned).at_threshold()["rtp_per_initial_bet"]
-        note = (f"; candidate 1 re-solved with its own perfect play: RTP {exact:.6%} "
+        if players == 1:
+            from .solo import solo_analysis
+            exact = solo_analysis(tuned).at_threshold()["rtp_per_initial_bet"]
+            how = "re-solved with its own perfect play"
+        else:
+            from .simulate import simulate
+            exact = float(simulate(tuned, players=players, strategy=strategy, rounds=rounds, seed=seed,
+                                   progress=False).summary()["rtp_initial"].estimate)
+            how = "re-simulated with its own decisions (same seed)"
+        note = (f"; candidate 1 {how}: RTP {exact:.6%} "
                 f"(fixed-strategy {best.rtp:.6%}, difference {exact - best.rtp:+.6%})")
         result = dataclasses.replace(result, method=result.method + note)
     return result

@@ -85,3 +85,15 @@ def test_published_figures_tiny(analysis, analysis_no_bonus, tmp_path):
     md, csv = res.write(tmp_path)
     assert md.read_text().startswith("# Published figures vs computed")
     assert csv.read_text().splitlines()[0].startswith("figure,published,reading,computed")
+
+
+def test_bonus_rtp_function_mc_reproduces_its_run():
+    """At several players the linear model, at the current pays, is the run's own RTP."""
+    from ricochet_math.simulate import simulate
+    from ricochet_math.tuning import bonus_rtp_function_mc
+    r = simulate(RULES, players=2, strategy="pot-odds-now", rounds=2000, seed=3, progress=False)
+    f = bonus_rtp_function_mc(RULES, 2, result=r)
+    pays = {ln.key: ln.pays for ln in RULES.bonus}
+    assert f(pays) == pytest.approx(r.summary()["rtp_initial"].estimate, abs=1e-12)
+    with pytest.raises(RuleError, match="players must be 1..7"):
+        tune_bonus(RULES, 0.96, players=8)
