@@ -319,17 +319,18 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
                 decks_out[r, i] = deck[i]
 
         # ---- 1-2. Antes and deal: seat i gets deck[2i], deck[2i+1]; the dealer deck[2n:2n+5]
-        for i in range(52):
-            unseen[i] = 1
         for i in range(n):
             hole[i, 0] = deck[2 * i]
             hole[i, 1] = deck[2 * i + 1]
         d = 2 * n
         dealer_value = eval5(deck[d], deck[d + 1], deck[d + 2], deck[d + 3], deck[d + 4])
-        for i in range(d + 5):
-            unseen[deck[i]] = 0
         dealer_key = FIVE_CARD_KEY[dealer_value]
-        options[OPT_DEALER_VALUE] = dealer_value
+        if _WITH_SOLVER:  # what the solver reads: the unseen cards, the dealer's own value
+            for i in range(52):
+                unseen[i] = 1
+            for i in range(d + 5):
+                unseen[deck[i]] = 0
+            options[OPT_DEALER_VALUE] = dealer_value
 
         # ---- side bets: Quickdraw per seat (top-cards: the dealer's key cut to
         # one ranked card against a pair, two against unpaired cards)
@@ -394,9 +395,10 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             c1 = deck[nxt + 1]
             c2 = deck[nxt + 2]
             nxt += 3
-            unseen[c0] = 0
-            unseen[c1] = 0
-            unseen[c2] = 0
+            if _WITH_SOLVER:
+                unseen[c0] = 0
+                unseen[c1] = 0
+                unseen[c2] = 0
             v = eval5(hole[s, 0], hole[s, 1], c0, c1, c2)
             value[s] = v
             bonus[s] = bonus_tab[v]
