@@ -1400,7 +1400,14 @@ _RC = {
 }
 
 
-def _rc_context():
+# The PDF uses the PDF core fonts (Helvetica, Courier): no font embedding, several times faster to
+# write than embedded TrueType subsets, and every PDF reader has them.
+_RC_PDF = {"pdf.use14corefonts": True, "font.family": "Helvetica", "axes.unicode_minus": False}
+
+
+def _rc_context(pdf: bool = False):
+    import logging
+
     import matplotlib as mpl
 
     class _Ctx:
@@ -1409,9 +1416,15 @@ def _rc_context():
             self._ctx.__enter__()
             mpl.rcdefaults()
             mpl.rcParams.update(_RC)
+            if pdf:
+                mpl.rcParams.update(_RC_PDF)
+            self._log = logging.getLogger("matplotlib.font_manager")
+            self._level = self._log.level
+            self._log.setLevel(logging.ERROR)   # "Helvetica not found, using ..." for layout metrics
             return self
 
         def __exit__(self, *exc):
+            self._log.setLevel(self._level)
             return self._ctx.__exit__(*exc)
 
     return _Ctx()
@@ -1473,6 +1486,7 @@ class _PdfWriter:
 
     W, H = 8.27, 11.69
     X0, X1, TOP, BOTTOM = 0.7, 7.57, 0.7, 0.75
+    SANS, MONO = "Helvetica", "Courier"     # PDF core fonts: nothing to embed, fast to write
 
     def __init__(self, pdf, footer: str):
         self.pdf, self.footer = pdf, footer
@@ -1491,7 +1505,8 @@ class _PdfWriter:
 
     def finish_page(self):
         if self.fig is not None:
-            self.fig.text(self.X0 / self.W, 0.4 / self.H, self.footer, fontsize=6.5, color="0.4", parse_math=False)
+            self.fig.text(self.X0 / self.W, 0.4 / self.H, _latin1(self.footer), fontsize=6.5, color="0.4",
+                          parse_math=False)
             self.fig.text(self.X1 / self.W, 0.4 / self.H, f"page {self.page}", fontsize=6.5, color="0.4",
                           ha="right", parse_math=False)
             self.pdf.savefig(self.fig)
@@ -1501,13 +1516,24 @@ class _PdfWriter:
         if self.fig is None or self.y - h < self.BOTTOM:
             self.new_page()
 
-    def text(self, line: str, size: float, *, weight="normal", family="DejaVu Sans", color="black",
+    def text(self, line: str, size: float, *, weight="normal", family=None, color="black",
              indent: float = 0.0, lead: float = 1.3):
-        h = size * lead / 72.0
-        self.need(h)
-        self.fig.text((self.X0 + indent) / self.W, self.y / self.H, line, fontsize=size, fontweight=weight,
-                      family=family, color=color, va="top", parse_math=False)
-        self.y -= h
+        self.lines([line], size, weight=weight, family=family, color=color, indent=indent, lead=lead)
+
+    def lines(self, lines: Sequence[str], size: float, *, weight="normal", family=None, color="black",
+              indent: float = 0.0, lead: float = 1.3, on_new_page=None):
+        """Draw lines top-down, ``size * lead`` points apart, breaking pages as needed."""
+        pitch = size * lead / 72.0
+        family = family or self.SANS
+        for line in lines:
+            if self.fig is None or self.y - pitch < self.BOTTOM:
+                self.new_page()
+                if on_new_page is not None:
+                    on_new_page()
+            baseline = self.y - 0.8 * size / 72.0      # the same baseline whatever glyphs a line holds
+            self.fig.text((self.X0 + indent) / self.W, baseline / self.H, _latin1(line), fontsize=size,
+                          fontweight=weight, family=family, color=color, va="baseline", parse_math=False)
+            self.y -= pitch
 
     # -- blocks
     def heading(self, text: str, size: float = 13):
@@ -1516,10 +1542,9 @@ class _PdfWriter:
         self.text(text, size, weight="bold")
         self.y -= 0.05
 
-    def paragraph(self, text: str, size: float = 8.5, color="black", style_prefix=""):
+    def paragraph(self, text: str, size: float = 8.5, color="black"):
         width = int((self.X1 - self.X0) * 72.0 / (size * 0.52))
-        for line in textwrap.wrap(style_prefix + text, width) or [""]:
-            self.text(line, size, color=color)
+        self.lines(textwrap.wrap(text, width) or [""], size, color=color)
         self.y -= 0.08
 
     def table(self, t: _Table):
@@ -1539,22 +1564,19 @@ class _PdfWriter:
                 lines.append(("  ".join(parts).rstrip(), k == 0))
         chars = max(len(s) for s, _ in lines)
         size = min(7.0, (self.X1 - self.X0) * 72.0 / (0.602 * max(chars, 1)))
-        self.need(size * 1.3 / 72.0 * min(len(lines), 4) + 0.3)
-        self.text(t.title, 8.5, weight="bold")
-        rule = "-" * chars
+        mono = self.MONO
         header = [s for s, is_head in lines if is_head]
         body = [s for s, is_head in lines if not is_head]
-        for s in header:
-            self.text(s, size, family="DejaVu Sans Mono", weight="bold")
-        self.text(rule, size, family="DejaVu Sans Mono", color="0.5")
-        for s in body:
-            if self.y - size * 1.3 / 72.0 < self.BOTTOM:
-                self.new_page()
-                self.text(t.title + " (continued)", 8.5, weight="bold")
-                for h in header:
-                    self.text(h, size, family="DejaVu Sans Mono", weight="bold")
-                self.text(rule, size, family="DejaVu Sans Mono", color="0.5")
-            self.text(s, size, family="DejaVu Sans Mono")
+        rule = "-" * chars
+        self.need(size * 1.3 / 72.0 * (len(header) + 1 + min(len(body), 3)) + 0.3)
+
+        def head(title=t.title):
+            self.text(title, 8.5, weight="bold")
+            self.lines(header, size, family=mono, weight="bold")
+            self.text(rule, size, family=mono, color="0.5")
+
+        head()
+        self.lines(body, size, family=mono, on_new_page=lambda: head(t.title + " (continued)"))
         if t.note:
             self.paragraph(t.note, 7, color="0.3")
         self.y -= 0.12
@@ -1567,6 +1589,16 @@ class _PdfWriter:
         p.draw(self.fig, (self.X0, self.y - h, w, h))
         self.y -= h + 0.05
         self.paragraph(p.caption, 7.5, color="0.3")
+
+
+_LATIN1 = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2265": ">=", "\u2264": "<=",
+                         "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...",
+                         "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"})
+
+
+def _latin1(text: str) -> str:
+    """Text the PDF core fonts can show: a few common symbols spelled out, anything else outside Latin-1 as '?'."""
+    return str(text).translate(_LATIN1).encode("latin-1", "replace").decode("latin-1")
 
 
 def _render_pdf(path: Path, sections, title: str, subtitle: list[str], date: str) -> None:
@@ -1586,8 +1618,7 @@ def _render_pdf(path: Path, sections, title: str, subtitle: list[str], date: str
         w.paragraph(f"Built: {date} (varies between builds)", 9.5, color="0.35")
         w.y -= 0.3
         w.text("Contents", 12, weight="bold")
-        for s in sections:
-            w.text(f"{s.number}.  {s.title}", 10, indent=0.2, lead=1.6)
+        w.lines([f"{s.number}.  {s.title}" for s in sections], 10, indent=0.2, lead=1.6)
         for s in sections:
             w.new_page()
             w.heading(f"{s.number}. {s.title}")
@@ -1757,6 +1788,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
             prov_frame = pd.DataFrame([{"item": k, "value": v, "volatile": vol} for k, v, vol in provenance])
             csvs = _write_csvs(tmp / "tables", sections, {"run_times": run_frame, "provenance": prov_frame})
             _render_html(tmp / "report.html", sections, title, subtitle, date)
+        with _rc_context(pdf=True):
             _render_pdf(tmp / "report.pdf", sections, title, subtitle, date)
         tables = {p.stem: pd.read_csv(p) for p in csvs}
         tables["main_game"] = main
