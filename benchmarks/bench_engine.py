@@ -13,8 +13,11 @@ times, after a warm-up run that also compiles or loads the kernel:
   rounds with one worker thread per core (chunks of 65,536 rounds; the
   kernels release the GIL).
 
-and prints the MEDIAN rounds per second over ``--repeat`` runs, the best run
-beside it, and the per-core rate of the all-cores row.  ``--solver-rounds``
+and prints the MEDIAN rounds per (wall-clock) second over ``--repeat`` runs,
+the best run beside it, the per-core rate of the all-cores row, and rounds
+per CPU-second of this process (median): on a busy machine the wall-clock
+rates fall with the share of the cores this process gets, the CPU-second
+rate much less.  ``--solver-rounds``
 adds a row for the ``perfect`` strategy (milliseconds per round; 0 skips it).
 
 Target (issue 3): at least 1,000,000 rounds per second per core at N = 7 for
@@ -39,29 +42,33 @@ from ricochet_math.simulate import default_workers, simulate
 TARGET_N7 = 1_000_000
 
 
-def _time(fn, repeat: int) -> list[float]:
+def _time(fn, repeat: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU seconds (all threads of this process) of ``repeat`` runs after a warm-up."""
     fn()  # warm-up: compile or load the kernel, touch the tables
-    out = []
+    wall, cpu = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         fn()
-        out.append(time.perf_counter() - t)
-    return out
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return wall, cpu
 
 
 def bench(rules, n: int, strategy: str, rounds: int, repeat: int, cores: int) -> list[dict]:
     setup = prepare(rules, n, strategy)
     rows = []
     seeds = iter(range(10_000))
-    one = _time(lambda: run_chunk(setup, np.random.SeedSequence(next(seeds)), rounds), repeat)
+    one, one_cpu = _time(lambda: run_chunk(setup, np.random.SeedSequence(next(seeds)), rounds), repeat)
     rows.append({"players": n, "strategy": strategy, "cores": 1, "rounds": rounds,
-                 "median": rounds / statistics.median(one), "best": rounds / min(one)})
+                 "median": rounds / statistics.median(one), "best": rounds / min(one),
+                 "per_cpu_s": rounds / statistics.median(one_cpu)})
     if cores > 1:
         total = rounds * cores
-        many = _time(lambda: simulate(rules, n, strategy, total, seed=next(seeds), workers=cores, progress=False),
-                     repeat)
+        many, many_cpu = _time(lambda: simulate(rules, n, strategy, total, seed=next(seeds), workers=cores,
+                                                progress=False), repeat)
         rows.append({"players": n, "strategy": strategy, "cores": cores, "rounds": total,
-                     "median": total / statistics.median(many), "best": total / min(many)})
+                     "median": total / statistics.median(many), "best": total / min(many),
+                     "per_cpu_s": total / statistics.median(many_cpu)})
     return rows
 
 
@@ -78,8 +85,11 @@ def main(argv=None) -> int:
     cores = default_workers()
     print(f"ricochet_math fast engine: {platform.processor() or platform.machine()}, {cores} core(s), "
           f"numba {numba.__version__}, NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', '-')}")
-    print(f"median of {args.repeat} runs after a warm-up; rounds per second\n")
-    header = f"{'N':>2}  {'strategy':<10} {'cores':>5} {'rounds':>11} {'median/s':>13} {'best/s':>13} {'per core/s':>13}"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"median of {args.repeat} runs after a warm-up; rounds per second; load average {load:.2f} "
+          f"(other processes compete for the cores above {cores})\n")
+    header = (f"{'N':>2}  {'strategy':<10} {'cores':>5} {'rounds':>11} {'median/s':>13} {'best/s':>13} "
+              f"{'per core/s':>13} {'per CPU-s':>13}")
     print(header)
     print("-" * len(header))
     results = []
@@ -92,7 +102,8 @@ def main(argv=None) -> int:
             for r in rows:
                 results.append(r)
                 print(f"{r['players']:>2}  {r['strategy']:<10} {r['cores']:>5} {r['rounds']:>11,} "
-                      f"{r['median']:>13,.0f} {r['best']:>13,.0f} {r['median'] / r['cores']:>13,.0f}")
+                      f"{r['median']:>13,.0f} {r['best']:>13,.0f} {r['median'] / r['cores']:>13,.0f} "
+                      f"{r['per_cpu_s']:>13,.0f}")
     n7 = [r for r in results if r["players"] == 7 and r["cores"] == 1 and r["strategy"] == "always"]
     if n7:
         got = n7[0]["median"]

@@ -428,7 +428,7 @@ class Round:
             elif v == self.best_value:
                 self.status[seat] = PLAYED
                 self._log("stand", seat, f"{who} ties " + ", ".join(f"seat {h + 1}" for h in holders)
-                          + f" at {describe(v)}: both stand")
+                          + f" at {describe(v)}: they stand together")
             else:
                 self.status[seat] = BEATEN
                 self.reason[seat] = ("did not reach " + ", ".join(f"seat {h + 1}" for h in holders)
