@@ -96,7 +96,6 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,9 +376,14 @@ def _job_key(label: str, params: Mapping[str, Any]) -> str:
     return f"{_slug(label)}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def _run_jobs(jobs: Sequence[_Job], work: Path, progress: bool, timer: Callable[[], float],
-              workers: int) -> tuple[dict[str, Any], dict[str, float]]:
-    """Run the jobs (most expensive first) in ``workers`` threads; finished results are pickled in ``work``."""
+def _run_jobs(jobs: Sequence[_Job], work: Path, progress: bool,
+              timer: Callable[[], float]) -> tuple[dict[str, Any], dict[str, float]]:
+    """Run the jobs one after another (each Monte Carlo run uses every core itself).
+
+    A finished job's result is pickled in ``work`` and read back instead of
+    running the job again, so a stopped report resumes; a job stopped midway
+    resumes from its own checkpoint.
+    """
     from tqdm.auto import tqdm
 
     results: dict[str, Any] = {}
@@ -396,34 +400,25 @@ def _run_jobs(jobs: Sequence[_Job], work: Path, progress: bool, timer: Callable[
             except Exception:  # a damaged file: run the job again
                 path.unlink(missing_ok=True)
         pending.append(job)
-    bar = tqdm(total=len(jobs), initial=len(jobs) - len(pending), desc="report", unit="job",
-               file=sys.stderr, disable=not progress, leave=False)
-
-    def timed(job: _Job):
-        t0 = timer()
-        out = job.run()
-        return out, timer() - t0
-
-    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    total = sum(j.cost for j in jobs)
+    done = sum(j.cost for j in jobs if j not in pending)
+    bar = tqdm(total=round(total, 1), initial=round(done, 1), desc="report", unit="work",
+               bar_format="{l_bar}{bar}| {postfix}", file=sys.stderr, disable=not progress, leave=False)
     try:
-        futures = {pool.submit(timed, job): job for job in sorted(pending, key=lambda j: -j.cost)}
-        for fut in as_completed(futures):
-            job = futures[fut]
-            out, secs = fut.result()
-            results[job.key], seconds[job.key] = out, secs
+        for job in pending:
+            bar.set_postfix_str(job.label)
+            t0 = timer()
+            out = job.run()
+            seconds[job.key] = timer() - t0
+            results[job.key] = out
             path = work / f"job-{job.key}.pkl"
             tmp = path.with_name(path.name + ".tmp")
             with open(tmp, "wb") as fh:
                 pickle.dump(out, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
-            bar.set_postfix_str(job.label, refresh=False)
-            bar.update(1)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
+            bar.update(round(job.cost, 1))
     finally:
         bar.close()
-    pool.shutdown(wait=True)
     return results, seconds
 
 
@@ -457,7 +452,7 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
     from .kickout import DEFAULT_GRID
     from .published import PublishedFigures, published_figures
     from .sidebets import cover, quickdraw_both, sidebets_summary
-    from .simulate import default_workers, simulate
+    from .simulate import simulate
     from .solo import solo_analysis
 
     timings: list[tuple[str, float]] = []
@@ -490,7 +485,7 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
         ckpt = work / f"sim-{key}.npz"
 
         def run():
-            return simulate(rules, n, strategy, n_rounds, seed, progress=False, checkpoint=ckpt)
+            return simulate(rules, n, strategy, n_rounds, seed, progress=progress, checkpoint=ckpt)
 
         return _Job(key, label, n_rounds / cost_rate, run)
 
@@ -522,7 +517,7 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
 
         def run(reading=reading):
             return published_figures(rules, rounds=rounds, seed=seed, readings=(reading,), players=many,
-                                     weak_profiles=(), progress=False, solo=solo, solo_no_bonus=solo_nb)
+                                     weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb)
 
         keys[("published", reading)] = key
         jobs.append(_Job(key, f"published {reading}", sum(rounds / speed[n] for n in many) * 1.5, run))
@@ -559,7 +554,7 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
     simulate(rules, max(players), "always", 8, seed, progress=False, workers=1)
     timings.append(("kernel warm-up", timer() - t0))
 
-    results, secs = _run_jobs(jobs, work, progress, timer, default_workers())
+    results, secs = _run_jobs(jobs, work, progress, timer)
     for job in sorted(jobs, key=lambda j: j.label):
         timings.append((f"Monte Carlo: {job.label}", secs[job.key]))
 
