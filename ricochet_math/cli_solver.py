@@ -76,6 +76,9 @@ def _published_arguments(parser):
                         help="strategy readings to compute (default: all eight)")
     parser.add_argument("--write", metavar="DIR", default=None,
                         help="also write DIR/published-figures.md and .csv (e.g. reports)")
+    parser.add_argument("--best-response", metavar="READING", default=None,
+                        help="instead: the RTP of one perfect seat at a table of READING players "
+                             "(e.g. pot-odds-final), per player count")
 
 
 @subcommand("published", help="the publisher's RTP, fold and win figures next to ours, reading by reading",
@@ -90,6 +93,23 @@ def _published(args) -> int:
             raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)}")
     if args.rounds < 1:
         raise RuleError(f"--rounds must be positive, got {args.rounds}")
+    if args.best_response:
+        from pathlib import Path
+
+        from .published import best_response
+        if args.best_response not in READINGS:
+            raise RuleError(f"unknown reading {args.best_response!r}; choose from {', '.join(READINGS)}")
+        frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
+                              seed=args.seed, progress=True)
+        print_frame(frame, args.format)
+        if args.write:
+            path = Path(args.write) / f"best-response-vs-{args.best_response}.csv"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".csv.tmp")
+            tmp.write_text(frame.to_csv(index=False), encoding="utf-8")
+            tmp.replace(path)
+            print(f"wrote {path}")
+        return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             progress=True)
     print_frame(res.to_frame(), args.format)

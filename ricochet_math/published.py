@@ -202,3 +202,33 @@ def _row(figure, published, reading, computed, low, high, method):
     return {"figure": figure, "published": published, "reading": reading, "computed": float(computed),
             "ci_low": float(low), "ci_high": float(high), "difference": float(computed) - published,
             "method": method}
+
+
+def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(2, 8), rounds: int = 20_000,
+                  seed: int = 2026, progress: bool = False):
+    """RTP a single perfectly playing seat earns at a table of ``reading`` players (spec,
+    "Strategy readings": the highest RTP a skilled player can reach), next to the RTP
+    of the same seat playing ``reading`` itself on the same deals (common random numbers).
+
+    The best-responding seat is seat 1 (seats are dealt in order; acting order follows
+    the cards, so seat 1 acts in every position over the run).  Its look-ahead models
+    the later seats as ``reading`` players.
+    """
+    import pandas as pd
+
+    from .rules import load_rules
+    from .simulate import simulate
+    rules = load_rules(rules)
+    rows = []
+    for n in players:
+        br = simulate(rules, players=n, strategy=[f"perfect-vs-{reading}"] + [reading] * (n - 1), rounds=rounds,
+                      seed=seed, progress=progress).seat_frame().iloc[0]
+        base = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed,
+                        progress=progress).seat_frame().iloc[0]
+        rows.append({"players": n, "table_reading": reading,
+                     "best_response_rtp": float(br["rtp_initial"]), "best_response_low": float(br["rtp_initial_low"]),
+                     "best_response_high": float(br["rtp_initial_high"]),
+                     "same_seat_playing_reading_rtp": float(base["rtp_initial"]),
+                     "gain": float(br["rtp_initial"]) - float(base["rtp_initial"]),
+                     "rounds": rounds, "seed": seed})
+    return pd.DataFrame(rows)
