@@ -562,11 +562,8 @@ def _cache_key(rules, idx, use_bonus) -> str:
 
 
 def _cache_dir():
-    import os
-    from pathlib import Path
-    root = os.environ.get("RICOCHET_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math")
-    return Path(root)
+    from .tables import cache_dir
+    return cache_dir()
 
 
 def _load_cached(key):

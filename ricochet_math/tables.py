@@ -344,16 +344,22 @@ def table_sizes(t: Tables | None = None) -> dict[str, int]:
     return sizes
 
 
-def _cache_path():
-    import hashlib
+def cache_dir():
+    """Where ricochet_math keeps derived data (tables, finished exact analyses):
+    ``$RICOCHET_CACHE_DIR``, else ``$XDG_CACHE_HOME/ricochet_math``, else ``~/.cache/ricochet_math``."""
     import os
     from pathlib import Path
 
-    root = os.environ.get("RICOCHET_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math"
-    )
+    return Path(os.environ.get("RICOCHET_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math"))
+
+
+def _cache_path():
+    import hashlib
+    from pathlib import Path
+
     digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    return Path(root) / f"tables-{digest}.npz"
+    return cache_dir() / f"tables-{digest}.npz"
 
 
 @lru_cache(maxsize=1)
