@@ -213,24 +213,33 @@ def _xoshiro(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
+@njit(inline="always")
+def _shuffle_prefix(deck, n_cards, s0, s1, s2, s3):
+    """Partial Fisher-Yates of ``deck[:n_cards]`` with Lemire's unbiased bounded integers
+    from xoshiro256** state ``s0..s3``; returns the advanced state (the one shuffle both
+    the rounds kernel and its dealing twin use)."""
+    for i in range(n_cards):
+        m = np.uint64(52 - i)
+        while True:
+            x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+            prod = (x >> np.uint64(32)) * m
+            low = prod & np.uint64(0xFFFFFFFF)
+            if low >= m or low >= (np.uint64(0x100000000) - m) % m:
+                break
+        j = i + np.int64(prod >> np.uint64(32))
+        c = deck[i]
+        deck[i] = deck[j]
+        deck[j] = c
+    return s0, s1, s2, s3
+
+
 @njit
 def _xoshiro_decks_kernel(state, n_cards, out):
     """The kernel's dealing alone (the same loop as in :func:`_rounds_kernel`): out[r] = round r's deck."""
     deck = np.arange(52, dtype=np.int64)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for r in range(out.shape[0]):
-        for i in range(n_cards):
-            m = np.uint64(52 - i)
-            while True:
-                x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                prod = (x >> np.uint64(32)) * m
-                low = prod & np.uint64(0xFFFFFFFF)
-                if low >= m or low >= (np.uint64(0x100000000) - m) % m:
-                    break
-            j = i + np.int64(prod >> np.uint64(32))
-            c = deck[i]
-            deck[i] = deck[j]
-            deck[j] = c
+        s0, s1, s2, s3 = _shuffle_prefix(deck, n_cards, s0, s1, s2, s3)
         for i in range(52):
             out[r, i] = deck[i]
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
@@ -302,18 +311,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             for i in range(n_cards):
                 deck[i] = decks[r, i]
         else:
-            for i in range(n_cards):
-                m = np.uint64(52 - i)
-                while True:
-                    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                    prod = (x >> np.uint64(32)) * m
-                    low = prod & np.uint64(0xFFFFFFFF)
-                    if low >= m or low >= (np.uint64(0x100000000) - m) % m:
-                        break
-                j = i + np.int64(prod >> np.uint64(32))
-                c = deck[i]
-                deck[i] = deck[j]
-                deck[j] = c
+            s0, s1, s2, s3 = _shuffle_prefix(deck, n_cards, s0, s1, s2, s3)
         if keep_decks:
             for i in range(52):
                 decks_out[r, i] = deck[i]
