@@ -54,15 +54,15 @@ def table_state(dealer, players, actions=None) -> TableState:
     a player count outside 1..7 and seats acting out of order.
     """
     from .rules import MAX_PLAYERS
-    seen: list[int] = []
+    seen: dict[int, str] = {}  # card -> where it is, for duplicate messages
     d = parse_cards(dealer, count=5, where="the dealer's hand")
-    seen += list(d)
+    seen.update({int(c): "the dealer's hand" for c in d})
     if not 1 <= len(players) <= MAX_PLAYERS:
         raise TableStateError(f"a table has 1 to {MAX_PLAYERS} players, got {len(players)}")
     hands = []
     for i, p in enumerate(players):
         h = parse_cards(p, count=2, where=f"player {i + 1}'s hand", dead=seen)
-        seen += list(h)
+        seen.update({int(c): f"player {i + 1}'s hand" for c in h})
         hands.append(h)
     acts = list(actions) if actions is not None else [None] * len(players)
     if len(acts) != len(players):
@@ -75,7 +75,7 @@ def table_state(dealer, players, actions=None) -> TableState:
             parsed.append("fold")
         else:
             drawn = parse_cards(a, count=3, where=f"player {i + 1}'s draw", dead=seen)
-            seen += list(drawn)
+            seen.update({int(c): f"player {i + 1}'s draw" for c in drawn})
             parsed.append(drawn)
     state = TableState(d, np.array(hands, dtype=np.int8), tuple(parsed))
     order = state.order()

@@ -103,14 +103,15 @@ def parse_cards(
     *,
     count: int | Sequence[int] | None = None,
     where: str = "",
-    dead: Iterable[int] = (),
+    dead: Iterable[int] | dict[int, str] = (),
 ) -> np.ndarray:
     """Parse a hand into an ``int8`` array of kernel cards.
 
     ``text`` is a space- or comma-separated string or an iterable of tokens.
     ``count`` (an int or allowed counts) checks the number of cards; ``dead``
-    lists cards already in use elsewhere (e.g. other seats), so a card that
-    appears twice anywhere on the table is reported.
+    lists cards already in use elsewhere (e.g. other seats), or maps each to
+    where it is, so a card that appears twice anywhere on the table is
+    reported with both places.
     """
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
@@ -122,10 +123,16 @@ def parse_cards(
         if len(cards) not in allowed:
             want = " or ".join(str(a) for a in allowed)
             raise CardError(f"expected {want} cards{_at(where)}, got {len(cards)}: {' '.join(map(str, tokens)) or '(none)'}")
-    seen: set[int] = set(int(d) for d in dead)
+    # ``dead`` may say where each card already is ({card: "seat 1's hand"}),
+    # so a card used twice on the table is reported with both places.
+    elsewhere = {int(d): w for d, w in dead.items()} if isinstance(dead, dict) else {int(d): "" for d in dead}
+    seen: set[int] = set()
     for tok, c in zip(tokens, cards):
         if c in seen:
             raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}")
+        if c in elsewhere:
+            also = f" (already in {elsewhere[c]})" if elsewhere[c] else ""
+            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}{also}")
         seen.add(c)
     return np.asarray(cards, dtype=np.int8)
 

@@ -590,7 +590,7 @@ def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws
     """
     n = check_players(players)
     fixed: dict[int, int] = {}
-    used: list[int] = []
+    used: dict[int, str] = {}  # card -> where it already is, for duplicate messages
 
     def place(text, start: int, room: int, where: str) -> None:
         if text is None or (isinstance(text, str) and not text.strip()):
@@ -600,7 +600,7 @@ def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws
             raise CardError(f"too many cards for {where}: at most {room}, got {len(cards)}: {format_cards(cards)}")
         for i, c in enumerate(cards):
             fixed[start + i] = int(c)
-            used.append(int(c))
+            used[int(c)] = where
 
     hands = list(hands or [])
     if len(hands) > n:

@@ -234,3 +234,11 @@ def test_random_deals_reject_impossible_requests():
     with pytest.raises(CardError):
         random_deals(np.random.default_rng(0), -1, 5)
     assert random_deals(np.random.default_rng(0), 0, 5).shape == (0, 5)
+
+
+def test_duplicate_across_places_names_both():
+    """A card already on the table elsewhere is reported with where it already is."""
+    from ricochet_math.cards import parse_cards
+    from ricochet_math.errors import CardError
+    with pytest.raises(CardError, match=r"duplicate card Ks \('Ks'\) in seat 2's hand \(already in seat 1's hand\)"):
+        parse_cards("Ks 9c", where="seat 2's hand", dead={int(parse_cards("Ks")[0]): "seat 1's hand"})

@@ -33,7 +33,10 @@ def test_solo_sample_summary():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("advise", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ks 9c"), "duplicate card Ks"),
+    (("advise", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ks 9c"),
+     "duplicate card Ks ('Ks') in player 1's hand (already in the dealer's hand)"),
+    (("play", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ks 9c"),
+     "duplicate card Ks ('Ks') in the dealer's hand (already in seat 1's hand)"),
     (("advise", "--dealer", "Ks Kd 7c 4h", "--players", "Ad 9c"), "expected 5 cards"),
     (("advise", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ad 9c", "7s 7h", "--actions", "-", "fold"),
      "acts first"),
