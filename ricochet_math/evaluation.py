@@ -44,7 +44,7 @@ from .tables import (
 __all__ = [
     "NUM_VALUES", "ROYAL_FLUSH_VALUE", "CATEGORY_NAMES", "BONUS_CATEGORY_NAMES",
     "eval5", "eval6", "eval7", "eval_cards", "evaluate", "all_five_card_values", "value_counts_5",
-    "category_of", "category_name", "hand_value",
+    "category_of", "category_name", "hand_value", "draw_histogram",
     "partial_key", "partial_key_of", "order_key", "order_key_of", "PARTIAL_BASE",
     "pattern_value", "pattern_of", "describe", "value_from_name",
     "reference_value", "reference_partial_key",
@@ -252,6 +252,39 @@ def all_five_card_values() -> np.ndarray:
 def value_counts_5() -> np.ndarray:
     """``int64[7462]``: how many of the 2,598,960 five-card hands have each value."""
     return np.bincount(all_five_card_values(), minlength=NUM_VALUES).astype(np.int64)
+
+
+@njit
+def draw_histogram(c0, c1, cards, out):
+    """Add 1 to ``out[v]`` for the value of hole cards ``c0, c1`` plus each three-card draw
+    from ``cards`` (int64[n], distinct, none of them a hole card); return the number of draws.
+
+    The same lookups as :func:`eval5`, with the hole cards' and the outer loops' key
+    sums carried down the loops (the solvers call this for every seat's final-hand
+    distribution)."""
+    k0 = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1]
+    b0 = _RANK_BIT[c0] | _RANK_BIT[c1]
+    n = cards.shape[0]
+    cnt = 0
+    for i in range(n):
+        ci = cards[i]
+        ki = k0 + _CARD_KEY[ci]
+        bi = b0 | _RANK_BIT[ci]
+        for j in range(i + 1, n):
+            cj = cards[j]
+            kj = ki + _CARD_KEY[cj]
+            bj = bi | _RANK_BIT[cj]
+            for m in range(j + 1, n):
+                cm = cards[m]
+                k = kj + _CARD_KEY[cm]
+                if k & _TEST:
+                    v = _FLUSH[bj | _RANK_BIT[cm]]
+                else:
+                    s = np.uint64(k >> _KSHIFT)
+                    v = _V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)]
+                out[v] += 1.0
+                cnt += 1
+    return cnt
 
 
 @njit(inline="always")

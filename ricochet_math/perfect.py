@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._numba import njit
-from .evaluation import NUM_VALUES, eval5
+from .evaluation import NUM_VALUES, draw_histogram, eval5
 
 # Strategy readings (spec, "Strategy readings").  Odd codes ignore the bonus
 # when deciding.  A code >= 8 is a best response: the acting seat uses
@@ -97,13 +97,7 @@ def final_distribution(c0, c1, cards):
     """Histogram (float64[7462], sums to 1) of the final value of hole cards
     ``c0, c1`` plus three cards drawn from ``cards`` (all C(n,3) draws)."""
     h = np.zeros(NUM_VALUES, dtype=np.float64)
-    n = cards.shape[0]
-    cnt = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                h[eval5(c0, c1, cards[i], cards[j], cards[k])] += 1.0
-                cnt += 1
+    cnt = draw_histogram(c0, c1, cards, h)
     if cnt > 0:
         h /= cnt
     return h

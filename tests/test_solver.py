@@ -227,3 +227,18 @@ def test_exhaustive_solo_totals_match_monte_carlo_with_the_same_decisions():
     for key, exact in (("rtp_initial", 0.9694752031), ("fold_frequency", 0.2140712116)):
         est = s[key]
         assert abs(est.estimate - exact) < 4 * est.std_error, (key, est, exact)
+
+
+def test_draw_histogram_matches_batch_evaluation():
+    """The solvers' incremental histogram of hole + 3 drawn cards equals evaluating every draw."""
+    from itertools import combinations
+    from ricochet_math.evaluation import draw_histogram, evaluate
+    rng = np.random.default_rng(12)
+    for size in (3, 20, 45):
+        cards = rng.permutation(52)
+        hole, rest = cards[:2], np.sort(cards[2:2 + size]).astype(np.int64)
+        h = np.zeros(7462)
+        n = draw_histogram(int(hole[0]), int(hole[1]), rest, h)
+        tri = np.array(list(combinations(rest, 3)))
+        v = evaluate(np.concatenate([np.broadcast_to(hole, (len(tri), 2)), tri], axis=1))
+        assert n == len(tri) and np.array_equal(h, np.bincount(v, minlength=7462).astype(float))
