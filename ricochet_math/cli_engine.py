@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from .engine import parse_players
 from .errors import RuleError
 
 DEFAULT_RTP_SEED = 2026
@@ -23,24 +24,6 @@ def _strategy_option(parser, default, help_default: str) -> None:
              "beats:A9, timid, chaser, dealer-only, bonus-hunter, perfect, perfect-no-bonus, myopic, "
              "pot-odds-now, pot-odds-final (and -no-bonus), READING-vs-READING",
     )
-
-
-def _players_range(text: str) -> list[int]:
-    """``"1-7"``, ``"4"`` or ``"2,4,7"`` -> player counts, each checked to be 1..7."""
-    from .engine import check_players
-
-    out: list[int] = []
-    for part in str(text).replace(" ", "").split(","):
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise RuleError(f"--players must be a count or a range such as 1-7 or 2,4,7, got {text!r}") from None
-        if b < a:
-            raise RuleError(f"--players range {part!r} runs backwards")
-        out += [check_players(n) for n in range(a, b + 1)]
-    return sorted(set(out))
 
 
 def _pct(est) -> str:
@@ -182,7 +165,7 @@ def _rtp(args) -> int:
     from .strategies import solver_ready
 
     rules = load_rules_option(args)
-    players = _players_range(args.players)
+    players = list(parse_players(args.players))
     note = ""
     strategy = args.strategy
     if strategy is None:

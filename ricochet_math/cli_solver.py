@@ -122,7 +122,7 @@ def _published(args) -> int:
 def _kickout_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--players", default="1", help="player count 1..7, or 'all'")
+    parser.add_argument("--players", default="1", help="player counts: 1, a range such as 2-4 or 1,3,7, or 'all'")
     parser.add_argument("--target", type=float, default=None,
                         help="target RTP per initial bet as a fraction (0.965) or percent (96.5)")
     parser.add_argument("--grid", default=None, help="thresholds, e.g. '99 KKQ TTxx 222 A2345 flush'")
@@ -135,16 +135,10 @@ def _kickout_arguments(parser):
             example="ricochet kickout --players 1 --target 96.5",
             arguments=_kickout_arguments)
 def _kickout(args) -> int:
-    from .errors import RuleError
+    from .engine import parse_players
     from .kickout import DEFAULT_GRID, find_kickout, kickout_curve
     rules = load_rules_option(args)
-    if args.players == "all":
-        counts = list(range(1, 8))
-    else:
-        try:
-            counts = [int(args.players)]
-        except ValueError:
-            raise RuleError(f"--players must be 1..7 or 'all', got {args.players!r}") from None
+    counts = list(parse_players("1-7" if args.players == "all" else args.players))
     target = args.target
     if target is not None and target > 2:
         target = target / 100.0

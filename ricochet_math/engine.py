@@ -94,6 +94,39 @@ def check_players(n) -> int:
     return int(n)
 
 
+def parse_players(spec) -> tuple[int, ...]:
+    """Player counts from ``"1-7"``, ``"1,3,5"``, ``"2-4,7"``, an int or an iterable of ints.
+
+    Raises :class:`~ricochet_math.errors.RuleError` (one line) for anything outside 1..7.
+    """
+    if isinstance(spec, str):
+        out: list[int] = []
+        for part in spec.replace(" ", "").split(","):
+            if not part:
+                continue
+            lo, sep, hi = part.partition("-")
+            try:
+                a = int(lo)
+                b = int(hi) if sep else a
+            except ValueError:
+                raise RuleError(f"bad player counts {spec!r}: --players must be a count or a range "
+                                "such as 1-7, 2,4,7 or 3") from None
+            if a > b:
+                raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
+            out.extend(range(a, b + 1))
+        values = out
+    elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
+        values = [int(spec)]
+    else:
+        try:
+            values = list(spec)
+        except TypeError:
+            raise RuleError(f"bad player counts {spec!r}") from None
+    if not values:
+        raise RuleError("no player counts given")
+    return tuple(sorted({check_players(n) for n in values}))
+
+
 def cards_needed(players: int) -> int:
     """Deck cards a round with ``players`` seats can use: ``5N + 5`` (2 + 3 per seat, 5 for the dealer)."""
     return 5 * check_players(players) + 5

@@ -104,6 +104,8 @@ import numpy as np
 
 from .errors import RicochetError, RuleError
 
+from .engine import parse_players  # noqa: E402  (re-exported: one parser of player counts)
+
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
 
 LEVEL = 0.95
@@ -196,43 +198,6 @@ class ReportResult:
     def summary(self) -> str:
         return (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
                 f"{self.seconds:.0f} s): {self.html.name}, {self.pdf.name}, tables/*.csv")
-
-
-def parse_players(spec) -> tuple[int, ...]:
-    """Player counts from ``"1-7"``, ``"1,3,5"``, ``"2-4,7"``, an int or an iterable of ints.
-
-    Raises :class:`~ricochet_math.errors.RuleError` (one line) for anything outside 1..7.
-    """
-    from .rules import MAX_PLAYERS
-
-    if isinstance(spec, str):
-        out: list[int] = []
-        for part in spec.replace(" ", "").split(","):
-            if not part:
-                continue
-            lo, sep, hi = part.partition("-")
-            try:
-                a = int(lo)
-                b = int(hi) if sep else a
-            except ValueError:
-                raise RuleError(f"bad player counts {spec!r}: write e.g. 1-7, 2,4,6 or 3") from None
-            if a > b:
-                raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
-            out.extend(range(a, b + 1))
-        values = out
-    elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
-        values = [int(spec)]
-    else:
-        try:
-            values = list(spec)
-        except TypeError:
-            raise RuleError(f"bad player counts {spec!r}") from None
-    if not values:
-        raise RuleError("no player counts given")
-    for n in values:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= MAX_PLAYERS:
-            raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
-    return tuple(sorted({int(n) for n in values}))
 
 
 # ============================================================================

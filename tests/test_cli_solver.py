@@ -45,7 +45,7 @@ def test_solo_sample_summary():
     (("solo", "--sample", "0"), "--sample must be 1..169"),
     (("solo", "--rules", "no-such-file.toml"), "rule-set file not found"),
     (("kickout", "--players", "9"), "players must be 1..7"),
-    (("kickout", "--players", "x"), "--players must be 1..7 or 'all'"),
+    (("kickout", "--players", "x"), "--players must be a count or a range"),
     (("kickout", "--grid", "99 ZZ"), "threshold grid: bad hand pattern 'ZZ'"),
     (("published", "--readings", "perfect", "bogus"), "unknown reading 'bogus'"),
     (("published", "--rounds", "0"), "--rounds must be positive"),
