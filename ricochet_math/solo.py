@@ -38,7 +38,7 @@ denominator is 2,809,475,760 x 14,190.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -319,7 +319,6 @@ class SoloAnalysis:
     use_bonus: bool
     classes_done: np.ndarray
     seconds: float
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_lines(self) -> int:
@@ -329,9 +328,6 @@ class SoloAnalysis:
     def complete(self) -> bool:
         return bool(self.classes_done.all())
 
-    def _weighted(self) -> np.ndarray:
-        return self.weighted
-
     def return_table(self, threshold: int | None = None):
         """Outcome rows with combinations (deal x draw), probability, net and contribution.
 
@@ -339,7 +335,7 @@ class SoloAnalysis:
         summing to the expected net per round (house edge = -sum)."""
         import pandas as pd
         t = self.threshold if threshold is None else int(threshold)
-        w = self._weighted()
+        w = self.weighted
         k = self.n_lines + 1
         c_auto, c_win, c_lose, _ = _cols(self.n_lines)
         pays = self.pays.copy()
@@ -370,15 +366,12 @@ class SoloAnalysis:
         wag = df["wagered"].to_numpy()
         mean = float((p * net).sum())
         var = float((p * net * net).sum()) - mean * mean
-        w = self._weighted()
-        deals = w[:, FOLD].sum() + w[:, PLAY].sum()  # dealer-in deals at the top threshold
-        n_deals = N_DEALS if self.complete else None
+        w = self.weighted
         total_deals = float(df["combinations"].sum()) / N_DRAWS
         folds = float(w[:t, FOLD].sum())
         kicked = float(df.loc[df["outcome"] == "automatic win", "combinations"].sum()) / N_DRAWS
         wins = float(df.loc[df["outcome"].isin(["automatic win", "play, win"]), "combinations"].sum())
         paying = float(df.loc[(df["bonus"] != "none") & (df["outcome"] != "fold"), "combinations"].sum())
-        del deals, n_deals
         e_wag = float((p * wag).sum())
         return {
             "threshold": t,
