@@ -41,20 +41,20 @@ from __future__ import annotations
 
 import hashlib
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from . import perfect
+from . import perfect, variance
 from ._numba import njit
 from .engine import (
     AUTO_WIN, BEATEN, FOLDED, PLAYED, WON, bonus_by_value, cards_needed, check_players, cover_by_value,
     options_array,
 )
 from .errors import CardError, RuleError
-from .evaluation import category_of, eval5
+from .evaluation import NUM_VALUES, category_of, eval5
 from .rules import RuleSet, load_rules
 from .strategies import (
     FIVE_CARD_KEY, ORDER_KEY, SOLVER, TWO_CARD_KEY, Strategy, kernel_strategy_arrays, resolve_strategies,
@@ -124,23 +124,28 @@ class KernelSetup:
     options: np.ndarray
     qd_top: bool
     qd_pays: float
+    controls: variance.ControlSetup | None = None
 
     def args(self):
         return (self.players, self.kick_value, self.codes, self.params, self.bonus, self.cover, self.options,
                 self.qd_top, self.qd_pays)
 
 
-def prepare(rules: RuleSet | str | None, players: int, strategies) -> KernelSetup:
-    """Validate and convert a rule set, a player count and strategies (one, or one per seat)."""
+def prepare(rules: RuleSet | str | None, players: int, strategies, *,
+            control_variates: bool = False) -> KernelSetup:
+    """Validate and convert a rule set, a player count and strategies (one, or one per seat);
+    ``control_variates``: record the controls of :mod:`ricochet_math.variance`."""
     rules = load_rules(rules)
     n = check_players(players)
     seat_strategies = resolve_strategies(strategies, n)
     codes, params = kernel_strategy_arrays(seat_strategies)
+    kick = int(rules.kickout_value(n))
     return KernelSetup(
-        rules=rules, players=n, strategies=seat_strategies, kick_value=int(rules.kickout_value(n)),
+        rules=rules, players=n, strategies=seat_strategies, kick_value=kick,
         codes=codes, params=params, bonus=bonus_by_value(rules).copy(), cover=cover_by_value(rules).copy(),
         options=options_array(rules), qd_top=rules.quickdraw.comparison == "top-cards",
         qd_pays=float(rules.quickdraw.pays),
+        controls=variance.control_setup(n, kick) if control_variates else None,
     )
 
 
@@ -160,23 +165,34 @@ class ChunkSums:
     total: np.ndarray
     total_sq: np.ndarray
     round: np.ndarray
+    controls: np.ndarray = field(default_factory=lambda: np.zeros((2, 0, 0)))
+
+    KEYS = ("seat", "position", "total", "total_sq", "round", "controls")
 
     @classmethod
-    def zeros(cls, players: int) -> ChunkSums:
+    def zeros(cls, players: int, controls: bool = False) -> ChunkSums:
+        k = variance.N_U if controls else 0
         return cls(np.zeros((players, N_SEAT_FIELDS)), np.zeros((players, N_SEAT_FIELDS)),
-                   np.zeros(N_SEAT_FIELDS), np.zeros(N_SEAT_FIELDS), np.zeros(N_ROUND_FIELDS))
+                   np.zeros(N_SEAT_FIELDS), np.zeros(N_SEAT_FIELDS), np.zeros(N_ROUND_FIELDS), np.zeros((2, k, k)))
 
     def __add__(self, other: ChunkSums) -> ChunkSums:
+        if self.controls.shape != other.controls.shape:
+            raise ValueError("cannot add sums recorded with and without control variates")
         return ChunkSums(self.seat + other.seat, self.position + other.position, self.total + other.total,
-                         self.total_sq + other.total_sq, self.round + other.round)
+                         self.total_sq + other.total_sq, self.round + other.round, self.controls + other.controls)
+
+    def in_half(self, half: int) -> ChunkSums:
+        """The same sums with the control-variate sums moved to ``half`` (0: even chunks, 1: odd chunks)."""
+        c = np.zeros_like(self.controls)
+        c[half] = self.controls.sum(axis=0)
+        return replace(self, controls=c)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        return {"seat": self.seat, "position": self.position, "total": self.total,
-                "total_sq": self.total_sq, "round": self.round}
+        return {k: getattr(self, k) for k in self.KEYS}
 
     @classmethod
     def from_arrays(cls, arrays) -> ChunkSums:
-        return cls(*(np.array(arrays[k], dtype=np.float64) for k in ("seat", "position", "total", "total_sq", "round")))
+        return cls(*(np.array(arrays[k], dtype=np.float64) for k in cls.KEYS))
 
 
 def seed_state(seed_sequence: np.random.SeedSequence) -> np.ndarray:
@@ -267,7 +283,8 @@ _WITH_SOLVER = True  # replaced by a constant in each compiled variant (below)
 def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, cover_tab, options_in, qd_top,
                  qd_pays, acc, total_sums, total_sq, round_sums, decks_out,
                  r_status, r_wagered, r_share, r_bonus, r_value, r_quickdraw, r_position, r_order,
-                 r_dealer, r_kicked, r_pot, r_house_takes, r_house_net, r_cover, r_winners):
+                 r_dealer, r_kicked, r_pot, r_house_takes, r_house_net, r_cover, r_winners,
+                 cv_bucket, cv_reach, cv_klass, cv_cross):
     """Play ``rounds`` rounds and add them up: the source of :func:`_rounds_kernel` and
     :func:`_rounds_kernel_solver`.
 
@@ -281,6 +298,10 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
     ``total_sums`` and, squared, to ``total_sq``); ``round_sums``
     float64[N_ROUND_FIELDS].  Records: the ``r_*`` arrays ([R, n] per seat, [R]
     per round) when they have rows (see :class:`FastRecords`).
+
+    Control variates (:mod:`ricochet_math.variance`): when ``cv_cross`` has
+    rows, each round's vector ``u`` (its total net and the controls) is
+    recorded and ``u u^T`` added to ``cv_cross``.
     """
     from_decks = decks.shape[0] > 0
     keep_decks = decks_out.shape[0] > 0
@@ -303,6 +324,10 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
     bonus_on_auto = options[3] != 0
     n_cards = 5 * n + 5
     tot = 2 * n
+    cv_on = cv_cross.shape[0] > 0
+    track_unseen = _WITH_SOLVER or cv_on
+    cv_u = np.zeros(cv_cross.shape[0])
+    cv_scratch = np.zeros(NUM_VALUES if cv_on else 0)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
 
     for r in range(rounds):
@@ -323,7 +348,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
         d = 2 * n
         dealer_value = eval5(deck[d], deck[d + 1], deck[d + 2], deck[d + 3], deck[d + 4])
         dealer_key = FIVE_CARD_KEY[dealer_value]
-        if _WITH_SOLVER:  # what the solver reads: the unseen cards, the dealer's own value
+        if track_unseen:  # what the solver reads: the unseen cards, the dealer's own value
             for i in range(52):
                 unseen[i] = 1
             for i in range(d + 5):
@@ -339,6 +364,8 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
 
         # ---- 3. Kickout
         kicked = dealer_value >= kick_value
+        if cv_on:
+            variance.record_deal(cv_u, hole, n, dealer_value, kicked, cv_bucket, cv_reach, cv_klass)
 
         # ---- 4. Order of play: insertion sort on the order key (held in ``position`` meanwhile)
         for i in range(n):
@@ -375,6 +402,9 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
                     v = eval5(hole[s, 0], hole[s, 1], deck[nxt], deck[nxt + 1], deck[nxt + 2])
                     value[s] = v
                     bonus[s] = bonus_tab[v]
+                    if cv_on:
+                        variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
+                                             False, 0, 0.0, False)
                 share[s] = float(pot)
                 break
             code = codes[s]
@@ -393,13 +423,18 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             c1 = deck[nxt + 1]
             c2 = deck[nxt + 2]
             nxt += 3
-            if _WITH_SOLVER:
-                unseen[c0] = 0
-                unseen[c1] = 0
-                unseen[c2] = 0
             v = eval5(hole[s, 0], hole[s, 1], c0, c1, c2)
             value[s] = v
             bonus[s] = bonus_tab[v]
+            if cv_on:  # before the draw leaves the unseen cards
+                reach_v = best if dealer_loses_ties else best + 1
+                beats = v > best or (v == best and dealer_loses_ties)
+                variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
+                                     dealer_in, reach_v, float(pot), beats)
+            if track_unseen:
+                unseen[c0] = 0
+                unseen[c1] = 0
+                unseen[c2] = 0
             # 6. Elimination.
             if best < 0:
                 status[s] = S_PLAYED
@@ -542,6 +577,9 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
         if cover > 0:
             round_sums[R_COVER_WIN] += 1.0
         round_sums[R_TOT_RET_WAG] += acc[tot, F_RET] * acc[tot, F_WAG]
+        if cv_on:
+            cv_u[variance.U_X] = acc[tot, F_NET]
+            variance.add_outer(cv_cross, cv_u)
 
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
@@ -661,15 +699,22 @@ def _run(setup: KernelSetup, state: np.ndarray, rounds: int, decks: np.ndarray, 
     total = np.zeros(N_SEAT_FIELDS)
     total_sq = np.zeros(N_SEAT_FIELDS)
     round_sums = np.zeros(N_ROUND_FIELDS)
+    cv = setup.controls
+    cv_cross = np.zeros((variance.N_U, variance.N_U) if cv is not None else (0, 0))
+    if cv is None:
+        cv_args = (np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros(1, np.int64), cv_cross)
+    else:
+        cv_args = (cv.bucket, cv.reach, cv.klass, cv_cross)
     kernel = _rounds_kernel_solver if any(st.uses_solver for st in setup.strategies) else _rounds_kernel
     kernel(
         state, int(rounds), decks, n, setup.kick_value, setup.codes, setup.params, setup.bonus, setup.cover,
         setup.options, setup.qd_top, setup.qd_pays, acc, total, total_sq, round_sums, decks_out,
         rec["status"], rec["wagered"], rec["pot_share"], rec["bonus"], rec["final_value"], rec["quickdraw"],
         rec["position"], rec["order"], rec["dealer_value"], rec["kicked"], rec["pot"], rec["house_takes_pot"],
-        rec["house_net"], rec["cover"], rec["n_winners"],
+        rec["house_net"], rec["cover"], rec["n_winners"], *cv_args,
     )
-    return ChunkSums(acc[:n].copy(), acc[n:2 * n].copy(), total, total_sq, round_sums)
+    return ChunkSums(acc[:n].copy(), acc[n:2 * n].copy(), total, total_sq, round_sums,
+                     np.stack([cv_cross, np.zeros_like(cv_cross)]))
 
 
 def run_chunk(setup: KernelSetup, seed_sequence: np.random.SeedSequence, rounds: int, *,
@@ -736,7 +781,7 @@ def xoshiro_decks(seed_sequence: np.random.SeedSequence, rounds: int, players: i
 # source files is kept next to the cache, and a change flushes these kernels'
 # cached code (they recompile once).  The same guard covers strategies.decide.
 
-_DEPENDENCIES = ("perfect.py", "evaluation.py", "tables.py", "strategies.py", "fast_engine.py", "_numba.py",
+_DEPENDENCIES = ("perfect.py", "variance.py", "evaluation.py", "tables.py", "strategies.py", "fast_engine.py", "_numba.py",
                  "engine.py")
 
 

@@ -1,0 +1,286 @@
+"""Variance reduction for the Monte Carlo engine: control variates whose means are known exactly.
+
+Perfect play costs about a millisecond per decision, so a precise RTP for
+N >= 2 cannot come from more rounds alone.  The engine can record, for every
+round, the round's total net result ``X`` (ante units, summed over seats) and
+a few *controls* ``Z`` whose expectation is known **exactly**; the estimate is
+then ``mean(X) - beta . (mean(Z) - E[Z])``, unbiased for any fixed ``beta``
+and much less noisy when ``Z`` tracks ``X``.
+
+The controls (:data:`CONTROL_NAMES`)
+------------------------------------
+Draw-level (martingale differences, exact mean 0): when a seat draws its
+three cards, the engine knows the exact distribution of its final hand (all
+``C(n, 3)`` draws from the cards still unseen, the same histogram the solver
+uses).  So
+
+* ``z_bonus``: the bonus the seat was paid minus its expected bonus over those
+  draws (also for the automatic winner's free cards when they pay a bonus);
+* ``z_stand``: while the dealer still holds the pot, 1 if the drawn hand beat
+  her minus the probability that it would;
+* ``z_stand_pot``: the same difference times the pot after the play.
+
+Each has conditional mean zero given everything before the draw, whatever the
+strategies are, so its mean is exactly 0.
+
+Deal-level (functions of the cards dealt, exact means from enumeration): the
+dealer's hand value bucket (``bucket_0`` .. ``bucket_{B-2}``: equal-probability
+buckets of the hands she keeps; ``bucket_{B-1}``: kicked out), and, while she
+is not kicked out, ``s_reach = sum over seats of q`` and ``s_reach2 = sum of
+q^2`` where ``q = Q[two-card class, dealer value]`` is the probability that the
+seat's two cards plus three of the other 50 cards reach the dealer's value.
+Their means come from :func:`dealer_value_counts_by_class` (for each of the
+169 two-card classes, the values of all C(50, 5) dealer hands) and the five-card
+value counts.
+
+The coefficients
+----------------
+``beta`` is fitted by least squares, **cross-fitted**: the engine keeps the
+sums of ``u u^T`` separately for even and odd chunks, and each half is
+corrected with the coefficients fitted on the other half, so ``beta`` never
+depends on the rounds it corrects and the estimate stays exactly unbiased.
+(A run of one chunk has no other half; it uses its own coefficients, whose
+bias is of order 1/rounds, and says so.)  The interval uses the residual
+variance of each half.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._numba import njit, prange
+from .evaluation import NUM_VALUES, draw_histogram, eval5, value_counts_5
+from .perfect import _unseen
+from .stats import Estimate, z_value
+
+__all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "dealer_value_counts_by_class",
+           "two_card_class", "reach_table", "controlled_estimate", "ControlledEstimate"]
+
+#: dealer-value buckets (the last one: kicked out)
+N_BUCKETS = 16
+
+# Layout of the per-round vector u the kernel accumulates (u u^T summed per parity):
+U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(8)
+N_U = U_BUCKET0 + N_BUCKETS
+CONTROL_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "s_reach", "s_reach2") + tuple(
+    f"bucket_{b}" for b in range(N_BUCKETS))
+
+
+# --------------------------------------------------------------------------- exact tables
+@functools.lru_cache(maxsize=1)
+def two_card_class() -> np.ndarray:
+    """``int64[52 * 52]``: the class (0..168, :func:`ricochet_math.solo.player_classes` order) of
+    cards ``a, b`` at ``a * 52 + b`` (-1 when ``a == b``)."""
+    from .solo import player_classes
+
+    reps, _, _ = player_classes()
+    index = {}
+    for c, (x, y) in enumerate(reps):
+        hi, lo = max(x, y) >> 2, min(x, y) >> 2
+        index[(hi, lo, hi != lo and (x & 3) == (y & 3))] = c
+    out = np.full(52 * 52, -1, dtype=np.int64)
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                hi, lo = max(a, b) >> 2, min(a, b) >> 2
+                out[a * 52 + b] = index[(hi, lo, hi != lo and (a & 3) == (b & 3))]
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def reach_table() -> np.ndarray:
+    """``float64[169, 7462]``: ``Q[c, v]`` = probability that class ``c``'s cards plus three of the
+    other 50 cards make a hand of value >= ``v``."""
+    from .solo import player_classes
+
+    reps, _, _ = player_classes()
+    out = np.empty((len(reps), NUM_VALUES))
+    h = np.zeros(NUM_VALUES)
+    for c, (a, b) in enumerate(reps):
+        rest = np.array([x for x in range(52) if x not in (a, b)], dtype=np.int64)
+        h[:] = 0.0
+        n = draw_histogram(int(a), int(b), rest, h)
+        out[c] = np.cumsum(h[::-1])[::-1] / n
+    return out
+
+
+@njit(parallel=True)
+def _dealer_counts(reps, out):
+    for c in prange(reps.shape[0]):
+        a, b = reps[c, 0], reps[c, 1]
+        rest = np.empty(50, dtype=np.int64)
+        k = 0
+        for x in range(52):
+            if x != a and x != b:
+                rest[k] = x
+                k += 1
+        for i in range(50):
+            for j in range(i + 1, 50):
+                for l in range(j + 1, 50):
+                    for m in range(l + 1, 50):
+                        for o in range(m + 1, 50):
+                            out[c, eval5(rest[i], rest[j], rest[l], rest[m], rest[o])] += 1
+
+
+@functools.lru_cache(maxsize=1)
+def dealer_value_counts_by_class() -> np.ndarray:
+    """``int64[169, 7462]``: for a representative of each two-card class, how many of the
+    C(50, 5) = 2,118,760 dealer hands from the other cards have each value (exact; ~2 s)."""
+    from .solo import player_classes
+
+    reps, _, _ = player_classes()
+    out = np.zeros((len(reps), NUM_VALUES), dtype=np.int64)
+    _dealer_counts(np.ascontiguousarray(reps, dtype=np.int64), out)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ControlSetup:
+    """What the kernel needs to record the controls, and their exact means.
+
+    ``bucket``: ``int64[7462]`` dealer value -> bucket; ``reach``/``klass``:
+    :func:`reach_table`, :func:`two_card_class`; ``means``: ``float64[len(CONTROL_NAMES)]``.
+    """
+
+    players: int
+    kick_value: int
+    bucket: np.ndarray
+    reach: np.ndarray
+    klass: np.ndarray
+    means: np.ndarray
+
+
+@functools.lru_cache(maxsize=32)
+def control_setup(players: int, kick_value: int) -> ControlSetup:
+    """Buckets and exact control means for ``players`` seats and a dealer kicked out at ``kick_value``."""
+    from math import comb
+
+    from .solo import player_classes
+
+    counts5 = value_counts_5().astype(np.float64)
+    p5 = counts5 / comb(52, 5)
+    kept = np.arange(NUM_VALUES) < kick_value
+    # equal-probability buckets over the hands she keeps, by cumulative probability
+    cum = np.cumsum(np.where(kept, p5, 0.0))
+    kept_total = cum[-1] if kept.any() else 1.0
+    bucket = np.minimum((cum - p5 * 0.5) / kept_total * (N_BUCKETS - 1), N_BUCKETS - 2).astype(np.int64)
+    bucket[~kept] = N_BUCKETS - 1
+    bucket_means = np.bincount(bucket, weights=p5, minlength=N_BUCKETS)
+
+    _, weights, _ = player_classes()
+    q = reach_table()
+    joint = dealer_value_counts_by_class() * (weights[:, None] / 1326.0 / comb(50, 5))  # P(class, dealer value)
+    s1 = players * float((joint[:, kept] * q[:, kept]).sum())
+    s2 = players * float((joint[:, kept] * q[:, kept] ** 2).sum())
+    means = np.concatenate([[0.0, 0.0, 0.0, s1, s2], bucket_means])
+    return ControlSetup(players, kick_value, bucket, q, two_card_class(), means)
+
+
+# --------------------------------------------------------------------------- kernel side
+@njit
+def record_deal(u, hole, n, dealer_value, kicked, bucket, reach, klass):
+    """Start a round's vector ``u``: the deal-level controls."""
+    for i in range(u.shape[0]):
+        u[i] = 0.0
+    u[U_ONE] = 1.0
+    u[U_BUCKET0 + bucket[dealer_value]] = 1.0
+    if not kicked:
+        for s in range(n):
+            q = reach[klass[hole[s, 0] * 52 + hole[s, 1]], dealer_value]
+            u[U_S_REACH] += q
+            u[U_S_REACH2] += q * q
+
+
+@njit
+def record_draw(u, scratch, c0, c1, unseen, value, bonus_tab, dealer_in, reach_value, pot_after, stands):
+    """Add one seat's draw-level controls: hole ``c0, c1`` drew to ``value`` from the cards flagged in
+    ``unseen`` (before the draw); ``dealer_in``: she held the pot, beaten from ``reach_value`` up."""
+    cards = _unseen(unseen)
+    for v in range(NUM_VALUES):
+        scratch[v] = 0.0
+    cnt = draw_histogram(c0, c1, cards, scratch)
+    eb = 0.0
+    ps = 0.0
+    for v in range(NUM_VALUES):
+        h = scratch[v]
+        if h > 0.0:
+            eb += h * bonus_tab[v]
+            if v >= reach_value:
+                ps += h
+    u[U_Z_BONUS] += bonus_tab[value] - eb / cnt
+    if dealer_in:
+        d = (1.0 if stands else 0.0) - ps / cnt
+        u[U_Z_STAND] += d
+        u[U_Z_STAND_POT] += d * pot_after
+
+
+@njit
+def add_outer(cross, u):
+    for i in range(u.shape[0]):
+        ui = u[i]
+        if ui != 0.0:
+            for j in range(u.shape[0]):
+                cross[i, j] += ui * u[j]
+
+
+# --------------------------------------------------------------------------- the estimate
+@dataclass(frozen=True)
+class ControlledEstimate:
+    """The control-variate estimate of the mean total net per round (ante units, summed over seats).
+
+    ``plain``/``controlled``: :class:`~ricochet_math.stats.Estimate` of it
+    without and with the controls; ``variance_ratio`` = plain variance /
+    controlled variance (the factor fewer rounds needed); ``beta``: the two
+    halves' coefficients; ``cross_fitted``: False when one half was empty.
+    """
+
+    plain: Estimate
+    controlled: Estimate
+    variance_ratio: float
+    beta: np.ndarray
+    cross_fitted: bool
+
+
+def _half(cross):
+    n = cross[U_ONE, U_ONE]
+    mean = cross[U_ONE] / n
+    cov = (cross - n * np.outer(mean, mean)) / max(n - 1.0, 1.0)
+    return n, mean, cov
+
+
+def _fit(cov):
+    zz = cov[2:, 2:]
+    zx = cov[2:, U_X]
+    return np.linalg.lstsq(zz, zx, rcond=1e-12)[0]
+
+
+def controlled_estimate(cross, means, level: float = 0.95) -> ControlledEstimate:
+    """Cross-fitted control-variate estimate from the kernel's sums ``cross`` (``float64[2, N_U, N_U]``,
+    even and odd chunks) and the exact control ``means``."""
+    cross = np.asarray(cross, dtype=np.float64)
+    halves = [_half(cross[h]) for h in (0, 1) if cross[h, U_ONE, U_ONE] > 1]
+    if not halves:
+        raise ValueError("no rounds recorded for the control variates")
+    betas = [_fit(cov) for _, _, cov in halves]
+    crossed = len(halves) == 2
+    n_all = sum(n for n, _, _ in halves)
+    est = var_sum = plain_var = plain_mean = 0.0
+    for i, (n, mean, cov) in enumerate(halves):
+        beta = betas[1 - i] if crossed else betas[i]
+        dz = mean[2:] - means
+        est += n * (mean[U_X] - beta @ dz)
+        var_sum += n * max(cov[U_X, U_X] - 2 * beta @ cov[2:, U_X] + beta @ cov[2:, 2:] @ beta, 0.0)
+        plain_mean += n * mean[U_X]
+        plain_var += n * cov[U_X, U_X]
+    z = z_value(level)
+
+    def make(m_sum, v_sum):
+        m = m_sum / n_all
+        se = float(np.sqrt(v_sum) / n_all)
+        return Estimate(float(m), se, float(m - z * se), float(m + z * se), level)
+
+    plain, controlled = make(plain_mean, plain_var), make(est, var_sum)
+    ratio = (plain.std_error / controlled.std_error) ** 2 if controlled.std_error > 0 else float("inf")
+    return ControlledEstimate(plain, controlled, ratio, np.array(betas), crossed)

@@ -1,0 +1,125 @@
+"""Control variates (ricochet_math.variance): exact means, unbiasedness, and the estimator."""
+from math import comb
+
+import numpy as np
+import pytest
+
+from ricochet_math import variance as V
+from ricochet_math.evaluation import eval5, value_counts_5
+from ricochet_math.rules import load_rules
+from ricochet_math.simulate import simulate
+from ricochet_math.solo import player_classes
+
+SOLO_EXACT_RTP = 0.9694752031  # tests/test_solver.py: the exhaustive solo analysis, publisher rules
+
+
+def test_dealer_counts_by_class_add_up_to_the_five_card_counts():
+    """Summed over all 1,326 hole-card pairs, each dealer hand is counted once per pair it misses:
+    sum_c weight_c * H[c, v] = count5[v] * C(47, 2) exactly."""
+    _, weights, _ = player_classes()
+    h = V.dealer_value_counts_by_class()
+    assert h.shape == (169, 7462)
+    assert np.all(h.sum(axis=1) == comb(50, 5))
+    assert np.array_equal((weights[:, None] * h).sum(axis=0), value_counts_5() * comb(47, 2))
+
+
+def test_reach_table_against_direct_enumeration():
+    reps, _, labels = player_classes()
+    q = V.reach_table()
+    assert np.allclose(q[:, 0], 1.0) and np.all(np.diff(q, axis=1) <= 1e-15)
+    c = labels.index("T9s")
+    a, b = (int(x) for x in reps[c])
+    rest = [x for x in range(52) if x not in (a, b)]
+    vals = np.array([eval5(a, b, rest[i], rest[j], rest[k]) for i in range(50) for j in range(i + 1, 50)
+                     for k in range(j + 1, 50)])
+    for v in (0, 3000, 5000, 5900, 7000):
+        assert q[c, v] == pytest.approx((vals >= v).mean(), abs=1e-15)
+
+
+def test_two_card_class_is_symmetric_and_covers_every_class():
+    k = V.two_card_class().reshape(52, 52)
+    assert np.array_equal(k, k.T)
+    _, weights, _ = player_classes()
+    off = k[~np.eye(52, dtype=bool)]
+    assert np.array_equal(np.bincount(off, minlength=169), 2 * weights)
+
+
+def test_bucket_means_are_dealer_hand_probabilities():
+    rules = load_rules("publisher")
+    for n in (1, 4, 7):
+        kick = rules.kickout_value(n)
+        cs = V.control_setup(n, kick)
+        buckets = cs.means[5:]
+        assert buckets.sum() == pytest.approx(1.0, abs=1e-12)
+        p_kicked = value_counts_5()[kick:].sum() / comb(52, 5)
+        assert buckets[-1] == pytest.approx(p_kicked, rel=1e-12)
+        assert np.all(buckets[:-1] > 0.8 / (V.N_BUCKETS - 1))  # roughly equal halves of what she keeps
+
+
+def test_controls_have_their_exact_means_in_a_simulation():
+    """Seed 4, 30,000 rounds of 4 always-play seats: each control's sample mean within 4.5 standard
+    errors of its exact mean (21 controls, so a 4.5-sigma band keeps the family's false alarms < 1e-4)."""
+    r = simulate("publisher", 4, "always", 30_000, seed=4, progress=False, control_variates=True)
+    c = r.sums.controls.sum(axis=0)
+    n = c[V.U_ONE, V.U_ONE]
+    mean = c[V.U_ONE] / n
+    var = np.diag(c) / n - mean ** 2
+    z = (mean[2:] - np.array(r.control_means)) / np.sqrt(var[2:] / n)
+    assert n == 30_000
+    assert np.all(np.abs(z) < 4.5), dict(zip(V.CONTROL_NAMES, np.round(z, 2)))
+
+
+def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
+    """N = 1, perfect play, seed 20261130, 40,000 rounds: the controlled estimate lies within 4 of its
+    standard errors of the exhaustive 96.9475203% and its variance is at least 50x smaller."""
+    r = simulate("publisher", 1, "perfect", 40_000, seed=20261130, progress=False)
+    m = r.summary()
+    est = m["rtp_initial_cv"]
+    assert abs(est.estimate - SOLO_EXACT_RTP) < 4 * est.std_error
+    assert m["variance_ratio"] > 50
+    assert est.std_error < 0.001
+    assert r.controlled.cross_fitted
+
+
+def test_controlled_estimate_on_known_data():
+    """A synthetic run: X = 3 + 2 Z1 - Z2 + noise with E[Z] known; the estimate recovers 3."""
+    rng = np.random.default_rng(0)
+    cross = np.zeros((2, V.N_U, V.N_U))
+    means = np.zeros(len(V.CONTROL_NAMES))
+    means[3] = 5.0
+    for h in range(2):
+        for _ in range(20):
+            u = np.zeros((500, V.N_U))
+            u[:, V.U_ONE] = 1.0
+            z1 = rng.normal(size=500)
+            s = rng.normal(5.0, 1.0, size=500)
+            u[:, V.U_Z_BONUS] = z1
+            u[:, V.U_S_REACH] = s
+            u[:, V.U_X] = 3.0 + 2.0 * z1 - (s - 5.0) + 0.1 * rng.normal(size=500)
+            cross[h] += u.T @ u
+    est = V.controlled_estimate(cross, means)
+    assert est.cross_fitted
+    assert est.controlled.estimate == pytest.approx(3.0, abs=4 * est.controlled.std_error)
+    assert est.controlled.std_error == pytest.approx(0.1 / np.sqrt(20_000), rel=0.05)
+    assert est.variance_ratio > 100
+    one_half = cross.copy()
+    one_half[1] = 0.0
+    assert not V.controlled_estimate(one_half, means).cross_fitted
+
+
+def test_controls_do_not_depend_on_workers():
+    a = simulate("publisher", 2, "perfect", 600, seed=9, chunk_size=100, workers=1, progress=False)
+    b = simulate("publisher", 2, "perfect", 600, seed=9, chunk_size=100, workers=2, progress=False)
+    assert np.array_equal(a.sums.controls, b.sums.controls)
+    assert a.summary()["rtp_initial_cv"] == b.summary()["rtp_initial_cv"]
+    assert a.sums.controls[0, V.U_ONE, V.U_ONE] == 300 and a.sums.controls[1, V.U_ONE, V.U_ONE] == 300
+
+
+def test_runs_with_and_without_controls_do_not_merge():
+    from ricochet_math.errors import RicochetError
+
+    a = simulate("publisher", 2, "always", 1000, seed=1, progress=False, control_variates=True)
+    b = simulate("publisher", 2, "always", 1000, seed=2, progress=False)
+    with pytest.raises(RicochetError, match="control variates"):
+        a.merge(b)
+    assert "rtp_initial_cv" not in b.summary()
