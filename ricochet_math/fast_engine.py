@@ -404,7 +404,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
                     bonus[s] = bonus_tab[v]
                     if cv_on:
                         variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
-                                             False, 0, 0.0, False)
+                                             False, 0, 0.0, False, 0.0)
                 share[s] = float(pot)
                 break
             code = codes[s]
@@ -429,8 +429,9 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             if cv_on:  # before the draw leaves the unseen cards
                 reach_v = best if dealer_loses_ties else best + 1
                 beats = v > best or (v == best and dealer_loses_ties)
+                w = variance.no_later_reach(order, p, hole, dealer_value, cv_reach, cv_klass) if dealer_in else 0.0
                 variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
-                                     dealer_in, reach_v, float(pot), beats)
+                                     dealer_in, reach_v, float(pot), beats, w)
             if track_unseen:
                 unseen[c0] = 0
                 unseen[c1] = 0

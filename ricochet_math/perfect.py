@@ -144,66 +144,77 @@ def _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot0):
 
 
 @njit
-def _continuation(rule, hists, bonuses, n_later, pot1, dealer_start, kicked):
-    """G[s, m-1, dp] after the acting seat stands: expected final share of one of
+def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kicked, active):
+    """G[m-1, dp, s] after the acting seat stands: expected final share of one of
     m holders at grid value index s, pot pot1 + dp before the first later seat acts.
 
     ``hists`` are the later seats' final-value probabilities on the value grid
-    (only values some seat can reach matter: G is needed nowhere else).
-    ``rule`` is the reading later seats use (PERFECT .. POT_ODDS_FINAL_NO_BONUS);
-    ``dealer_start``: the first grid index that reaches the dealer's hand
-    (for the dealer-only pot-odds readings).
+    (only values some seat can reach at or above the grid's lowest value matter:
+    G is needed nowhere else); ``below0[k]``: seat k's probability mass below
+    the grid.  ``rule`` is the reading later seats use (PERFECT ..
+    POT_ODDS_FINAL_NO_BONUS); ``dealer_start``: the first grid index that
+    reaches the dealer's hand (for the dealer-only pot-odds readings);
+    ``active[k]``: False for a later seat proved to fold whatever stands (its
+    step is the identity, skipped).  The arrays run over ``s`` innermost so
+    the perfect-play step compiles to vector code.
     """
     K = hists.shape[1]
     R = n_later + 1
-    G = np.empty((K, MAX_TIED, R), dtype=np.float64)
-    for s in range(K):
-        for m in range(MAX_TIED):
-            for dp in range(R):
-                G[s, m, dp] = (pot1 + dp) / (m + 1)
+    G = np.empty((MAX_TIED, R, K), dtype=np.float64)
+    for m in range(MAX_TIED):
+        for dp in range(R):
+            val = (pot1 + dp) / (m + 1)
+            for s in range(K):
+                G[m, dp, s] = val
     if n_later == 0:
         return G
-    Gn = np.empty_like(G)
-    A = np.empty((K + 1, R), dtype=np.float64)  # suffix sums over g > s
+    Gn = np.empty_like(G)  # entries a step does not write are never read
+    A = np.empty(K + 1, dtype=np.float64)  # suffix sums over g > s
+    below = np.empty(K, dtype=np.float64)  # mass below s (under the grid included)
     use_bonus = (rule & 1) == 0
     base = rule & 6
     F = np.zeros((1, 1))
     if base == POT_ODDS_FINAL:
         F = _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot1)
     for k in range(n_later - 1, -1, -1):
+        if not active[k]:
+            continue  # G_k = G_{k+1} for every pot the seat can face
         h = hists[k]
         bk = bonuses[k] if use_bonus else 0.0
-        dp_max = k  # the later seats before k may have played
-        for dp in range(dp_max + 1):
-            A[K, dp] = 0.0
-        for s in range(K - 1, -1, -1):
-            for dp in range(dp_max + 1):
-                A[s, dp] = A[s + 1, dp] + h[s] * G[s, 0, dp + 1]
+        acc = below0[k]
+        for s in range(K):
+            below[s] = acc
+            acc += h[s]
         pr_dealer = 1.0
         if base >= POT_ODDS_NOW:
             pr_dealer = 1.0 if kicked else _reach_from(h, dealer_start)
-        below = 0.0
-        for s in range(K):
-            ps = h[s]
-            for dp in range(dp_max + 1):
-                for m in range(MAX_TIED):
-                    m2 = min(m + 1, MAX_TIED - 1)
-                    tie_share = G[s, m2, dp + 1]
-                    if base == PERFECT:
-                        ev = A[s + 1, dp] + ps * tie_share + bk - 2.0
-                    elif base == MYOPIC:
-                        pot_after = pot1 + dp + 1
-                        ev = (1.0 - below - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
-                    elif base == POT_ODDS_NOW:
-                        ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
-                    else:
-                        ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
-                    if ev > -1.0:
-                        Gn[s, m, dp] = below * G[s, m, dp + 1] + ps * tie_share
-                    else:
-                        Gn[s, m, dp] = G[s, m, dp]
-            below += ps
-        G, Gn = Gn, G
+        for dp in range(k + 1):  # the later seats before k may have played
+            A[K] = 0.0
+            g0 = G[0, dp + 1]
+            for s in range(K - 1, -1, -1):
+                A[s] = A[s + 1] + h[s] * g0[s]
+            for m in range(MAX_TIED):
+                gm = G[m, dp + 1]
+                gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
+                stay = G[m, dp]
+                out = Gn[m, dp]
+                if base == PERFECT:
+                    for s in range(K):
+                        t = h[s] * gt[s]
+                        ev = A[s + 1] + t + bk - 2.0
+                        out[s] = below[s] * gm[s] + t if ev > -1.0 else stay[s]
+                else:
+                    for s in range(K):
+                        ps = h[s]
+                        if base == MYOPIC:
+                            pot_after = pot1 + dp + 1
+                            ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
+                        elif base == POT_ODDS_NOW:
+                            ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
+                        else:
+                            ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
+                        out[s] = below[s] * gm[s] + ps * gt[s] if ev > -1.0 else stay[s]
+        G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
     return G
 
 
@@ -217,73 +228,101 @@ def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, 
     for the arguments.  P(win) is the probability the seat ends holding (a
     share of) the pot if it plays.
     """
+    cards = _unseen(deck)
+    seat = order[pos]
+    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    return _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                        dealer_kicked, bonus_by_value, options)
+
+
+@njit
+def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                 dealer_kicked, bonus_by_value, options):
+    """:func:`seat_values` given the unseen ``cards`` and the acting seat's final-value
+    distribution ``h_me``."""
     mine = variant % 8
     others = mine if variant < 8 else variant // 8 - 1
     use_bonus = (mine & 1) == 0
-    cards = _unseen(deck)
     n = order.shape[0]
-    seat = order[pos]
     ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
-    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
     b_me = _expected_bonus(h_me, bonus_by_value)
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
     if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
         b = b_me if options[OPT_BONUS_ON_AUTOMATIC_WIN] != 0 else 0.0
         return pot - 1.0 + b, -1.0, 1.0, b, True
-    full = np.zeros((n_later + 1, NUM_VALUES), dtype=np.float64)
-    full[n_later] = h_me
+    # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
+    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    dv_reach = dv if ties_dealer else dv + 1
+    # The value grid: every value some seat can reach from ``lo`` up, plus the value to
+    # beat.  Whatever stands after my play is >= best_value, so lower values only count
+    # as "below" (the dealer-only readings also need the values that reach her hand).
+    lo = max(best_value, 0)
+    if (others & 6) >= POT_ODDS_NOW or (mine & 6) >= POT_ODDS_NOW:
+        lo = max(min(lo, dv_reach), 0)
+    full = np.empty((max(n_later, 1), NUM_VALUES), dtype=np.float64)
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
+    below0 = np.zeros(max(n_later, 1), dtype=np.float64)
     for k in range(n_later):
         s2 = order[pos + 1 + k]
         full[k] = final_distribution(hole[s2, 0], hole[s2, 1], cards)
         bonuses[k] = _expected_bonus(full[k], bonus_by_value)
-    # the value grid: every value some seat can reach, plus the value to beat
+        acc = 0.0
+        for v in range(lo):
+            acc += full[k, v]
+        below0[k] = acc
     index = np.full(NUM_VALUES, -1, dtype=np.int64)
     K = 0
-    for v in range(NUM_VALUES):
-        hit = v == best_value
-        for k in range(n_later + 1):
-            if full[k, v] > 0.0:
-                hit = True
-                break
+    for v in range(lo, NUM_VALUES):
+        hit = v == best_value or h_me[v] > 0.0
+        if not hit:
+            for k in range(n_later):
+                if full[k, v] > 0.0:
+                    hit = True
+                    break
         if hit:
             index[v] = K
             K += 1
     grid = np.empty(K, dtype=np.int64)
-    for v in range(NUM_VALUES):
+    for v in range(lo, NUM_VALUES):
         if index[v] >= 0:
             grid[index[v]] = v
     hists = np.zeros((max(n_later, 1), K), dtype=np.float64)
     for k in range(n_later):
         for i in range(K):
             hists[k, i] = full[k, grid[i]]
-    # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
-    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
-    dv_reach = dv if ties_dealer else dv + 1
     dealer_start = K
     for i in range(K):
         if grid[i] >= dv_reach:
             dealer_start = i
             break
-    G = _continuation(others, hists, bonuses, n_later, pot + 1, dealer_start, dealer_kicked)
+    # Later seats that fold whatever stands (exact: even the largest final pot cannot
+    # pay for their play at the lowest value that can stand) are skipped.
+    active = np.ones(max(n_later, 1), dtype=np.bool_)
+    if (others & 6) == PERFECT:
+        pot_max = pot + 1.0 + n_later
+        for k in range(n_later):
+            bk = bonuses[k] if (others & 1) == 0 else 0.0
+            if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
+                active[k] = False
+    G = _continuation(others, hists, bonuses, below0, n_later, pot + 1, dealer_start, dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
-    for f in range(NUM_VALUES):
+    for f in range(lo, NUM_VALUES):
         pf = h_me[f]
         if pf == 0.0:
             continue
         g = index[f]
         if best_value < 0:
-            share = G[g, 0, 0]
+            share = G[0, 0, g]
         elif f > best_value:
-            share = G[g, 0, 0]
+            share = G[0, 0, g]
         elif f == best_value:
             if dealer_in:
-                share = G[g, 0, 0] if ties_dealer else -1.0
+                share = G[0, 0, g] if ties_dealer else -1.0
             else:
-                share = G[g, min(n_tied, MAX_TIED - 1), 0]
+                share = G[min(n_tied, MAX_TIED - 1), 0, g]
         else:
             share = -1.0
         if share >= 0.0:
@@ -296,21 +335,21 @@ def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, 
     if base == PERFECT:
         decide = ev + bonus_term - 2.0
     elif base == MYOPIC:
-        G0 = _continuation(others, hists, bonuses, 0, pot + 1, dealer_start, dealer_kicked)
+        G0 = _continuation(others, hists, bonuses, below0, 0, pot + 1, dealer_start, dealer_kicked, active)
         e0 = 0.0
-        for f in range(NUM_VALUES):
+        for f in range(lo, NUM_VALUES):
             pf = h_me[f]
             if pf == 0.0:
                 continue
             g = index[f]
             if best_value < 0 or f > best_value:
-                e0 += pf * G0[g, 0, 0]
+                e0 += pf * G0[0, 0, g]
             elif f == best_value:
                 if dealer_in:
                     if ties_dealer:
-                        e0 += pf * G0[g, 0, 0]
+                        e0 += pf * G0[0, 0, g]
                 else:
-                    e0 += pf * G0[g, min(n_tied, MAX_TIED - 1), 0]
+                    e0 += pf * G0[min(n_tied, MAX_TIED - 1), 0, g]
         decide = e0 + bonus_term - 2.0
     else:
         if dealer_kicked:
@@ -430,6 +469,8 @@ def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_t
             b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
             if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
                 return False
+            return _seat_values(variant, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                                dealer_kicked, bonus_by_value, options)[4]
     return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                        dealer_kicked, bonus_by_value, options)[4]
 

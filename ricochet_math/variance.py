@@ -18,7 +18,11 @@ uses).  So
   draws (also for the automatic winner's free cards when they pay a bonus);
 * ``z_stand``: while the dealer still holds the pot, 1 if the drawn hand beat
   her minus the probability that it would;
-* ``z_stand_pot``: the same difference times the pot after the play.
+* ``z_stand_pot``: the same difference times the pot after the play;
+* ``z_stand_last``: the same difference times the chance that no later seat
+  would reach her hand, ``prod (1 - q_j)`` over the seats still to act (``q``
+  as below): a beaten dealer matters most when nobody after could beat her.
+  The weight is fixed before the draw, so this too has mean 0.
 
 Each has conditional mean zero given everything before the draw, whatever the
 strategies are, so its mean is exactly 0.
@@ -62,9 +66,9 @@ __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "deale
 N_BUCKETS = 16
 
 # Layout of the per-round vector u the kernel accumulates (u u^T summed per parity):
-U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(8)
+U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(9)
 N_U = U_BUCKET0 + N_BUCKETS
-CONTROL_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "s_reach", "s_reach2") + tuple(
+CONTROL_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "z_stand_last", "s_reach", "s_reach2") + tuple(
     f"bucket_{b}" for b in range(N_BUCKETS))
 
 
@@ -174,7 +178,7 @@ def control_setup(players: int, kick_value: int) -> ControlSetup:
     joint = dealer_value_counts_by_class() * (weights[:, None] / 1326.0 / comb(50, 5))  # P(class, dealer value)
     s1 = players * float((joint[:, kept] * q[:, kept]).sum())
     s2 = players * float((joint[:, kept] * q[:, kept] ** 2).sum())
-    means = np.concatenate([[0.0, 0.0, 0.0, s1, s2], bucket_means])
+    means = np.concatenate([[0.0, 0.0, 0.0, 0.0, s1, s2], bucket_means])
     return ControlSetup(players, kick_value, bucket, q, two_card_class(), means)
 
 
@@ -194,9 +198,11 @@ def record_deal(u, hole, n, dealer_value, kicked, bucket, reach, klass):
 
 
 @njit
-def record_draw(u, scratch, c0, c1, unseen, value, bonus_tab, dealer_in, reach_value, pot_after, stands):
+def record_draw(u, scratch, c0, c1, unseen, value, bonus_tab, dealer_in, reach_value, pot_after, stands,
+                no_later_reach):
     """Add one seat's draw-level controls: hole ``c0, c1`` drew to ``value`` from the cards flagged in
-    ``unseen`` (before the draw); ``dealer_in``: she held the pot, beaten from ``reach_value`` up."""
+    ``unseen`` (before the draw); ``dealer_in``: she held the pot, beaten from ``reach_value`` up;
+    ``no_later_reach``: the weight of ``z_stand_last``."""
     cards = _unseen(unseen)
     for v in range(NUM_VALUES):
         scratch[v] = 0.0
@@ -214,6 +220,17 @@ def record_draw(u, scratch, c0, c1, unseen, value, bonus_tab, dealer_in, reach_v
         d = (1.0 if stands else 0.0) - ps / cnt
         u[U_Z_STAND] += d
         u[U_Z_STAND_POT] += d * pot_after
+        u[U_Z_STAND_LAST] += d * no_later_reach
+
+
+@njit
+def no_later_reach(order, pos, hole, dealer_value, reach, klass):
+    """prod over the seats after position ``pos`` of (1 - q): the weight of ``z_stand_last``."""
+    w = 1.0
+    for p in range(pos + 1, order.shape[0]):
+        s = order[p]
+        w *= 1.0 - reach[klass[hole[s, 0] * 52 + hole[s, 1]], dealer_value]
+    return w
 
 
 @njit

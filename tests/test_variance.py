@@ -49,7 +49,7 @@ def test_bucket_means_are_dealer_hand_probabilities():
     for n in (1, 4, 7):
         kick = rules.kickout_value(n)
         cs = V.control_setup(n, kick)
-        buckets = cs.means[5:]
+        buckets = cs.means[V.U_BUCKET0 - 2:]
         assert buckets.sum() == pytest.approx(1.0, abs=1e-12)
         p_kicked = value_counts_5()[kick:].sum() / comb(52, 5)
         assert buckets[-1] == pytest.approx(p_kicked, rel=1e-12)
@@ -86,7 +86,7 @@ def test_controlled_estimate_on_known_data():
     rng = np.random.default_rng(0)
     cross = np.zeros((2, V.N_U, V.N_U))
     means = np.zeros(len(V.CONTROL_NAMES))
-    means[3] = 5.0
+    means[V.U_S_REACH - 2] = 5.0
     for h in range(2):
         for _ in range(20):
             u = np.zeros((500, V.N_U))

@@ -1,0 +1,531 @@
+"""Perfect play and the publisher-like strategy readings, as numba decision kernels.
+
+Perfect play (spec, "Money, strategy and the figures"): the acting seat plays
+iff EV(play) > EV(fold) = -1, given everything face up and assuming every later
+seat does the same.
+
+How the look-ahead is computed
+------------------------------
+While a five-card hand stands as best, a later seat only reacts to that hand's
+value ``s``, how many players share it (``m``) and the pot.  So the continuation
+is a backward sweep over hand values, one seat at a time, from the last seat
+to the one after the acting seat:
+
+* ``G_k(s, m, P)``: the expected final pot share of one of ``m`` players
+  standing at value ``s`` when seat ``k`` is about to act with ``P`` units in
+  the pot.  After the last seat, ``G(s, m, P) = P / m``.
+* Seat ``k`` with final-value distribution ``p_k`` plays iff
+  ``sum_{g>s} p_k(g) G_{k+1}(g, 1, P+1) + p_k(s) G_{k+1}(s, m+1, P+1) + E_k[bonus] - 2 > -1``
+  (a suffix sum over ``g`` per pot size), and then
+  ``G_k(s, m, P) = p_k(<s) G_{k+1}(s, m, P+1) + p_k(s) G_{k+1}(s, m+1, P+1)``;
+  if it folds, ``G_k(s, m, P) = G_{k+1}(s, m, P)``.
+* The acting seat's EV(play) is exact over its own 3-card draws from the real
+  unseen deck: ``sum_f p(f) [f stands] G(f, m', P+1) + E[bonus] - 2``.
+
+Documented approximations of the look-ahead (their effect on EV and on the
+decision is measured against exact nested enumeration in
+``benchmarks/bench_perfect_accuracy.py``):
+
+1. a later seat's draw distribution is taken from the deck as it is at the
+   decision, ignoring the cards that earlier draws (the acting seat's and the
+   seats between) will remove;
+2. pot splits in the look-ahead are fractional (the engine pays odd units to
+   the last-acting tied player, as the rules say);
+3. ties of more than ``MAX_TIED`` players at one value are treated as ``MAX_TIED``.
+
+The other readings (spec, "Strategy readings") are cheaper rules over the
+same distributions: *myopic* (the acting seat plays as if no seat were still
+to act) and *dealer-only pot odds* (play iff P(reach the dealer) x pot > 1,
+the pot taken right after the play or as the final pot when later seats use
+the same rule; always play when the dealer is kicked out).  Each comes with
+and without the bonus in the decision (the bonus is always paid).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import njit
+from .evaluation import NUM_VALUES, draw_histogram, eval5
+
+# Strategy readings (spec, "Strategy readings").  Odd codes ignore the bonus
+# when deciding.  A code >= 8 is a best response: the acting seat uses
+# ``code % 8`` and models every later seat as using ``code // 8 - 1``.
+PERFECT = 0
+PERFECT_NO_BONUS = 1
+MYOPIC = 2
+MYOPIC_NO_BONUS = 3
+POT_ODDS_NOW = 4
+POT_ODDS_NOW_NO_BONUS = 5
+POT_ODDS_FINAL = 6
+POT_ODDS_FINAL_NO_BONUS = 7
+READING_NAMES = (
+    "perfect", "perfect-no-bonus", "myopic", "myopic-no-bonus",
+    "pot-odds-now", "pot-odds-now-no-bonus", "pot-odds-final", "pot-odds-final-no-bonus",
+)
+
+# options array layout passed to every decision kernel
+OPT_AUTOMATIC_WIN, OPT_SPLIT_FRACTIONAL, OPT_DEALER_LOSES_TIES, OPT_BONUS_ON_AUTOMATIC_WIN, OPT_DEALER_VALUE = range(5)
+
+MAX_TIED = 3
+
+#: the engine's strategy registry checks this before offering the solver readings
+SOLVER_READY = True
+
+
+def best_response_code(mine: int, others: int) -> int:
+    """Variant code for a seat using reading ``mine`` at a table using ``others``."""
+    return 8 * (others + 1) + mine
+
+
+@njit
+def _unseen(deck):
+    n = 0
+    for c in range(52):
+        if deck[c]:
+            n += 1
+    out = np.empty(n, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        if deck[c]:
+            out[n] = c
+            n += 1
+    return out
+
+
+@njit
+def final_distribution(c0, c1, cards):
+    """Histogram (float64[7462], sums to 1) of the final value of hole cards
+    ``c0, c1`` plus three cards drawn from ``cards`` (all C(n,3) draws)."""
+    h = np.zeros(NUM_VALUES, dtype=np.float64)
+    cnt = draw_histogram(c0, c1, cards, h)
+    if cnt > 0:
+        h /= cnt
+    return h
+
+
+@njit
+def _expected_bonus(h, bonus_by_value):
+    b = 0.0
+    for v in range(NUM_VALUES):
+        if h[v] > 0.0:
+            b += h[v] * bonus_by_value[v]
+    return b
+
+
+@njit
+def _reach_from(h, start):
+    """Probability mass of ``h`` at indices >= start (start <= 0: everything)."""
+    p = 0.0
+    for v in range(max(start, 0), h.shape[0]):
+        p += h[v]
+    return p
+
+
+@njit
+def _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot0):
+    """Final pot when each later seat (in order) plays by the dealer-only pot-odds
+    rule ``rule`` (POT_ODDS_FINAL[_NO_BONUS]), starting from ``pot0``; returns
+    the per-seat play flags too (computed backward over pot sizes)."""
+    # F[k, dp]: final pot if seat k faces pot pot0 + dp.
+    F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
+    for dp in range(n_later + 1):
+        F[n_later, dp] = pot0 + dp
+    use_bonus = (rule & 1) == 0
+    for k in range(n_later - 1, -1, -1):
+        pr = 1.0 if kicked else _reach_from(hists[k], dealer_start)
+        for dp in range(k + 1):  # seats before k may have played: pot0 + 0..k
+            play_pot = F[k + 1, dp + 1]
+            gain = pr * play_pot + (bonuses[k] if use_bonus else 0.0)
+            if kicked or gain > 1.0:
+                F[k, dp] = play_pot
+            else:
+                F[k, dp] = F[k + 1, dp]
+    return F
+
+
+@njit
+def _continuation(rule, hists, bonuses, n_later, pot1, dealer_start, kicked):
+    """G[s, m-1, dp] after the acting seat stands: expected final share of one of
+    m holders at grid value index s, pot pot1 + dp before the first later seat acts.
+
+    ``hists`` are the later seats' final-value probabilities on the value grid
+    (only values some seat can reach matter: G is needed nowhere else).
+    ``rule`` is the reading later seats use (PERFECT .. POT_ODDS_FINAL_NO_BONUS);
+    ``dealer_start``: the first grid index that reaches the dealer's hand
+    (for the dealer-only pot-odds readings).
+    """
+    K = hists.shape[1]
+    R = n_later + 1
+    G = np.empty((K, MAX_TIED, R), dtype=np.float64)
+    for s in range(K):
+        for m in range(MAX_TIED):
+            for dp in range(R):
+                G[s, m, dp] = (pot1 + dp) / (m + 1)
+    if n_later == 0:
+        return G
+    Gn = np.empty_like(G)
+    A = np.empty((K + 1, R), dtype=np.float64)  # suffix sums over g > s
+    use_bonus = (rule & 1) == 0
+    base = rule & 6
+    F = np.zeros((1, 1))
+    if base == POT_ODDS_FINAL:
+        F = _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot1)
+    for k in range(n_later - 1, -1, -1):
+        h = hists[k]
+        bk = bonuses[k] if use_bonus else 0.0
+        dp_max = k  # the later seats before k may have played
+        for dp in range(dp_max + 1):
+            A[K, dp] = 0.0
+        for s in range(K - 1, -1, -1):
+            for dp in range(dp_max + 1):
+                A[s, dp] = A[s + 1, dp] + h[s] * G[s, 0, dp + 1]
+        pr_dealer = 1.0
+        if base >= POT_ODDS_NOW:
+            pr_dealer = 1.0 if kicked else _reach_from(h, dealer_start)
+        below = 0.0
+        for s in range(K):
+            ps = h[s]
+            for dp in range(dp_max + 1):
+                for m in range(MAX_TIED):
+                    m2 = min(m + 1, MAX_TIED - 1)
+                    tie_share = G[s, m2, dp + 1]
+                    if base == PERFECT:
+                        ev = A[s + 1, dp] + ps * tie_share + bk - 2.0
+                    elif base == MYOPIC:
+                        pot_after = pot1 + dp + 1
+                        ev = (1.0 - below - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
+                    elif base == POT_ODDS_NOW:
+                        ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
+                    else:
+                        ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
+                    if ev > -1.0:
+                        Gn[s, m, dp] = below * G[s, m, dp + 1] + ps * tie_share
+                    else:
+                        Gn[s, m, dp] = G[s, m, dp]
+            below += ps
+        G, Gn = Gn, G
+    return G
+
+
+@njit
+def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                dealer_kicked, bonus_by_value, options):
+    """(EV(play), EV(fold), P(win the pot), E[bonus], play?) of the seat ``order[pos]``.
+
+    EVs are expected net results in ante units (the ante already in the pot
+    counts as lost on a fold: EV(fold) = -1).  See :func:`perfect_decision`
+    for the arguments.  P(win) is the probability the seat ends holding (a
+    share of) the pot if it plays.
+    """
+    mine = variant % 8
+    others = mine if variant < 8 else variant // 8 - 1
+    use_bonus = (mine & 1) == 0
+    cards = _unseen(deck)
+    n = order.shape[0]
+    seat = order[pos]
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    b_me = _expected_bonus(h_me, bonus_by_value)
+    n_later = n - pos - 1
+    # automatic win: dealer kicked out, nobody stands, every other seat folded
+    if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
+        b = b_me if options[OPT_BONUS_ON_AUTOMATIC_WIN] != 0 else 0.0
+        return pot - 1.0 + b, -1.0, 1.0, b, True
+    full = np.zeros((n_later + 1, NUM_VALUES), dtype=np.float64)
+    full[n_later] = h_me
+    bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
+    for k in range(n_later):
+        s2 = order[pos + 1 + k]
+        full[k] = final_distribution(hole[s2, 0], hole[s2, 1], cards)
+        bonuses[k] = _expected_bonus(full[k], bonus_by_value)
+    # the value grid: every value some seat can reach, plus the value to beat
+    index = np.full(NUM_VALUES, -1, dtype=np.int64)
+    K = 0
+    for v in range(NUM_VALUES):
+        hit = v == best_value
+        for k in range(n_later + 1):
+            if full[k, v] > 0.0:
+                hit = True
+                break
+        if hit:
+            index[v] = K
+            K += 1
+    grid = np.empty(K, dtype=np.int64)
+    for v in range(NUM_VALUES):
+        if index[v] >= 0:
+            grid[index[v]] = v
+    hists = np.zeros((max(n_later, 1), K), dtype=np.float64)
+    for k in range(n_later):
+        for i in range(K):
+            hists[k, i] = full[k, grid[i]]
+    # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
+    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    dv_reach = dv if ties_dealer else dv + 1
+    dealer_start = K
+    for i in range(K):
+        if grid[i] >= dv_reach:
+            dealer_start = i
+            break
+    G = _continuation(others, hists, bonuses, n_later, pot + 1, dealer_start, dealer_kicked)
+    # my stand/tie structure against what stands now
+    ev = 0.0
+    p_win = 0.0
+    for f in range(NUM_VALUES):
+        pf = h_me[f]
+        if pf == 0.0:
+            continue
+        g = index[f]
+        if best_value < 0:
+            share = G[g, 0, 0]
+        elif f > best_value:
+            share = G[g, 0, 0]
+        elif f == best_value:
+            if dealer_in:
+                share = G[g, 0, 0] if ties_dealer else -1.0
+            else:
+                share = G[g, min(n_tied, MAX_TIED - 1), 0]
+        else:
+            share = -1.0
+        if share >= 0.0:
+            ev += pf * share
+            p_win += pf * (share > 0.0)
+    ev_play = ev + b_me - 2.0
+    # decision by the acting seat's reading
+    base = mine & 6
+    bonus_term = b_me if use_bonus else 0.0
+    if base == PERFECT:
+        decide = ev + bonus_term - 2.0
+    elif base == MYOPIC:
+        G0 = _continuation(others, hists, bonuses, 0, pot + 1, dealer_start, dealer_kicked)
+        e0 = 0.0
+        for f in range(NUM_VALUES):
+            pf = h_me[f]
+            if pf == 0.0:
+                continue
+            g = index[f]
+            if best_value < 0 or f > best_value:
+                e0 += pf * G0[g, 0, 0]
+            elif f == best_value:
+                if dealer_in:
+                    if ties_dealer:
+                        e0 += pf * G0[g, 0, 0]
+                else:
+                    e0 += pf * G0[g, min(n_tied, MAX_TIED - 1), 0]
+        decide = e0 + bonus_term - 2.0
+    else:
+        if dealer_kicked:
+            decide = 1e9
+        else:
+            pr = 0.0
+            for v in range(max(dv_reach, 0), NUM_VALUES):
+                pr += h_me[v]
+            if base == POT_ODDS_NOW:
+                final_pot = pot + 1.0
+            else:
+                F = _pot_odds_final(mine, hists, bonuses, dealer_start, dealer_kicked, n_later, pot + 1)
+                final_pot = F[0, 0] if n_later > 0 else pot + 1.0
+            decide = pr * final_pot + bonus_term - 2.0
+    return ev_play, -1.0, p_win, b_me, decide > -1.0
+
+
+@njit
+def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                      dealer_kicked, bonus_by_value, options):
+    """The myopic and dealer-only pot-odds readings without the full look-ahead
+    (the same rules as in :func:`seat_values`, computed from the distributions
+    they need only)."""
+    cards = _unseen(deck)
+    seat = order[pos]
+    n_later = order.shape[0] - pos - 1
+    if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
+        return True
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
+    base = mine & 6
+    if base == MYOPIC:
+        # as if no seat were still to act: win the pot after my play (or share a tie)
+        ev = 0.0
+        for f in range(NUM_VALUES):
+            pf = h[f]
+            if pf == 0.0:
+                continue
+            if best_value < 0 or f > best_value:
+                ev += pf * (pot + 1.0)
+            elif f == best_value:
+                if dealer_in:
+                    if ties_dealer:
+                        ev += pf * (pot + 1.0)
+                else:
+                    ev += pf * (pot + 1.0) / (n_tied + 1)
+        return ev + b - 2.0 > -1.0
+    if dealer_kicked:
+        return True
+    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    reach = dv if ties_dealer else dv + 1
+    pr = 0.0
+    for v in range(max(reach, 0), NUM_VALUES):
+        pr += h[v]
+    if base == POT_ODDS_NOW:
+        return pr * (pot + 1.0) + b - 2.0 > -1.0
+    # POT_ODDS_FINAL: later seats use the same rule on their own odds, backward over pot sizes
+    if n_later == 0:
+        return pr * (pot + 1.0) + b - 2.0 > -1.0
+    reach_later = np.empty(n_later, dtype=np.float64)
+    bonus_later = np.empty(n_later, dtype=np.float64)
+    for k in range(n_later):
+        s2 = order[pos + 1 + k]
+        h2 = final_distribution(hole[s2, 0], hole[s2, 1], cards)
+        p2 = 0.0
+        for v in range(max(reach, 0), NUM_VALUES):
+            p2 += h2[v]
+        reach_later[k] = p2
+        bonus_later[k] = _expected_bonus(h2, bonus_by_value) if (mine & 1) == 0 else 0.0
+    # F[k][dp]: final pot when later seat k faces pot (pot + 1) + dp
+    F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
+    for dp in range(n_later + 1):
+        F[n_later, dp] = pot + 1.0 + dp
+    for k in range(n_later - 1, -1, -1):
+        for dp in range(k + 1):
+            play_pot = F[k + 1, dp + 1]
+            if reach_later[k] * play_pot + bonus_later[k] - 2.0 > -1.0:
+                F[k, dp] = play_pot
+            else:
+                F[k, dp] = F[k + 1, dp]
+    return pr * F[0, 0] + b - 2.0 > -1.0
+
+
+@njit
+def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                     dealer_kicked, bonus_by_value, options):
+    """Return True to play, False to fold, for the seat ``order[pos]``.
+
+    deck: uint8[52], 1 = card unseen (may still be drawn); hole: int64[N, 2];
+    order: int64[N] seats in acting order; pos: index into ``order`` of the
+    acting seat; best_value: value the acting seat must reach (-1: nothing to
+    beat); dealer_in: the dealer holds best_value (not kicked out, not beaten);
+    n_tied: players standing at best_value; pot: units in the pot now;
+    dealer_kicked; bonus_by_value: float64[7462] bonus in ante units;
+    options: int64[5] (see OPT_*; the dealer's own hand value last, which the
+    dealer-only readings need once she is beaten).  ``variant``: a reading code (PERFECT ...)
+    or a best-response code (:func:`best_response_code`).
+    """
+    mine = variant % 8
+    if (mine & 6) != PERFECT:
+        return _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                                 dealer_kicked, bonus_by_value, options)
+    if (mine & 6) == PERFECT:
+        # Exact shortcut, never a different decision: a share can never exceed the
+        # largest final pot, so if even that cannot pay for the play, fold now.
+        seat = order[pos]
+        n_later = order.shape[0] - pos - 1
+        auto = dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0
+        if not auto and best_value >= 0:
+            cards = _unseen(deck)
+            h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+            ties = dealer_in and options[OPT_DEALER_LOSES_TIES] == 0
+            reach = 0.0
+            for v in range(best_value + (1 if ties else 0), NUM_VALUES):
+                reach += h[v]
+            b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
+            if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
+                return False
+    return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                       dealer_kicked, bonus_by_value, options)[4]
+
+
+# --------------------------------------------------------------------------- exact reference
+@njit
+def _int_share(pot, holders, my_rank_from_last):
+    """Integer pot share (odd units to the players who acted last, spec step 7).
+
+    ``my_rank_from_last`` = 0 if I acted last among the ``holders``, 1 if one
+    holder acted after me, ...
+    """
+    base = pot // holders
+    odd = pot - base * holders
+    return base + (1 if my_rank_from_last < odd else 0)
+
+
+@njit
+def _share(pot, holders, my_rank_from_last, fractional):
+    if fractional:
+        return pot / holders
+    return float(_int_share(pot, holders, my_rank_from_last))
+
+
+@njit
+def exact_ev_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                       bonus_by_value, options):
+    """EV(play) of seat ``order[pos]`` by exact nested enumeration, when exactly one
+    seat is still to act after it (``pos == N - 2``) and that seat plays perfectly
+    with exact knowledge of the deck left after this seat's draw.
+
+    The slow reference for :func:`seat_values` (no look-ahead approximation; the
+    rules' own odd-unit split).  Returns (EV(play), P(win)).
+    """
+    cards = _unseen(deck)
+    n = cards.shape[0]
+    me = order[pos]
+    last = order[pos + 1]
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    use = np.ones(n, dtype=np.bool_)
+    total = 0.0
+    wins = 0.0
+    cnt = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                cnt += 1
+                f = eval5(hole[me, 0], hole[me, 1], cards[i], cards[j], cards[k])
+                payoff = bonus_by_value[f]
+                stands = False
+                m = 1
+                if best_value < 0 or f > best_value:
+                    stands = True
+                elif f == best_value:
+                    if dealer_in:
+                        stands = ties_dealer
+                    else:
+                        stands = True
+                        m = n_tied + 1
+                if stands:
+                    use[i] = False
+                    use[j] = False
+                    use[k] = False
+                    # the last seat's exact options over the deck left
+                    n_last = 0
+                    ev_last = 0.0
+                    my_if_play = 0.0
+                    for a in range(n):
+                        if not use[a]:
+                            continue
+                        for b in range(a + 1, n):
+                            if not use[b]:
+                                continue
+                            for c in range(b + 1, n):
+                                if not use[c]:
+                                    continue
+                                g = eval5(hole[last, 0], hole[last, 1], cards[a], cards[b], cards[c])
+                                n_last += 1
+                                ev_last += bonus_by_value[g]
+                                if g > f:
+                                    ev_last += pot + 2
+                                elif g == f:
+                                    ev_last += _share(pot + 2, m + 1, 0, frac)
+                                    my_if_play += _share(pot + 2, m + 1, 1, frac)
+                                else:
+                                    my_if_play += _share(pot + 2, m, 0, frac)
+                    use[i] = True
+                    use[j] = True
+                    use[k] = True
+                    if ev_last / n_last - 2.0 > -1.0:
+                        share = my_if_play / n_last
+                    else:
+                        share = _share(pot + 1, m, 0, frac)
+                    payoff += share
+                    if share > 0.0:
+                        wins += 1.0
+                total += payoff
+    return total / cnt - 2.0, wins / cnt
