@@ -393,22 +393,9 @@ NB05 = [
     md("The chart as a grid: pairs on the diagonal, suited hands above it, offsuit below; the colour is "
        "the strongest dealer hand value still played against (blank: never plays or not analysed)."),
     code("""
-    ranks = "AKQJT98765432"
-    grid = np.full((13, 13), np.nan)
-    for row in chart.itertuples():
-        h = row.hand
-        i, j = ranks.index(h[0]), ranks.index(h[1])
-        if len(h) == 3 and h[2] == "o":
-            i, j = j, i
-        if row.plays_up_to_value >= 0:
-            grid[i, j] = row.plays_up_to_value
-    fig, ax = plt.subplots(figsize=(7, 6))
-    im = ax.imshow(grid, cmap="viridis")
-    ax.set_xticks(range(13), list(ranks))
-    ax.set_yticks(range(13), list(ranks))
-    ax.set_title("One player: plays against dealer hands up to this value")
-    fig.colorbar(im, ax=ax, shrink=0.8, label="dealer hand value (0 = worst, 7461 = royal flush)")
+    solo.plot_strategy()
     plt.show()
+    solo.strategy_grid().iloc[:6, :6]
     """),
     md("Single decisions: one solo deal, exact over its 14,190 draws, and a two-player table under each "
        "strategy reading."),

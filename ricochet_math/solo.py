@@ -469,6 +469,45 @@ class SoloAnalysis:
             })
         return pd.DataFrame(rows)
 
+    def strategy_grid(self, column: str = "plays_up_to_value"):
+        """A column of :meth:`strategy_chart` as the usual 13 x 13 starting-hand grid (pandas):
+        rows and columns A..2, pairs on the diagonal, suited hands above it (row = high card),
+        offsuit hands below it; NaN where a class was not analysed (``classes=`` runs) or never
+        plays (``plays_up_to_value`` = -1)."""
+        import pandas as pd
+        from .cards import RANKS
+        ranks = RANKS[::-1]
+        grid = pd.DataFrame(np.nan, index=list(ranks), columns=list(ranks))
+        for row in self.strategy_chart().itertuples():
+            h = row.hand
+            hi, lo = h[0], h[1]
+            value = float(getattr(row, column))
+            if column == "plays_up_to_value" and value < 0:
+                continue
+            if len(h) == 3 and h[2] == "o":
+                grid.loc[lo, hi] = value
+            else:
+                grid.loc[hi, lo] = value
+        return grid
+
+    def plot_strategy(self, column: str = "plays_up_to_value", ax=None):
+        """Heatmap of :meth:`strategy_grid` (matplotlib); returns the Axes.  The default colour is the
+        strongest dealer hand value still played against; ``column="fold_frequency_dealer_in"``
+        shows how often each hand folds while the dealer is in."""
+        import matplotlib.pyplot as plt
+        grid = self.strategy_grid(column)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 6))
+        im = ax.imshow(grid.to_numpy(dtype=float), cmap="viridis")
+        ax.set_xticks(range(13), list(grid.columns))
+        ax.set_yticks(range(13), list(grid.index))
+        ax.set_xlabel("second card (suited above the diagonal, offsuit below)")
+        label = ("dealer hand value played against (0 = worst, 7461 = royal flush)"
+                 if column == "plays_up_to_value" else column.replace("_", " "))
+        ax.figure.colorbar(im, ax=ax, shrink=0.8, label=label)
+        ax.set_title(f"One player, rules {self.rules_name}: perfect play")
+        return ax
+
 
 def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress: bool = False) -> SoloAnalysis:
     """Exact solo analysis of a rule set under perfect play (spec "Perfect play").

@@ -71,6 +71,24 @@ def test_sample_decisions_agree_with_direct_enumeration(sample_analysis):
     assert top < pattern_value("KK") and d.decision == "fold"
 
 
+def test_strategy_grid_and_heatmap(sample_analysis):
+    """The chart on the 13 x 13 grid: pairs on the diagonal, suited above, offsuit below; the heatmap
+    draws that grid."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    chart = sample_analysis.strategy_chart().set_index("hand")
+    grid = sample_analysis.strategy_grid()
+    assert grid.shape == (13, 13) and list(grid.index) == list("AKQJT98765432")
+    assert grid.loc["A", "A"] == chart.loc["AA", "plays_up_to_value"]
+    assert grid.loc["2", "3"] == chart.loc["32o", "plays_up_to_value"]  # offsuit: below the diagonal
+    assert int(grid.notna().to_numpy().sum()) == int((chart["plays_up_to_value"] >= 0).sum())
+    folds = sample_analysis.strategy_grid("fold_frequency_dealer_in")
+    assert folds.loc["A", "A"] == 0.0
+    ax = sample_analysis.plot_strategy("fold_frequency_dealer_in")
+    assert ax.images[0].get_array().shape == (13, 13)
+
+
 def test_solo_deal_examples():
     d = solo.solo_deal(RULES, "7s 7h", "Ks Kd 7c 4h 2s")
     # 3,432 of the 14,190 draws reach the kings; 3 x 0.2419 + E[bonus] 0.0698 - 2 < -1: fold
