@@ -232,14 +232,30 @@ def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, 
     seat = order[pos]
     h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
     return _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                        dealer_kicked, bonus_by_value, options)
+                        dealer_kicked, bonus_by_value, options, np.empty(0))
+
+
+@njit
+def model_shares(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                 dealer_kicked, bonus_by_value, options):
+    """The look-ahead's expected pot share of the acting seat if it plays and ends its draw at
+    each value: ``float64[7462]`` (-1 where that value does not stand).  EV(play) of
+    :func:`seat_values` is ``sum_f p(f) max(share[f], 0) + E[bonus] - 2``; the exact references
+    in :mod:`ricochet_math.nested` compare their shares draw by draw with these."""
+    cards = _unseen(deck)
+    seat = order[pos]
+    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    shares = np.full(NUM_VALUES, -1.0)
+    _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                 dealer_kicked, bonus_by_value, options, shares)
+    return shares
 
 
 @njit
 def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                 dealer_kicked, bonus_by_value, options):
+                 dealer_kicked, bonus_by_value, options, shares_out):
     """:func:`seat_values` given the unseen ``cards`` and the acting seat's final-value
-    distribution ``h_me``."""
+    distribution ``h_me``; ``shares_out`` (float64[7462] or empty) receives the share by value."""
     mine = variant % 8
     others = mine if variant < 8 else variant // 8 - 1
     use_bonus = (mine & 1) == 0
@@ -328,6 +344,8 @@ def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, 
         if share >= 0.0:
             ev += pf * share
             p_win += pf * (share > 0.0)
+        if shares_out.shape[0] > 0:
+            shares_out[f] = share
     ev_play = ev + b_me - 2.0
     # decision by the acting seat's reading
     base = mine & 6
@@ -470,7 +488,7 @@ def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_t
             if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
                 return False
             return _seat_values(variant, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                                dealer_kicked, bonus_by_value, options)[4]
+                                dealer_kicked, bonus_by_value, options, np.empty(0))[4]
     return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                        dealer_kicked, bonus_by_value, options)[4]
 
