@@ -407,7 +407,10 @@ def _save_checkpoint(path: Path, meta: dict, lengths: Sequence[int], done: dict[
         "lengths": np.array([lengths[i] for i in idx], dtype=np.int64),
     }
     for key in ChunkSums.KEYS:
-        arrays[key] = np.stack([getattr(done[i], key) for i in idx])
+        if key == "controls":  # a chunk's controls sit in its own half (i % 2): keep that half only
+            arrays[key] = np.stack([done[i].controls[i % 2] for i in idx])
+        else:
+            arrays[key] = np.stack([getattr(done[i], key) for i in idx])
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
@@ -429,7 +432,9 @@ def _load_checkpoint(path: Path, meta: dict, lengths: Sequence[int]) -> dict[int
             for j, i in enumerate(z["index"]):
                 i = int(i)
                 if i < len(lengths) and int(z["lengths"][j]) == lengths[i]:
-                    out[i] = ChunkSums.from_arrays({k: z[k][j] for k in ChunkSums.KEYS})
+                    arrays = {k: z[k][j] for k in ChunkSums.KEYS}
+                    arrays["controls"] = np.stack([arrays["controls"], np.zeros_like(arrays["controls"])])
+                    out[i] = ChunkSums.from_arrays(arrays).in_half(i % 2)
             return out
     except (OSError, ValueError, KeyError) as exc:
         raise RicochetError(f"checkpoint {path} cannot be read: {exc}") from None

@@ -43,9 +43,10 @@ The coefficients
 sums of ``u u^T`` separately for even and odd chunks, and each half is
 corrected with the coefficients fitted on the other half, so ``beta`` never
 depends on the rounds it corrects and the estimate stays exactly unbiased.
-(A run of one chunk has no other half; it uses its own coefficients, whose
-bias is of order 1/rounds, and says so.)  The interval uses the residual
-variance of each half.
+(A run with fewer than :data:`MIN_HALF_ROUNDS` rounds in a half, one chunk
+for instance, fits one set of coefficients on all its rounds instead, whose
+bias is of order 1/rounds, and says so: ``cross_fitted`` is False.)  The
+interval uses the residual variance of each half.
 """
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "deale
 
 #: dealer-value buckets (the last one: kicked out)
 N_BUCKETS = 16
+#: fewer rounds than this in either half: fit the coefficients on all rounds instead of cross-fitting
+#: (about 50 rounds per coefficient keeps a half's fit stable)
+MIN_HALF_ROUNDS = 1200
 
 # Layout of the per-round vector u the kernel accumulates (u u^T summed per parity):
 U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(9)
@@ -280,12 +284,15 @@ def controlled_estimate(cross, means, level: float = 0.95) -> ControlledEstimate
     halves = [_half(cross[h]) for h in (0, 1) if cross[h, U_ONE, U_ONE] > 1]
     if not halves:
         raise ValueError("no rounds recorded for the control variates")
-    betas = [_fit(cov) for _, _, cov in halves]
-    crossed = len(halves) == 2
+    crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= MIN_HALF_ROUNDS
+    if crossed:
+        betas = [_fit(cov) for _, _, cov in halves]
+    else:  # too few rounds to fit on one half alone: pooled coefficients for both (bias O(1/rounds))
+        betas = [_fit(_half(cross.sum(axis=0))[2])] * 2
     n_all = sum(n for n, _, _ in halves)
     est = var_sum = plain_var = plain_mean = 0.0
     for i, (n, mean, cov) in enumerate(halves):
-        beta = betas[1 - i] if crossed else betas[i]
+        beta = betas[1 - i]
         dz = mean[2:] - means
         est += n * (mean[U_X] - beta @ dz)
         var_sum += n * max(cov[U_X, U_X] - 2 * beta @ cov[2:, U_X] + beta @ cov[2:, 2:] @ beta, 0.0)

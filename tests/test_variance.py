@@ -123,3 +123,12 @@ def test_runs_with_and_without_controls_do_not_merge():
     with pytest.raises(RicochetError, match="control variates"):
         a.merge(b)
     assert "rtp_initial_cv" not in b.summary()
+
+
+def test_checkpoint_keeps_the_controls(tmp_path):
+    """A run resumed from its checkpoint gives the same control sums as the run itself."""
+    ck = tmp_path / "ck.npz"
+    a = simulate("publisher", 2, "perfect", 500, seed=12, chunk_size=100, progress=False, checkpoint=ck)
+    b = simulate("publisher", 2, "perfect", 500, seed=12, chunk_size=100, progress=False, checkpoint=ck)
+    assert np.array_equal(a.sums.controls, b.sums.controls)
+    assert a.sums.controls[1, V.U_ONE, V.U_ONE] == 200  # chunks 1 and 3 are the odd half
