@@ -171,7 +171,7 @@ class ChunkSums:
 
     @classmethod
     def zeros(cls, players: int, controls: bool = False) -> ChunkSums:
-        k = variance.N_U if controls else 0
+        k = variance.n_u(players) if controls else 0
         return cls(np.zeros((players, N_SEAT_FIELDS)), np.zeros((players, N_SEAT_FIELDS)),
                    np.zeros(N_SEAT_FIELDS), np.zeros(N_SEAT_FIELDS), np.zeros(N_ROUND_FIELDS), np.zeros((2, k, k)))
 
@@ -403,8 +403,9 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
                     value[s] = v
                     bonus[s] = bonus_tab[v]
                     if cv_on:
-                        variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
-                                             False, 0, 0.0, False, 0.0)
+                        variance.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v,
+                                             bonus_tab, -1, False, dealer_loses_ties, 0.0, 0.0,
+                                             np.empty(0, np.int64), cv_reach)
                 share[s] = float(pot)
                 break
             code = codes[s]
@@ -427,11 +428,14 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             value[s] = v
             bonus[s] = bonus_tab[v]
             if cv_on:  # before the draw leaves the unseen cards
-                reach_v = best if dealer_loses_ties else best + 1
-                beats = v > best or (v == best and dealer_loses_ties)
-                w = variance.no_later_reach(order, p, hole, dealer_value, cv_reach, cv_klass) if dealer_in else 0.0
-                variance.record_draw(cv_u, cv_scratch, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
-                                     dealer_in, reach_v, float(pot), beats, w)
+                w = variance.no_later_reach(order, p, hole, best, cv_reach, cv_klass) if best >= 0 else 0.0
+                d_beat = variance.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
+                                              best, dealer_in, dealer_loses_ties, float(pot), w,
+                                              variance.later_classes(order, p, hole, cv_klass), cv_reach)
+                if not dealer_in and best >= 0:
+                    for q in range(p):  # the seats holding the pot may lose it to this draw
+                        if status[order[q]] == S_PLAYED:
+                            variance.record_loss(cv_u, order[q], d_beat, float(pot), w)
             if track_unseen:
                 unseen[c0] = 0
                 unseen[c1] = 0
@@ -580,6 +584,8 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
         round_sums[R_TOT_RET_WAG] += acc[tot, F_RET] * acc[tot, F_WAG]
         if cv_on:
             cv_u[variance.U_X] = acc[tot, F_NET]
+            for i in range(n):
+                cv_u[variance.N_SHARED + variance.PER_SEAT * i + variance.SEAT_X] = share[i] + bonus[i] - wagered[i]
             variance.add_outer(cv_cross, cv_u)
 
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
@@ -701,7 +707,8 @@ def _run(setup: KernelSetup, state: np.ndarray, rounds: int, decks: np.ndarray, 
     total_sq = np.zeros(N_SEAT_FIELDS)
     round_sums = np.zeros(N_ROUND_FIELDS)
     cv = setup.controls
-    cv_cross = np.zeros((variance.N_U, variance.N_U) if cv is not None else (0, 0))
+    k = variance.n_u(n) if cv is not None else 0
+    cv_cross = np.zeros((k, k))
     if cv is None:
         cv_args = (np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros(1, np.int64), cv_cross)
     else:

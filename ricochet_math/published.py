@@ -231,10 +231,13 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
                       seed=seed, progress=progress).seat_frame().iloc[0]
         base = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed,
                         progress=progress).seat_frame().iloc[0]
+        key = "rtp_initial_cv" if "rtp_initial_cv" in br.index else "rtp_initial"  # controlled when kept
         rows.append({"players": n, "table_reading": reading,
-                     "best_response_rtp": float(br["rtp_initial"]), "best_response_low": float(br["rtp_initial_low"]),
-                     "best_response_high": float(br["rtp_initial_high"]),
-                     "same_seat_playing_reading_rtp": float(base["rtp_initial"]),
-                     "gain": float(br["rtp_initial"]) - float(base["rtp_initial"]),
+                     "best_response_rtp": float(br[key]), "best_response_low": float(br[f"{key}_low"]),
+                     "best_response_high": float(br[f"{key}_high"]),
+                     "same_seat_playing_reading_rtp": float(base[key]),
+                     "same_seat_low": float(base[f"{key}_low"]), "same_seat_high": float(base[f"{key}_high"]),
+                     "gain": float(br[key]) - float(base[key]),
+                     "method": "control variates" if key != "rtp_initial" else "plain",
                      "rounds": rounds, "seed": seed})
     return pd.DataFrame(rows)

@@ -141,6 +141,15 @@ class SimulationResult:
 
         return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level)
 
+    def controlled_seat(self, seat: int):
+        """The control-variate estimate of seat ``seat``'s (0-based) mean net per round, or None."""
+        if not self.control_means or self.sums.controls.size == 0:
+            return None
+        from .variance import controlled_estimate, seat_index
+
+        return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level,
+                                   target=seat_index(seat))
+
     @property
     def seed(self) -> int:
         """The root seed of a single run."""
@@ -262,6 +271,10 @@ class SimulationResult:
                               ("win_frequency", proportion_ci(t[F_WIN], r, lv)),
                               ("hit_frequency", proportion_ci(t[F_HIT], r, lv))):
                 row[name], row[f"{name}_low"], row[f"{name}_high"] = est.estimate, est.low, est.high
+            if by == "seat" and self.control_means:  # the seat's RTP with the control variates
+                cv = self.controlled_seat(i).controlled.shifted(1.0)
+                row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = (
+                    cv.estimate, cv.low, cv.high)
             row["mean_net"] = net.estimate
             row["sd_net"] = sample_std(t[F_NET], t[F_NET_SQ], r)
             row["automatic_wins"] = int(t[F_AUTO])

@@ -37,6 +37,17 @@ Their means come from :func:`dealer_value_counts_by_class` (for each of the
 169 two-card classes, the values of all C(50, 5) dealer hands) and the five-card
 value counts.
 
+Per seat, the kernel also keeps the seat's own net and its own controls (its
+draws' ``z_bonus``, ``z_stand``, ``z_stand_last``; ``z_take``: the pot times
+the chance that no later seat reaches the hand it drew if that hand took the
+pot (from the dealer or from the player holding it), minus the expectation of
+the same over all its draws; ``z_lose``: the same difference for another seat's draw while this seat
+holds the pot; and its ``q``, whose mean is ``E[s_reach] / N`` because the
+seats are exchangeable at the deal), so one seat's RTP, a best response's for
+instance, gets the same treatment (``controlled_estimate(...,
+target=seat_index(i))``).  Every weight is fixed before the draw it
+multiplies, so these too have mean 0.
+
 The coefficients
 ----------------
 ``beta`` is fitted by least squares, **cross-fitted**: the engine keeps the
@@ -61,7 +72,8 @@ from .perfect import _unseen
 from .stats import Estimate, z_value
 
 __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "dealer_value_counts_by_class",
-           "two_card_class", "reach_table", "controlled_estimate", "ControlledEstimate"]
+           "two_card_class", "reach_table", "controlled_estimate", "ControlledEstimate", "n_u", "seat_index",
+           "control_indices", "control_names"]
 
 #: dealer-value buckets (the last one: kicked out)
 N_BUCKETS = 16
@@ -69,11 +81,40 @@ N_BUCKETS = 16
 #: (about 50 rounds per coefficient keeps a half's fit stable)
 MIN_HALF_ROUNDS = 1200
 
-# Layout of the per-round vector u the kernel accumulates (u u^T summed per parity):
+# Layout of the per-round vector u the kernel accumulates (u u^T summed per parity): the shared
+# part (the round's total net and the table-wide controls), then five entries per seat (its net
+# and its own controls: the same martingale differences for its draws only, and its q).
 U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(9)
-N_U = U_BUCKET0 + N_BUCKETS
-CONTROL_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "z_stand_last", "s_reach", "s_reach2") + tuple(
+N_SHARED = U_BUCKET0 + N_BUCKETS
+SEAT_X, SEAT_Z_BONUS, SEAT_Z_STAND, SEAT_Z_STAND_LAST, SEAT_REACH, SEAT_Z_TAKE, SEAT_Z_LOSE = range(7)
+PER_SEAT = 7
+SHARED_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "z_stand_last", "s_reach", "s_reach2") + tuple(
     f"bucket_{b}" for b in range(N_BUCKETS))
+SEAT_NAMES = ("z_bonus", "z_stand", "z_stand_last", "q", "z_take", "z_lose")
+#: kept for readers of the shared controls
+CONTROL_NAMES = SHARED_NAMES
+
+
+def n_u(players: int) -> int:
+    """Length of the per-round vector u for ``players`` seats."""
+    return N_SHARED + PER_SEAT * players
+
+
+def seat_index(seat: int, entry: int = SEAT_X) -> int:
+    """Index in u of a seat's net (``SEAT_X``) or one of its own controls."""
+    return N_SHARED + PER_SEAT * seat + entry
+
+
+def control_indices(length: int) -> np.ndarray:
+    """Indices of u that are controls (everything but the constant and the nets)."""
+    players = (length - N_SHARED) // PER_SEAT
+    own = [seat_index(i, e) for i in range(players) for e in range(1, PER_SEAT)]
+    return np.array(list(range(U_Z_BONUS, N_SHARED)) + own, dtype=np.int64)
+
+
+def control_names(players: int) -> list[str]:
+    """Names of the controls, in :func:`control_indices` order."""
+    return list(SHARED_NAMES) + [f"seat{i + 1}_{nm}" for i in range(players) for nm in SEAT_NAMES]
 
 
 # --------------------------------------------------------------------------- exact tables
@@ -149,7 +190,8 @@ class ControlSetup:
     """What the kernel needs to record the controls, and their exact means.
 
     ``bucket``: ``int64[7462]`` dealer value -> bucket; ``reach``/``klass``:
-    :func:`reach_table`, :func:`two_card_class`; ``means``: ``float64[len(CONTROL_NAMES)]``.
+    :func:`reach_table`, :func:`two_card_class`; ``means``: ``float64[n_u(players)]``, the exact
+    expectation of each control (entries that are not controls hold 0).
     """
 
     players: int
@@ -182,7 +224,11 @@ def control_setup(players: int, kick_value: int) -> ControlSetup:
     joint = dealer_value_counts_by_class() * (weights[:, None] / 1326.0 / comb(50, 5))  # P(class, dealer value)
     s1 = players * float((joint[:, kept] * q[:, kept]).sum())
     s2 = players * float((joint[:, kept] * q[:, kept] ** 2).sum())
-    means = np.concatenate([[0.0, 0.0, 0.0, 0.0, s1, s2], bucket_means])
+    means = np.zeros(n_u(players))  # E[u] at the controls (the other entries are not used)
+    means[U_S_REACH], means[U_S_REACH2] = s1, s2
+    means[U_BUCKET0:N_SHARED] = bucket_means
+    for i in range(players):  # the seats are exchangeable at the deal: each holds 1/N of s_reach
+        means[seat_index(i, SEAT_REACH)] = s1 / players
     return ControlSetup(players, kick_value, bucket, q, two_card_class(), means)
 
 
@@ -199,42 +245,89 @@ def record_deal(u, hole, n, dealer_value, kicked, bucket, reach, klass):
             q = reach[klass[hole[s, 0] * 52 + hole[s, 1]], dealer_value]
             u[U_S_REACH] += q
             u[U_S_REACH2] += q * q
+            u[N_SHARED + PER_SEAT * s + SEAT_REACH] = q
 
 
 @njit
-def record_draw(u, scratch, c0, c1, unseen, value, bonus_tab, dealer_in, reach_value, pot_after, stands,
-                no_later_reach):
-    """Add one seat's draw-level controls: hole ``c0, c1`` drew to ``value`` from the cards flagged in
-    ``unseen`` (before the draw); ``dealer_in``: she held the pot, beaten from ``reach_value`` up;
-    ``no_later_reach``: the weight of ``z_stand_last``."""
+def record_draw(u, scratch, seat, c0, c1, unseen, value, bonus_tab, best, dealer_in, ties_dealer, pot_after,
+                no_later_reach, later, reach_tab):
+    """Add one seat's draw-level controls and return its ``beat - P(beat)``: hole ``c0, c1`` drew to
+    ``value`` from the cards flagged in ``unseen`` (before the draw), against ``best`` (the dealer's
+    hand while ``dealer_in``, else the best player's, -1 for nothing); ``no_later_reach``: the
+    weight prod (1 - q_j) over the seats still to act, fixed before the draw; ``later``: those
+    seats' two-card classes (rows of ``reach_tab``, :func:`reach_table`)."""
     cards = _unseen(unseen)
     for v in range(NUM_VALUES):
         scratch[v] = 0.0
     cnt = draw_histogram(c0, c1, cards, scratch)
+    if best < 0:
+        reach = NUM_VALUES  # nothing to beat: every draw stands, no difference to record
+    elif dealer_in:
+        reach = best if ties_dealer else best + 1
+    else:
+        reach = best + 1  # taking the pot from a player (a tie only shares it)
     eb = 0.0
-    ps = 0.0
+    pb = 0.0
+    take = 0.0  # E[pot x prod (1 - Q[later, v]) over the draws that take the pot]: z_take's mean
     for v in range(NUM_VALUES):
         h = scratch[v]
         if h > 0.0:
             eb += h * bonus_tab[v]
-            if v >= reach_value:
-                ps += h
-    u[U_Z_BONUS] += bonus_tab[value] - eb / cnt
+            if v >= reach:
+                pb += h
+                take += h * _survival(later, reach_tab, v)
+    own = N_SHARED + PER_SEAT * seat
+    zb = bonus_tab[value] - eb / cnt
+    u[U_Z_BONUS] += zb
+    u[own + SEAT_Z_BONUS] += zb
+    if best < 0:
+        return 0.0
+    d = (1.0 if value >= reach else 0.0) - pb / cnt
     if dealer_in:
-        d = (1.0 if stands else 0.0) - ps / cnt
         u[U_Z_STAND] += d
         u[U_Z_STAND_POT] += d * pot_after
         u[U_Z_STAND_LAST] += d * no_later_reach
+        u[own + SEAT_Z_STAND] += d
+        u[own + SEAT_Z_STAND_LAST] += d * no_later_reach
+    took = _survival(later, reach_tab, value) if value >= reach else 0.0
+    u[own + SEAT_Z_TAKE] += pot_after * (took - take / cnt)
+    return d
 
 
 @njit
-def no_later_reach(order, pos, hole, dealer_value, reach, klass):
-    """prod over the seats after position ``pos`` of (1 - q): the weight of ``z_stand_last``."""
+def _survival(later, reach_tab, v):
+    """prod over the later seats' classes of (1 - Q[class, v]): nobody after reaches ``v``."""
+    w = 1.0
+    for k in range(later.shape[0]):
+        w *= 1.0 - reach_tab[later[k], v]
+    return w
+
+
+@njit
+def record_loss(u, holder, d, pot_after, no_later_reach):
+    """A seat holding the pot faced another seat's draw with ``beat - P(beat)`` = ``d``."""
+    u[N_SHARED + PER_SEAT * holder + SEAT_Z_LOSE] += d * pot_after * no_later_reach
+
+
+@njit
+def no_later_reach(order, pos, hole, value, reach, klass):
+    """prod over the seats after position ``pos`` of (1 - q), q = Q[their class, ``value``] (the hand
+    to beat): the weight of ``z_stand_last``, ``z_take`` and ``z_lose``."""
     w = 1.0
     for p in range(pos + 1, order.shape[0]):
         s = order[p]
-        w *= 1.0 - reach[klass[hole[s, 0] * 52 + hole[s, 1]], dealer_value]
+        w *= 1.0 - reach[klass[hole[s, 0] * 52 + hole[s, 1]], value]
     return w
+
+
+@njit
+def later_classes(order, pos, hole, klass):
+    """The two-card classes of the seats after position ``pos``."""
+    out = np.empty(order.shape[0] - pos - 1, dtype=np.int64)
+    for p in range(pos + 1, order.shape[0]):
+        s = order[p]
+        out[p - pos - 1] = klass[hole[s, 0] * 52 + hole[s, 1]]
+    return out
 
 
 @njit
@@ -271,33 +364,35 @@ def _half(cross):
     return n, mean, cov
 
 
-def _fit(cov):
-    zz = cov[2:, 2:]
-    zx = cov[2:, U_X]
-    return np.linalg.lstsq(zz, zx, rcond=1e-12)[0]
+def _fit(cov, target, ctl):
+    return np.linalg.lstsq(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)[0]
 
 
-def controlled_estimate(cross, means, level: float = 0.95) -> ControlledEstimate:
-    """Cross-fitted control-variate estimate from the kernel's sums ``cross`` (``float64[2, N_U, N_U]``,
-    even and odd chunks) and the exact control ``means``."""
+def controlled_estimate(cross, means, level: float = 0.95, target: int = U_X) -> ControlledEstimate:
+    """Cross-fitted control-variate estimate of the mean of ``u[target]`` (default: the round's total
+    net; :func:`seat_index` for one seat's) from the kernel's sums ``cross`` (``float64[2, n_u, n_u]``,
+    even and odd chunks) and the exact control ``means`` (``float64[n_u]``)."""
     cross = np.asarray(cross, dtype=np.float64)
+    means = np.asarray(means, dtype=np.float64)
+    ctl = control_indices(cross.shape[1])
     halves = [_half(cross[h]) for h in (0, 1) if cross[h, U_ONE, U_ONE] > 1]
     if not halves:
         raise ValueError("no rounds recorded for the control variates")
-    crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= MIN_HALF_ROUNDS
+    crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= max(MIN_HALF_ROUNDS, 50 * len(ctl))
     if crossed:
-        betas = [_fit(cov) for _, _, cov in halves]
+        betas = [_fit(cov, target, ctl) for _, _, cov in halves]
     else:  # too few rounds to fit on one half alone: pooled coefficients for both (bias O(1/rounds))
-        betas = [_fit(_half(cross.sum(axis=0))[2])] * 2
+        betas = [_fit(_half(cross.sum(axis=0))[2], target, ctl)] * 2
     n_all = sum(n for n, _, _ in halves)
     est = var_sum = plain_var = plain_mean = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = betas[1 - i]
-        dz = mean[2:] - means
-        est += n * (mean[U_X] - beta @ dz)
-        var_sum += n * max(cov[U_X, U_X] - 2 * beta @ cov[2:, U_X] + beta @ cov[2:, 2:] @ beta, 0.0)
-        plain_mean += n * mean[U_X]
-        plain_var += n * cov[U_X, U_X]
+        dz = mean[ctl] - means[ctl]
+        est += n * (mean[target] - beta @ dz)
+        c_zz = cov[np.ix_(ctl, ctl)]
+        var_sum += n * max(cov[target, target] - 2 * beta @ cov[ctl, target] + beta @ c_zz @ beta, 0.0)
+        plain_mean += n * mean[target]
+        plain_var += n * cov[target, target]
     z = z_value(level)
 
     def make(m_sum, v_sum):

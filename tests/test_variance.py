@@ -49,7 +49,10 @@ def test_bucket_means_are_dealer_hand_probabilities():
     for n in (1, 4, 7):
         kick = rules.kickout_value(n)
         cs = V.control_setup(n, kick)
-        buckets = cs.means[V.U_BUCKET0 - 2:]
+        buckets = cs.means[V.U_BUCKET0:V.N_SHARED]
+        assert cs.means.shape == (V.n_u(n),)
+        assert sum(cs.means[V.seat_index(i, V.SEAT_REACH)] for i in range(n)) == pytest.approx(
+            cs.means[V.U_S_REACH], rel=1e-12)
         assert buckets.sum() == pytest.approx(1.0, abs=1e-12)
         p_kicked = value_counts_5()[kick:].sum() / comb(52, 5)
         assert buckets[-1] == pytest.approx(p_kicked, rel=1e-12)
@@ -58,15 +61,21 @@ def test_bucket_means_are_dealer_hand_probabilities():
 
 def test_controls_have_their_exact_means_in_a_simulation():
     """Seed 4, 30,000 rounds of 4 always-play seats: each control's sample mean within 4.5 standard
-    errors of its exact mean (21 controls, so a 4.5-sigma band keeps the family's false alarms < 1e-4)."""
+    errors of its exact mean (38 controls, so a 4.5-sigma band keeps the family's false alarms < 3e-4);
+    the per-seat controls add up to the shared ones round by round."""
     r = simulate("publisher", 4, "always", 30_000, seed=4, progress=False, control_variates=True)
     c = r.sums.controls.sum(axis=0)
     n = c[V.U_ONE, V.U_ONE]
     mean = c[V.U_ONE] / n
     var = np.diag(c) / n - mean ** 2
-    z = (mean[2:] - np.array(r.control_means)) / np.sqrt(var[2:] / n)
+    ctl = V.control_indices(c.shape[0])
+    z = (mean[ctl] - np.array(r.control_means)[ctl]) / np.sqrt(var[ctl] / n)
     assert n == 30_000
-    assert np.all(np.abs(z) < 4.5), dict(zip(V.CONTROL_NAMES, np.round(z, 2)))
+    assert np.all(np.abs(z) < 4.5), dict(zip(V.control_names(4), np.round(z, 2)))
+    for shared, own in ((V.U_Z_BONUS, V.SEAT_Z_BONUS), (V.U_Z_STAND, V.SEAT_Z_STAND),
+                        (V.U_Z_STAND_LAST, V.SEAT_Z_STAND_LAST), (V.U_S_REACH, V.SEAT_REACH),
+                        (V.U_X, V.SEAT_X)):
+        assert sum(mean[V.seat_index(i, own)] for i in range(4)) == pytest.approx(mean[shared], abs=1e-9)
 
 
 def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
@@ -84,12 +93,13 @@ def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
 def test_controlled_estimate_on_known_data():
     """A synthetic run: X = 3 + 2 Z1 - Z2 + noise with E[Z] known; the estimate recovers 3."""
     rng = np.random.default_rng(0)
-    cross = np.zeros((2, V.N_U, V.N_U))
-    means = np.zeros(len(V.CONTROL_NAMES))
-    means[V.U_S_REACH - 2] = 5.0
+    k = V.n_u(0)
+    cross = np.zeros((2, k, k))
+    means = np.zeros(k)
+    means[V.U_S_REACH] = 5.0
     for h in range(2):
         for _ in range(20):
-            u = np.zeros((500, V.N_U))
+            u = np.zeros((500, k))
             u[:, V.U_ONE] = 1.0
             z1 = rng.normal(size=500)
             s = rng.normal(5.0, 1.0, size=500)
@@ -107,12 +117,25 @@ def test_controlled_estimate_on_known_data():
     assert not V.controlled_estimate(one_half, means).cross_fitted
 
 
+def test_seat_estimates_with_controls():
+    """Seed 21, 6,000 rounds of 3 perfect seats: each seat's controlled RTP agrees with its plain
+    estimate within the plain interval, is far narrower, and the seats' mean is the table's."""
+    r = simulate("publisher", 3, "perfect", 6_000, seed=21, progress=False)
+    frame = r.seat_frame()
+    assert {"rtp_initial_cv", "rtp_initial_cv_low", "rtp_initial_cv_high"} <= set(frame.columns)
+    for row in frame.itertuples():
+        assert row.rtp_initial_low <= row.rtp_initial_cv <= row.rtp_initial_high
+        assert (row.rtp_initial_cv_high - row.rtp_initial_cv_low) < 0.5 * (row.rtp_initial_high - row.rtp_initial_low)
+    assert frame["rtp_initial_cv"].mean() == pytest.approx(r.summary()["rtp_initial_cv"].estimate, abs=0.003)
+
+
 def test_controls_do_not_depend_on_workers():
     a = simulate("publisher", 2, "perfect", 600, seed=9, chunk_size=100, workers=1, progress=False)
     b = simulate("publisher", 2, "perfect", 600, seed=9, chunk_size=100, workers=2, progress=False)
     assert np.array_equal(a.sums.controls, b.sums.controls)
     assert a.summary()["rtp_initial_cv"] == b.summary()["rtp_initial_cv"]
     assert a.sums.controls[0, V.U_ONE, V.U_ONE] == 300 and a.sums.controls[1, V.U_ONE, V.U_ONE] == 300
+    assert a.sums.controls.shape == (2, V.n_u(2), V.n_u(2))
 
 
 def test_runs_with_and_without_controls_do_not_merge():
