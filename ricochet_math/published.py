@@ -126,7 +126,13 @@ _EXPLANATION = (
     "* **Precision.** Monte Carlo rows carry their 95% interval; differences inside it are noise.\n"
     "* **Look-ahead model.** Perfect play for N >= 2 uses the documented look-ahead of "
     "`ricochet_math.perfect` (later seats' draws from the deck at the decision); its EV error against "
-    "exact nested enumeration is measured in `benchmarks/bench_perfect_accuracy.py`."
+    "exact nested enumeration (`ricochet_math.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
+    "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
+    "in 1,000 changed, all near indifference).\n"
+    "* **Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
+    "figure: fold 10.95% at seven players (10.94% published), and RTP from 95.98% (N = 4) to 96.95% "
+    "(N = 1) over one to six players against the published 95.97% to 96.91%; at seven players it gives "
+    "97.10%. Game-theoretic perfect play is 94.8% to 96.1% for N >= 2 and folds 40% at seven players."
 )
 
 

@@ -7,7 +7,7 @@ a few *controls* ``Z`` whose expectation is known **exactly**; the estimate is
 then ``mean(X) - beta . (mean(Z) - E[Z])``, unbiased for any fixed ``beta``
 and much less noisy when ``Z`` tracks ``X``.
 
-The controls (:data:`CONTROL_NAMES`)
+The controls (:func:`control_names`)
 ------------------------------------
 Draw-level (martingale differences, exact mean 0): when a seat draws its
 three cards, the engine knows the exact distribution of its final hand (all
@@ -37,16 +37,17 @@ Their means come from :func:`dealer_value_counts_by_class` (for each of the
 169 two-card classes, the values of all C(50, 5) dealer hands) and the five-card
 value counts.
 
-Per seat, the kernel also keeps the seat's own net and its own controls (its
-draws' ``z_bonus``, ``z_stand``, ``z_stand_last``; ``z_take``: the pot times
-the chance that no later seat reaches the hand it drew if that hand took the
-pot (from the dealer or from the player holding it), minus the expectation of
-the same over all its draws; ``z_lose``: the same difference for another seat's draw while this seat
-holds the pot; and its ``q``, whose mean is ``E[s_reach] / N`` because the
-seats are exchangeable at the deal), so one seat's RTP, a best response's for
-instance, gets the same treatment (``controlled_estimate(...,
-target=seat_index(i))``).  Every weight is fixed before the draw it
-multiplies, so these too have mean 0.
+Per seat, the kernel also keeps the seat's own net and its own controls:
+its draws' ``z_bonus``, ``z_stand`` and ``z_stand_last``; ``z_take``, the pot
+times the chance that no later seat reaches the hand it drew if that hand took
+the pot (from the dealer or from the player holding it), minus the expectation
+of the same over all its draws; ``z_lose``, for another seat's draw while this
+seat holds the pot, 1 if the draw took it minus the probability, times the pot
+and the chance that no later seat reaches the holder's hand; and its ``q``,
+whose mean is ``E[s_reach] / N`` because the seats are exchangeable at the
+deal.  So one seat's RTP, a best response's for instance, gets the same
+treatment (``controlled_estimate(..., target=seat_index(i))``).  Every weight
+is fixed before the draw it multiplies, so these too have mean 0.
 
 The coefficients
 ----------------
@@ -77,13 +78,13 @@ __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "deale
 
 #: dealer-value buckets (the last one: kicked out)
 N_BUCKETS = 16
-#: fewer rounds than this in either half: fit the coefficients on all rounds instead of cross-fitting
-#: (about 50 rounds per coefficient keeps a half's fit stable)
+#: fewer rounds than this (or than 50 per control) in either half: fit the coefficients on all
+#: rounds instead of cross-fitting (about 50 rounds per coefficient keeps a half's fit stable)
 MIN_HALF_ROUNDS = 1200
 
 # Layout of the per-round vector u the kernel accumulates (u u^T summed per parity): the shared
-# part (the round's total net and the table-wide controls), then five entries per seat (its net
-# and its own controls: the same martingale differences for its draws only, and its q).
+# part (the round's total net and the table-wide controls), then PER_SEAT entries per seat (its
+# net and its own controls).
 U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(9)
 N_SHARED = U_BUCKET0 + N_BUCKETS
 SEAT_X, SEAT_Z_BONUS, SEAT_Z_STAND, SEAT_Z_STAND_LAST, SEAT_REACH, SEAT_Z_TAKE, SEAT_Z_LOSE = range(7)
@@ -91,7 +92,7 @@ PER_SEAT = 7
 SHARED_NAMES = ("z_bonus", "z_stand", "z_stand_pot", "z_stand_last", "s_reach", "s_reach2") + tuple(
     f"bucket_{b}" for b in range(N_BUCKETS))
 SEAT_NAMES = ("z_bonus", "z_stand", "z_stand_last", "q", "z_take", "z_lose")
-#: kept for readers of the shared controls
+#: the table-wide controls (:func:`control_names` lists every control for N seats)
 CONTROL_NAMES = SHARED_NAMES
 
 
