@@ -592,12 +592,14 @@ def _main_rows(d: _Data):
             if "rtp_initial_cv" in m:  # the same RTP with the control variates: same rounds, narrower interval
                 cv = m["rtp_initial_cv"]
                 row["method"] = "monte carlo, control variates"
-                row["rtp_initial"], row["rtp_initial_low"], row["rtp_initial_high"] = cv.estimate, cv.low, cv.high
-                row["house_edge"], row["house_edge_low"], row["house_edge_high"] = 1 - cv.estimate, 1 - cv.high, 1 - cv.low
+                row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = cv.estimate, cv.low, cv.high
             row["sd_net"] = float(m["sd_net"])
             row["average_wagered"] = float(m["average_wagered"].estimate)
         row["kickout_rate_exact"] = d.exact_kickout[n]
         row["kickout_threshold"] = d.rules.kickout[n]
+        if "rtp_initial_cv" not in row:  # exact, or a run without controls: the headline is the plain figure
+            row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = (
+                row["rtp_initial"], row["rtp_initial_low"], row["rtp_initial_high"])
         rows.append(row)
     out = pd.DataFrame(rows)
     out["rounds"] = out["rounds"].astype("Int64")
@@ -690,7 +692,7 @@ def _volatility(main, levels=VOLATILITY_LEVELS, band=BAND_ROUNDS):
             for lv in levels:
                 h = z_value(lv) * sd / math.sqrt(n)
                 rows.append({"players": int(r["players"]), "rounds": n, "level": lv,
-                             "rtp_low": float(r["rtp_initial"]) - h, "rtp_high": float(r["rtp_initial"]) + h,
+                             "rtp_low": float(r["rtp_initial_cv"]) - h, "rtp_high": float(r["rtp_initial_cv"]) + h,
                              "half_width": h})
     return pd.DataFrame(vi), pd.DataFrame(rows)
 
@@ -703,8 +705,8 @@ def _strategy_rtps(d: _Data):
     main = _main_rows(d)
     for _, r in main.iterrows():
         rows.append({"players": int(r["players"]), "strategy": "perfect", "source": r["method"],
-                     "rtp_initial": r["rtp_initial"], "rtp_initial_low": r["rtp_initial_low"],
-                     "rtp_initial_high": r["rtp_initial_high"], "fold_frequency": r["fold_frequency"],
+                     "rtp_initial": r["rtp_initial_cv"], "rtp_initial_low": r["rtp_initial_cv_low"],
+                     "rtp_initial_high": r["rtp_initial_cv_high"], "fold_frequency": r["fold_frequency"],
                      "win_frequency": r["win_frequency"]})
     by = d.published.by_players
     for _, r in by.iterrows():
@@ -907,6 +909,9 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
     # ---------------------------------------------------------------- 3
     s = _Section("3", "Main game by player count (perfect play)")
     s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {ci_text} beside each estimate. "
+        "The RTP per initial bet of the Monte Carlo rows is estimated with control variates of exactly known mean "
+        "(ricochet_math.variance: unbiased, the same rounds, a narrower interval); the plain sample mean is in the "
+        "CSV (rtp_initial) and is what the return table below adds up to. "
         "House edge is per ante, element of risk per unit wagered, standard deviation is that of one seat's net "
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if size.name != "full" and many:
@@ -914,8 +919,8 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
     s.table("Return to player", ["N", "method", "rounds", "RTP per initial bet", ci_text, "RTP per wagered",
                                  ci_text, "house edge", "element of risk"],
             [[str(r.players), r.method, "" if _isnan(r.rounds) or r.rounds is None else _int(r.rounds),
-              _pct(r.rtp_initial), _ci(r.rtp_initial_low, r.rtp_initial_high), _pct(r.rtp_wagered),
-              _ci(r.rtp_wagered_low, r.rtp_wagered_high), _pct(r.house_edge), _pct(r.element_of_risk)]
+              _pct(r.rtp_initial_cv), _ci(r.rtp_initial_cv_low, r.rtp_initial_cv_high), _pct(r.rtp_wagered),
+              _ci(r.rtp_wagered_low, r.rtp_wagered_high), _pct(1.0 - r.rtp_initial_cv), _pct(r.element_of_risk)]
              for r in main.itertuples()], csv="main_game", data=main, align=["r", "l"] + ["r"] * 7)
     s.table("Frequencies, standard deviation and average bet",
             ["N", "fold frequency", ci_text, "win frequency", ci_text, "kickout rate", "hit frequency",
@@ -1248,8 +1253,8 @@ def _plot_by_players(fig, box, main, strat, profiles):
     b1, b2 = _split(box, 2)
     ax = _axes(fig, b1)
     n = main["players"].to_numpy()
-    rtp = main["rtp_initial"].to_numpy()
-    err = np.vstack([rtp - main["rtp_initial_low"].to_numpy(), main["rtp_initial_high"].to_numpy() - rtp])
+    rtp = main["rtp_initial_cv"].to_numpy()
+    err = np.vstack([rtp - main["rtp_initial_cv_low"].to_numpy(), main["rtp_initial_cv_high"].to_numpy() - rtp])
     ax.axhspan(0.9597, 0.9691, color="0.88", zorder=0, label="published range")
     for p in profiles:
         g = strat[strat.strategy == p]
@@ -1339,12 +1344,12 @@ def _plot_band(fig, box, main):
     for i, r in enumerate(main.itertuples()):
         h = z * r.sd_net / np.sqrt(x)
         colour = f"C{i % 10}"
-        ax.plot(x, np.full_like(x, r.rtp_initial), color=colour, lw=1.2, label=f"N = {r.players}")
-        ax.plot(x, r.rtp_initial - h, color=colour, lw=0.8, ls="--")
-        ax.plot(x, r.rtp_initial + h, color=colour, lw=0.8, ls="--")
+        ax.plot(x, np.full_like(x, r.rtp_initial_cv), color=colour, lw=1.2, label=f"N = {r.players}")
+        ax.plot(x, r.rtp_initial_cv - h, color=colour, lw=0.8, ls="--")
+        ax.plot(x, r.rtp_initial_cv + h, color=colour, lw=0.8, ls="--")
     ax.axhline(1.0, color="0.5", lw=0.8)
     ax.set_xscale("log")
-    centre = main["rtp_initial"].to_numpy(dtype=float)
+    centre = main["rtp_initial_cv"].to_numpy(dtype=float)
     ax.set_ylim(min(centre.min(), 1.0) - 0.25, max(centre.max(), 1.0) + 0.25)
     ax.set_xlabel("rounds played")
     ax.set_ylabel("RTP per initial bet (95% band)")
