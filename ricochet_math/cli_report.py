@@ -90,10 +90,10 @@ def _report(args: argparse.Namespace) -> int:
     print(f"Main game, rule set {rules.name}, perfect play (N = 1 exact, N >= 2 Monte Carlo, 95% intervals):")
     rows = []
     for r in main.itertuples():
-        ci = "exact" if r.rtp_initial_low == r.rtp_initial_high else \
-            f"{100 * r.rtp_initial_low:.2f} to {100 * r.rtp_initial_high:.2f}"
+        ci = "exact" if r.rtp_initial_cv_low == r.rtp_initial_cv_high else \
+            f"{100 * r.rtp_initial_cv_low:.2f} to {100 * r.rtp_initial_cv_high:.2f}"
         rows.append({"players": r.players, "method": r.method,
-                     "RTP/initial bet %": f"{100 * r.rtp_initial:.3f}", "95% CI": ci,
+                     "RTP/initial bet %": f"{100 * r.rtp_initial_cv:.3f}", "95% CI": ci,
                      "RTP/wagered %": f"{100 * r.rtp_wagered:.3f}", "fold %": f"{100 * r.fold_frequency:.2f}",
                      "win %": f"{100 * r.win_frequency:.2f}", "sd net": f"{r.sd_net:.3f}"})
     print_frame(pd.DataFrame(rows), "table")

@@ -106,10 +106,13 @@ def seat_index(seat: int, entry: int = SEAT_X) -> int:
     return N_SHARED + PER_SEAT * seat + entry
 
 
-def control_indices(length: int) -> np.ndarray:
-    """Indices of u that are controls (everything but the constant and the nets)."""
+def control_indices(length: int, target: int | None = None) -> np.ndarray:
+    """Indices of u that are controls: every one (``target`` None or a seat's net), or only the
+    table-wide ones for the round total (``U_X``: the seats' own controls add nothing measurable to
+    it, and fewer coefficients fit better on small runs)."""
     players = (length - N_SHARED) // PER_SEAT
-    own = [seat_index(i, e) for i in range(players) for e in range(1, PER_SEAT)]
+    seats = [] if target == U_X else range(players)
+    own = [seat_index(i, e) for i in seats for e in range(1, PER_SEAT)]
     return np.array(list(range(U_Z_BONUS, N_SHARED)) + own, dtype=np.int64)
 
 
@@ -375,7 +378,7 @@ def controlled_estimate(cross, means, level: float = 0.95, target: int = U_X) ->
     even and odd chunks) and the exact control ``means`` (``float64[n_u]``)."""
     cross = np.asarray(cross, dtype=np.float64)
     means = np.asarray(means, dtype=np.float64)
-    ctl = control_indices(cross.shape[1])
+    ctl = control_indices(cross.shape[1], target)
     halves = [_half(cross[h]) for h in (0, 1) if cross[h, U_ONE, U_ONE] > 1]
     if not halves:
         raise ValueError("no rounds recorded for the control variates")

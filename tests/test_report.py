@@ -134,6 +134,11 @@ def test_csvs_parse(built):
     assert list(main["players"]) == [1, 2]
     assert (main["rtp_initial_low"] <= main["rtp_initial"]).all()
     assert (main["rtp_initial"] <= main["rtp_initial_high"]).all()
+    # the headline RTP uses the control variates for N >= 2: inside its own interval, and narrower
+    assert (main["rtp_initial_cv_low"] <= main["rtp_initial_cv"]).all()
+    assert (main["rtp_initial_cv"] <= main["rtp_initial_cv_high"]).all()
+    two = main[main.players == 2].iloc[0]
+    assert two["rtp_initial_cv_high"] - two["rtp_initial_cv_low"] < two["rtp_initial_high"] - two["rtp_initial_low"]
     # the N >= 2 return decomposition adds up to the expected net (net = share + bonus - wagered)
     mc = pd.read_csv(a.out_dir / "tables" / "return_tables_mc.csv")
     parts = mc.loc[mc["group"] == "return", "contribution"].sum()
