@@ -191,7 +191,8 @@ def _rtp(args) -> int:
         rows.append({
             "players": res.players, "rounds": f"{res.rounds:,}",
             "RTP/wagered %": _pct(m["rtp_wagered"]), "RTP/initial bet %": _pct(m["rtp_initial"]),
-            **({"RTP/initial, controlled %": _pct(m["rtp_initial_cv"])} if "rtp_initial_cv" in m else {}),
+            **({"RTP/wagered, controlled %": _pct(m["rtp_wagered_cv"]),
+                "RTP/initial, controlled %": _pct(m["rtp_initial_cv"])} if "rtp_initial_cv" in m else {}),
             "house edge %": f"{100 * m['house_edge'].estimate:.3f}",
             "element of risk %": f"{100 * m['element_of_risk'].estimate:.3f}",
             "fold %": _pct(m["fold_frequency"]), "win %": _pct(m["win_frequency"]),
@@ -202,6 +203,6 @@ def _rtp(args) -> int:
     print("RTP/wagered = returned / (ante + play bets); RTP/initial bet = 1 + E[net] per ante; "
           "win % = rounds a seat wins or shares the pot.")
     if any(res.controlled is not None for res in results):
-        print("controlled = the same RTP per initial bet estimated with control variates of exactly known "
-              "mean (ricochet_math.variance): same rounds, unbiased, a narrower interval.")
+        print("controlled = the same RTP estimated with control variates of exactly known mean "
+              "(ricochet_math.variance): same rounds, unbiased, a narrower interval.")
     return 0

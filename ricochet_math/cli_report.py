@@ -94,7 +94,7 @@ def _report(args: argparse.Namespace) -> int:
             f"{100 * r.rtp_initial_cv_low:.2f} to {100 * r.rtp_initial_cv_high:.2f}"
         rows.append({"players": r.players, "method": r.method,
                      "RTP/initial bet %": f"{100 * r.rtp_initial_cv:.3f}", "95% CI": ci,
-                     "RTP/wagered %": f"{100 * r.rtp_wagered:.3f}", "fold %": f"{100 * r.fold_frequency:.2f}",
+                     "RTP/wagered %": f"{100 * r.rtp_wagered_cv:.3f}", "fold %": f"{100 * r.fold_frequency:.2f}",
                      "win %": f"{100 * r.win_frequency:.2f}", "sd net": f"{r.sd_net:.3f}"})
     print_frame(pd.DataFrame(rows), "table")
     print(f"Open {result.html} in a browser (no network needed), or {result.pdf}.")

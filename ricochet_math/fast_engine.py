@@ -584,6 +584,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
         round_sums[R_TOT_RET_WAG] += acc[tot, F_RET] * acc[tot, F_WAG]
         if cv_on:
             cv_u[variance.U_X] = acc[tot, F_NET]
+            cv_u[variance.U_W] = acc[tot, F_WAG]
             for i in range(n):
                 cv_u[variance.N_SHARED + variance.PER_SEAT * i + variance.SEAT_X] = share[i] + bonus[i] - wagered[i]
             variance.add_outer(cv_cross, cv_u)

@@ -172,8 +172,9 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
             per.append({"players": n, "reading": reading, "method": method,
                         "rtp_initial": float(f[rtp]), "rtp_initial_low": float(f[f"{rtp}_low"]),
                         "rtp_initial_high": float(f[f"{rtp}_high"]),
+                        "rtp_wagered": float(f["rtp_wagered_cv" if rtp != "rtp_initial" else "rtp_wagered"]),
                         **{k: float(f[k]) for k in (
-                            "rtp_wagered", "fold_frequency", "fold_frequency_low", "fold_frequency_high",
+                            "fold_frequency", "fold_frequency_low", "fold_frequency_high",
                             "win_frequency", "win_frequency_low", "win_frequency_high")}})
     by = pd.DataFrame(per)
     rows = []

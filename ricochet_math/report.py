@@ -593,13 +593,16 @@ def _main_rows(d: _Data):
                 cv = m["rtp_initial_cv"]
                 row["method"] = "monte carlo, control variates"
                 row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = cv.estimate, cv.low, cv.high
+                w = m["rtp_wagered_cv"]
+                row["rtp_wagered_cv"], row["rtp_wagered_cv_low"], row["rtp_wagered_cv_high"] = w.estimate, w.low, w.high
             row["sd_net"] = float(m["sd_net"])
             row["average_wagered"] = float(m["average_wagered"].estimate)
         row["kickout_rate_exact"] = d.exact_kickout[n]
         row["kickout_threshold"] = d.rules.kickout[n]
         if "rtp_initial_cv" not in row:  # exact, or a run without controls: the headline is the plain figure
-            row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = (
-                row["rtp_initial"], row["rtp_initial_low"], row["rtp_initial_high"])
+            for name in ("rtp_initial", "rtp_wagered"):
+                row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = (
+                    row[name], row[f"{name}_low"], row[f"{name}_high"])
         rows.append(row)
     out = pd.DataFrame(rows)
     out["rounds"] = out["rounds"].astype("Int64")
@@ -909,9 +912,9 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
     # ---------------------------------------------------------------- 3
     s = _Section("3", "Main game by player count (perfect play)")
     s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {ci_text} beside each estimate. "
-        "The RTP per initial bet of the Monte Carlo rows is estimated with control variates of exactly known mean "
-        "(ricochet_math.variance: unbiased, the same rounds, a narrower interval); the plain sample mean is in the "
-        "CSV (rtp_initial) and is what the return table below adds up to. "
+        "The RTPs of the Monte Carlo rows are estimated with control variates of exactly known mean "
+        "(ricochet_math.variance: unbiased, the same rounds, a narrower interval); the plain sample means are in "
+        "the CSV (rtp_initial, rtp_wagered) and are what the return table below adds up to. "
         "House edge is per ante, element of risk per unit wagered, standard deviation is that of one seat's net "
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if size.name != "full" and many:
@@ -919,8 +922,9 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
     s.table("Return to player", ["N", "method", "rounds", "RTP per initial bet", ci_text, "RTP per wagered",
                                  ci_text, "house edge", "element of risk"],
             [[str(r.players), r.method, "" if _isnan(r.rounds) or r.rounds is None else _int(r.rounds),
-              _pct(r.rtp_initial_cv), _ci(r.rtp_initial_cv_low, r.rtp_initial_cv_high), _pct(r.rtp_wagered),
-              _ci(r.rtp_wagered_low, r.rtp_wagered_high), _pct(1.0 - r.rtp_initial_cv), _pct(r.element_of_risk)]
+              _pct(r.rtp_initial_cv), _ci(r.rtp_initial_cv_low, r.rtp_initial_cv_high), _pct(r.rtp_wagered_cv),
+              _ci(r.rtp_wagered_cv_low, r.rtp_wagered_cv_high), _pct(1.0 - r.rtp_initial_cv),
+              _pct(1.0 - r.rtp_wagered_cv)]
              for r in main.itertuples()], csv="main_game", data=main, align=["r", "l"] + ["r"] * 7)
     s.table("Frequencies, standard deviation and average bet",
             ["N", "fold frequency", ci_text, "win frequency", ci_text, "kickout rate", "hit frequency",

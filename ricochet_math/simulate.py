@@ -230,7 +230,10 @@ class SimulationResult:
             out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c, rate=True)
         cv = self.controlled
         if cv is not None:  # the same RTP per initial bet, with the control variates (ricochet_math.variance)
+            from .variance import controlled_ratio
+
             out["rtp_initial_cv"] = cv.controlled.shifted(1.0, 1.0 / n)
+            out["rtp_wagered_cv"] = controlled_ratio(self.sums.controls, np.array(self.control_means), lv)
             out["variance_ratio"] = cv.variance_ratio
         return out
 

@@ -73,8 +73,8 @@ from .perfect import _unseen
 from .stats import Estimate, z_value
 
 __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "dealer_value_counts_by_class",
-           "two_card_class", "reach_table", "controlled_estimate", "ControlledEstimate", "n_u", "seat_index",
-           "control_indices", "control_names"]
+           "two_card_class", "reach_table", "controlled_estimate", "controlled_ratio", "ControlledEstimate", "n_u",
+           "seat_index", "control_indices", "control_names"]
 
 #: dealer-value buckets (the last one: kicked out)
 N_BUCKETS = 16
@@ -83,9 +83,9 @@ N_BUCKETS = 16
 MIN_HALF_ROUNDS = 1200
 
 # Layout of the per-round vector u the kernel accumulates (u u^T summed per parity): the shared
-# part (the round's total net and the table-wide controls), then PER_SEAT entries per seat (its
-# net and its own controls).
-U_ONE, U_X, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(9)
+# part (the round's total net, total wagered and the table-wide controls), then PER_SEAT entries
+# per seat (its net and its own controls).
+U_ONE, U_X, U_W, U_Z_BONUS, U_Z_STAND, U_Z_STAND_POT, U_Z_STAND_LAST, U_S_REACH, U_S_REACH2, U_BUCKET0 = range(10)
 N_SHARED = U_BUCKET0 + N_BUCKETS
 SEAT_X, SEAT_Z_BONUS, SEAT_Z_STAND, SEAT_Z_STAND_LAST, SEAT_REACH, SEAT_Z_TAKE, SEAT_Z_LOSE = range(7)
 PER_SEAT = 7
@@ -407,3 +407,27 @@ def controlled_estimate(cross, means, level: float = 0.95, target: int = U_X) ->
     plain, controlled = make(plain_mean, plain_var), make(est, var_sum)
     ratio = (plain.std_error / controlled.std_error) ** 2 if controlled.std_error > 0 else float("inf")
     return ControlledEstimate(plain, controlled, ratio, np.array(betas), crossed)
+
+
+def controlled_ratio(cross, means, level: float = 0.95) -> Estimate:
+    """RTP per total wagered, ``1 + E[X] / E[W]`` (X: the round's total net, W: its total wagered),
+    with ``E[X]`` from the cross-fitted control-variate estimate and a delta-method interval that
+    includes the wager's own sampling error and its covariance with the corrected net."""
+    cross = np.asarray(cross, dtype=np.float64)
+    means = np.asarray(means, dtype=np.float64)
+    est = controlled_estimate(cross, means, level)
+    ctl = control_indices(cross.shape[1], U_X)
+    halves = [_half(cross[h]) for h in (0, 1) if cross[h, U_ONE, U_ONE] > 1]
+    n_all = sum(n for n, _, _ in halves)
+    w_bar = sum(n * mean[U_W] for n, mean, _ in halves) / n_all
+    ratio = float(est.controlled.estimate / w_bar)
+    var_sum = 0.0
+    for i, (n, mean, cov) in enumerate(halves):
+        beta = est.beta[1 - i]
+        v_res = cov[U_X, U_X] - 2 * beta @ cov[ctl, U_X] + beta @ cov[np.ix_(ctl, ctl)] @ beta
+        c_rw = cov[U_X, U_W] - beta @ cov[ctl, U_W]
+        var_sum += n * max(v_res - 2 * ratio * c_rw + ratio * ratio * cov[U_W, U_W], 0.0)
+    se = float(np.sqrt(var_sum) / n_all / w_bar)
+    z = z_value(level)
+    return Estimate(1.0 + ratio, se, 1.0 + ratio - z * se, 1.0 + ratio + z * se, level)
+

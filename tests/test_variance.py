@@ -88,6 +88,9 @@ def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
     assert m["variance_ratio"] > 50
     assert est.std_error < 0.001
     assert r.controlled.cross_fitted
+    # per total wagered too (exact 98.1638056%, tests/test_solver.py)
+    wag = m["rtp_wagered_cv"]
+    assert abs(wag.estimate - 0.981638056) < 4 * wag.std_error and wag.std_error < 0.001
 
 
 def test_controlled_estimate_on_known_data():
