@@ -371,7 +371,9 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     names = tuple(s.name for s in setup.strategies)
 
     meta = {"rules_sha256": rules.sha256, "players": n, "strategies": list(names), "seed": entropy,
-            "chunk_size": chunk_size, "control_variates": bool(control_variates)}
+            "chunk_size": chunk_size,
+            # the controls' layout length (0: none), so a checkpoint from another layout is refused
+            "control_variates": int(setup.controls.means.shape[0]) if setup.controls is not None else 0}
     done: dict[int, ChunkSums] = {}
     if checkpoint is not None:
         done = _load_checkpoint(Path(checkpoint), meta, lengths)
