@@ -193,8 +193,9 @@ def _rtp(args) -> int:
             "RTP/wagered %": _pct(m["rtp_wagered"]), "RTP/initial bet %": _pct(m["rtp_initial"]),
             **({"RTP/wagered, controlled %": _pct(m["rtp_wagered_cv"]),
                 "RTP/initial, controlled %": _pct(m["rtp_initial_cv"])} if "rtp_initial_cv" in m else {}),
-            "house edge %": f"{100 * m['house_edge'].estimate:.3f}",
-            "element of risk %": f"{100 * m['element_of_risk'].estimate:.3f}",
+            # from the controlled RTPs when the run kept them, so they match the controlled columns
+            "house edge %": f"{100 * (1 - m['rtp_initial_cv'].estimate if 'rtp_initial_cv' in m else m['house_edge'].estimate):.3f}",
+            "element of risk %": f"{100 * (1 - m['rtp_wagered_cv'].estimate if 'rtp_wagered_cv' in m else m['element_of_risk'].estimate):.3f}",
             "fold %": _pct(m["fold_frequency"]), "win %": _pct(m["win_frequency"]),
             "kickout %": _pct(m["kickout_rate"]), "avg pot": f"{m['average_pot'].estimate:.3f}",
             "sd net": f"{m['sd_net']:.3f}", "time s": f"{res.run_time:.1f}",
