@@ -404,7 +404,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
                     bonus[s] = bonus_tab[v]
                     if cv_on:
                         variance.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v,
-                                             bonus_tab, -1, False, dealer_loses_ties, 0.0, 0.0,
+                                             bonus_tab, -1, False, dealer_loses_ties, 0.0,
                                              np.empty(0, np.int64), cv_reach)
                 share[s] = float(pot)
                 break
@@ -428,14 +428,13 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
             value[s] = v
             bonus[s] = bonus_tab[v]
             if cv_on:  # before the draw leaves the unseen cards
-                w = variance.no_later_reach(order, p, hole, best, cv_reach, cv_klass) if best >= 0 else 0.0
+                later = variance.later_classes(order, p, hole, cv_klass)
                 d_beat = variance.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab,
-                                              best, dealer_in, dealer_loses_ties, float(pot), w,
-                                              variance.later_classes(order, p, hole, cv_klass), cv_reach)
+                                              best, dealer_in, dealer_loses_ties, float(pot), later, cv_reach)
                 if not dealer_in and best >= 0:
                     for q in range(p):  # the seats holding the pot may lose it to this draw
                         if status[order[q]] == S_PLAYED:
-                            variance.record_loss(cv_u, order[q], d_beat, float(pot), w)
+                            variance.record_loss(cv_u, order[q], d_beat, float(pot), later, cv_reach, best)
             if track_unseen:
                 unseen[c0] = 0
                 unseen[c1] = 0

@@ -254,12 +254,12 @@ def record_deal(u, hole, n, dealer_value, kicked, bucket, reach, klass):
 
 @njit
 def record_draw(u, scratch, seat, c0, c1, unseen, value, bonus_tab, best, dealer_in, ties_dealer, pot_after,
-                no_later_reach, later, reach_tab):
+                later, reach_tab):
     """Add one seat's draw-level controls and return its ``beat - P(beat)``: hole ``c0, c1`` drew to
     ``value`` from the cards flagged in ``unseen`` (before the draw), against ``best`` (the dealer's
-    hand while ``dealer_in``, else the best player's, -1 for nothing); ``no_later_reach``: the
-    weight prod (1 - q_j) over the seats still to act, fixed before the draw; ``later``: those
-    seats' two-card classes (rows of ``reach_tab``, :func:`reach_table`)."""
+    hand while ``dealer_in``, else the best player's, -1 for nothing); ``later``: the two-card
+    classes of the seats still to act (rows of ``reach_tab``, :func:`reach_table`), whose
+    ``prod (1 - q_j)`` at ``best`` weighs the stand and loss differences."""
     cards = _unseen(unseen)
     for v in range(NUM_VALUES):
         scratch[v] = 0.0
@@ -286,6 +286,7 @@ def record_draw(u, scratch, seat, c0, c1, unseen, value, bonus_tab, best, dealer
     u[own + SEAT_Z_BONUS] += zb
     if best < 0:
         return 0.0
+    no_later_reach = _survival(later, reach_tab, best)  # fixed before the draw
     d = (1.0 if value >= reach else 0.0) - pb / cnt
     if dealer_in:
         u[U_Z_STAND] += d
@@ -308,20 +309,9 @@ def _survival(later, reach_tab, v):
 
 
 @njit
-def record_loss(u, holder, d, pot_after, no_later_reach):
-    """A seat holding the pot faced another seat's draw with ``beat - P(beat)`` = ``d``."""
-    u[N_SHARED + PER_SEAT * holder + SEAT_Z_LOSE] += d * pot_after * no_later_reach
-
-
-@njit
-def no_later_reach(order, pos, hole, value, reach, klass):
-    """prod over the seats after position ``pos`` of (1 - q), q = Q[their class, ``value``] (the hand
-    to beat): the weight of ``z_stand_last``, ``z_take`` and ``z_lose``."""
-    w = 1.0
-    for p in range(pos + 1, order.shape[0]):
-        s = order[p]
-        w *= 1.0 - reach[klass[hole[s, 0] * 52 + hole[s, 1]], value]
-    return w
+def record_loss(u, holder, d, pot_after, later, reach_tab, best):
+    """A seat holding the pot at ``best`` faced another seat's draw with ``beat - P(beat)`` = ``d``."""
+    u[N_SHARED + PER_SEAT * holder + SEAT_Z_LOSE] += d * pot_after * _survival(later, reach_tab, best)
 
 
 @njit
