@@ -15,8 +15,8 @@ so "how many of its draws beat ``s``, tie ``s``, and what bonus they pay"
 costs at most 42 binary searches.
 
 * :func:`exact_one_later`: the acting seat with one seat after it (N = 2 first
-  seat, N = 3 second seat), every draw; the same figures as the brute-force
-  :func:`ricochet_math.perfect.exact_ev_one_later`, about 1,000 times faster.
+  seat, N = 3 second seat), every draw; the same figures as its readable twin
+  :func:`brute_one_later` (every later draw enumerated again), 60-200 times faster.
 * :func:`exact_two_later_shares`: the acting seat with two seats after it
   (N = 3 first seat); for chosen draws of the acting seat, the middle seat's
   exact decision over all its draws, each answered by the last seat's exact
@@ -30,9 +30,28 @@ import numpy as np
 
 from ._numba import njit
 from .evaluation import eval5
-from .perfect import OPT_DEALER_LOSES_TIES, OPT_SPLIT_FRACTIONAL, _share, _unseen
+from .perfect import OPT_DEALER_LOSES_TIES, OPT_SPLIT_FRACTIONAL, _unseen
 
-__all__ = ["exact_one_later", "exact_two_later_shares", "standing_draws"]
+__all__ = ["exact_one_later", "brute_one_later", "exact_two_later_shares", "standing_draws"]
+
+
+@njit
+def _int_share(pot, holders, my_rank_from_last):
+    """Integer pot share (odd units to the players who acted last, spec step 7).
+
+    ``my_rank_from_last`` = 0 if I acted last among the ``holders``, 1 if one
+    holder acted after me, ...
+    """
+    base = pot // holders
+    odd = pot - base * holders
+    return base + (1 if my_rank_from_last < odd else 0)
+
+
+@njit
+def _share(pot, holders, my_rank_from_last, fractional):
+    if fractional:
+        return pot / holders
+    return float(_int_share(pot, holders, my_rank_from_last))
 
 
 @njit
@@ -261,3 +280,72 @@ def exact_two_later_shares(deck, hole, order, pos, best_value, dealer_in, n_tied
             shares[d] = _holder_share(prep, l0, l1, cards, bonus_by_value, removed, 3, f, m_me, pot + 1, 0, frac)
         used[i] = used[j] = used[k] = False
     return values, shares
+
+
+@njit
+def brute_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                       bonus_by_value, options):
+    """EV(play) of seat ``order[pos]`` by exact nested enumeration, when exactly one
+    seat is still to act after it (``pos == N - 2``) and that seat plays perfectly
+    with exact knowledge of the deck left after this seat's draw.
+
+    The readable twin of :func:`exact_one_later`: the last seat's draws enumerated
+    again for every draw of this seat (no inclusion-exclusion; the rules' own
+    odd-unit split).  Returns (EV(play), P(win)).
+    """
+    cards = _unseen(deck)
+    n = cards.shape[0]
+    me = order[pos]
+    last = order[pos + 1]
+    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    use = np.ones(n, dtype=np.bool_)
+    total = 0.0
+    wins = 0.0
+    cnt = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                cnt += 1
+                f = eval5(hole[me, 0], hole[me, 1], cards[i], cards[j], cards[k])
+                payoff = bonus_by_value[f]
+                stands, m = _stands(f, best_value, dealer_in, n_tied, ties_dealer)
+                if stands:
+                    use[i] = False
+                    use[j] = False
+                    use[k] = False
+                    # the last seat's exact options over the deck left
+                    n_last = 0
+                    ev_last = 0.0
+                    my_if_play = 0.0
+                    for a in range(n):
+                        if not use[a]:
+                            continue
+                        for b in range(a + 1, n):
+                            if not use[b]:
+                                continue
+                            for c in range(b + 1, n):
+                                if not use[c]:
+                                    continue
+                                g = eval5(hole[last, 0], hole[last, 1], cards[a], cards[b], cards[c])
+                                n_last += 1
+                                ev_last += bonus_by_value[g]
+                                if g > f:
+                                    ev_last += pot + 2
+                                elif g == f:
+                                    ev_last += _share(pot + 2, m + 1, 0, frac)
+                                    my_if_play += _share(pot + 2, m + 1, 1, frac)
+                                else:
+                                    my_if_play += _share(pot + 2, m, 0, frac)
+                    use[i] = True
+                    use[j] = True
+                    use[k] = True
+                    if ev_last / n_last - 2.0 > -1.0:
+                        share = my_if_play / n_last
+                    else:
+                        share = _share(pot + 1, m, 0, frac)
+                    payoff += share
+                    if share > 0.0:
+                        wins += 1.0
+                total += payoff
+    return total / cnt - 2.0, wins / cnt

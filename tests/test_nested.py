@@ -44,7 +44,7 @@ def test_exact_one_later_equals_brute_force():
     rng = np.random.default_rng(11)
     for n in (2, 3):
         deck, hole, order, pos, best, din, nt, pot, kicked, opts = random_state(rng, n, RULES, BONUS)
-        a = P.exact_ev_one_later(deck, hole, order, pos, best, din, nt, pot, BONUS, opts)
+        a = nested.brute_one_later(deck, hole, order, pos, best, din, nt, pot, BONUS, opts)
         b = nested.exact_one_later(deck, hole, order, pos, best, din, nt, pot, BONUS, opts)
         assert b[0] == pytest.approx(a[0], abs=1e-12) and b[1] == pytest.approx(a[1], abs=1e-12)
 

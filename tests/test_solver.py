@@ -1,7 +1,7 @@
 """Solo exact analysis, the perfect-play kernel and advice.
 
 Truth comes from: direct enumeration of a deal's 14,190 draws (solo_deal),
-exact nested enumeration for the last two seats (exact_ev_one_later), and
+exact nested enumeration for the last two seats (nested.brute_one_later), and
 counting identities (every deal x draw combination is accounted for once).
 """
 from math import comb
@@ -9,6 +9,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from ricochet_math import nested
 from ricochet_math import perfect as P
 from ricochet_math import solo
 from ricochet_math.advise import advise, rule_arrays, table_state
@@ -155,7 +156,7 @@ def test_look_ahead_close_to_exact_nested_enumeration():
     kicked = dv >= threshold
     best, din = (-1, False) if kicked else (dv, True)
     ev_a = P.seat_values(0, deck, hole, order, 0, best, din, 0, 3, kicked, bonus_by_value, opts)[0]
-    ev_x, _ = P.exact_ev_one_later(deck, hole, order, 0, best, din, 0, 3, bonus_by_value, opts)
+    ev_x, _ = nested.brute_one_later(deck, hole, order, 0, best, din, 0, 3, bonus_by_value, opts)
     assert abs(ev_a - ev_x) < 0.05
 
 
