@@ -6,10 +6,10 @@
 For each player count and strategy (default: always-play, N = 1, 4, 7) it
 times, after a warm-up run that also compiles or loads the kernel:
 
-* **one core**: one call of :func:`ricochet_math.fast_engine.run_chunk` on
+* **one core**: one call of :func:`ricochet_math.engine.kernel.run_chunk` on
   ``--rounds`` rounds (in-kernel dealing, the whole round, the running sums
   a Monte Carlo run keeps) in this thread;
-* **all cores**: :func:`ricochet_math.simulate.simulate` on ``cores x --rounds``
+* **all cores**: :func:`ricochet_math.solvers.montecarlo.simulate` on ``cores x --rounds``
   rounds with one worker thread per core (chunks of 65,536 rounds; the
   kernels release the GIL).
 
@@ -35,9 +35,9 @@ import time
 import numba
 import numpy as np
 
-from ricochet_math.fast_engine import prepare, run_chunk
-from ricochet_math.rules import load_rules
-from ricochet_math.simulate import default_workers, simulate
+from ricochet_math.engine.kernel import prepare, run_chunk
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.montecarlo import default_workers, simulate
 
 TARGET_N7 = 1_000_000
 

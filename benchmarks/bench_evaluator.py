@@ -38,9 +38,9 @@ import numba
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.cards import format_card
-from ricochet_math.evaluation import all_five_card_values, eval5, eval7, evaluate, hand_value
-from ricochet_math.tables import table_sizes
+from ricochet_math.evaluator.cards import format_card
+from ricochet_math.evaluator.evaluation import all_five_card_values, eval5, eval7, evaluate, hand_value
+from ricochet_math.evaluator.tables import table_sizes
 
 N_FIVE = 2_598_960
 

@@ -1,9 +1,9 @@
 """How far the perfect-play look-ahead is from exact nested enumeration.
 
-The look-ahead in :mod:`ricochet_math.perfect` takes each later seat's draws
+The look-ahead in :mod:`ricochet_math.strategies.perfect` takes each later seat's draws
 from the deck as it is at the decision (ignoring the cards earlier draws
 remove) and splits tied pots fractionally.  Compared here with the exact
-references of :mod:`ricochet_math.nested` on random table states:
+references of :mod:`ricochet_math.solvers.nested` on random table states:
 
 * one seat still to act (N = 2 acting first; N = 3 acting second after a seat
   that played with a pair or folded): EV(play) exact over every draw of the
@@ -28,11 +28,11 @@ import time
 
 import numpy as np
 
-from ricochet_math import nested
-from ricochet_math import perfect as P
-from ricochet_math.evaluation import eval_cards, order_key
-from ricochet_math.rules import load_rules
-from ricochet_math.solo import bonus_lines
+from ricochet_math.solvers import nested
+from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.evaluator.evaluation import eval_cards, order_key
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.solo import bonus_lines
 
 
 def random_state(rng, n_players, rules, bonus_by_value):

@@ -1,7 +1,7 @@
 """Perfect-play RTP for N = 2..7 to a target precision, with the run time it takes (issue 4).
 
 For each player count: a pilot run (its own seed) measures the standard
-deviation of the controlled estimator (:mod:`ricochet_math.variance`); the
+deviation of the controlled estimator (:mod:`ricochet_math.solvers.variance`); the
 main run then plays the fixed number of rounds that gives a 95% half-width of
 ``--target`` (default 0.05 percentage points) with a 10% margin.  The pilot
 only sizes the main run; the figures come from the main run alone, so the
@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from ricochet_math import __version__
-from ricochet_math.simulate import default_workers, simulate
+from ricochet_math.solvers.montecarlo import default_workers, simulate
 
 Z95 = 1.959963984540054
 

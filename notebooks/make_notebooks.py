@@ -54,7 +54,7 @@ NB01 = [
     play over 1-7 players; fold frequency 22.9% solo and 10.94% with seven players; one perfect player's
     win frequency 25.79% with three players; weak players "closer to 90%").  It does not say which
     strategy model, RTP convention or paytable produced them, so
-    `ricochet_math.published.published_figures` computes each figure under every strategy reading of
+    `ricochet_math.reports.published.published_figures` computes each figure under every strategy reading of
     the spec.  N = 1 is exact; N >= 2 is Monte Carlo with 95% intervals.
     """),
     code(SIZE_CELL),
@@ -67,9 +67,9 @@ NB01 = [
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ricochet_math.published import PUBLISHED, READINGS as ALL_READINGS, published_figures
-    from ricochet_math.rules import load_rules
-    from ricochet_math.solo import solo_analysis
+    from ricochet_math.reports.published import PUBLISHED, READINGS as ALL_READINGS, published_figures
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.solo import solo_analysis
 
     rules = load_rules(RULES)
     print(rules.summary())
@@ -140,9 +140,9 @@ NB02 = [
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ricochet_math.rules import load_rules
-    from ricochet_math.simulate import rtp_table
-    from ricochet_math.solo import solo_analysis
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.montecarlo import rtp_table
+    from ricochet_math.solvers.solo import solo_analysis
 
     rules = load_rules(RULES)
     solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
@@ -206,11 +206,11 @@ NB03 = [
     code("""
     import pandas as pd
 
-    from ricochet_math.rules import load_rules
-    from ricochet_math.sidebets import cover
-    from ricochet_math.simulate import simulate
-    from ricochet_math.solo import solo_analysis
-    from ricochet_math.tuning import tune_cover, tune_paytable
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.design.sidebets import cover
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.solvers.solo import solo_analysis
+    from ricochet_math.design.tuning import tune_cover, tune_paytable
 
     rules = load_rules(RULES)
     print(rules.summary())
@@ -311,9 +311,9 @@ NB04 = [
     import matplotlib.pyplot as plt
 
     from ricochet_math.errors import RuleError
-    from ricochet_math.kickout import DEFAULT_GRID, find_kickout, kickout_curve
-    from ricochet_math.rules import load_rules
-    from ricochet_math.solo import solo_analysis
+    from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.solo import solo_analysis
 
     rules = load_rules(RULES)
     solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
@@ -380,10 +380,10 @@ NB05 = [
     import numpy as np
     import pandas as pd
 
-    from ricochet_math.advise import advise
-    from ricochet_math.rules import load_rules
-    from ricochet_math.simulate import simulate
-    from ricochet_math.solo import solo_analysis, solo_deal
+    from ricochet_math.solvers.advise import advise
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.solvers.solo import solo_analysis, solo_deal
 
     rules = load_rules(RULES)
     solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")

@@ -13,20 +13,20 @@ try:
 except PackageNotFoundError:  # running from a source tree without install
     __version__ = "0.1.0"
 
-from .errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError  # noqa: E402
-from .cards import format_cards, parse_cards  # noqa: E402
-from .evaluation import describe, hand_value, pattern_value  # noqa: E402
-from .rules import RuleSet, load_rules  # noqa: E402
-from .engine import Round, play_round  # noqa: E402
-from .strategies import get_strategy, strategy_names  # noqa: E402
-from .simulate import SimulationResult, rtp_table, simulate  # noqa: E402
-from .solo import SoloAnalysis, solo_analysis, solo_deal  # noqa: E402
-from .advise import Advice, advise, table_state  # noqa: E402
-from .sidebets import cover, cover_progressive, quickdraw, quickdraw_both, sidebets_summary  # noqa: E402
-from .kickout import find_kickout, kickout_curve, kickout_table  # noqa: E402
-from .tuning import tune_cover, tune_paytable  # noqa: E402
-from .published import best_response, published_figures  # noqa: E402
-from .report import build_report  # noqa: E402
+from ricochet_math.errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError  # noqa: E402
+from ricochet_math.evaluator.cards import format_cards, parse_cards  # noqa: E402
+from ricochet_math.evaluator.evaluation import describe, hand_value, pattern_value  # noqa: E402
+from ricochet_math.rules.ruleset import RuleSet, load_rules  # noqa: E402
+from ricochet_math.engine.round import Round, play_round  # noqa: E402
+from ricochet_math.strategies.registry import get_strategy, strategy_names  # noqa: E402
+from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate  # noqa: E402
+from ricochet_math.solvers.solo import SoloAnalysis, solo_analysis, solo_deal  # noqa: E402
+from ricochet_math.solvers.advise import Advice, advise, table_state  # noqa: E402
+from ricochet_math.design.sidebets import cover, cover_progressive, quickdraw, quickdraw_both, sidebets_summary  # noqa: E402
+from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table  # noqa: E402
+from ricochet_math.design.tuning import tune_cover, tune_paytable  # noqa: E402
+from ricochet_math.reports.published import best_response, published_figures  # noqa: E402
+from ricochet_math.reports.build import build_report  # noqa: E402
 
 __all__ = [
     "__version__",

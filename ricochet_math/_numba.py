@@ -3,14 +3,30 @@
 Every reused kernel is compiled with ``cache=True`` so a second import loads
 machine code from ``__pycache__`` instead of recompiling.  ``fastmath`` is
 never used: the kernels count combinations and money exactly.
+
+numba keys a cached kernel by its own source file only: a change in a kernel it
+calls from another file, or in a global table frozen into its machine code,
+would leave the old code in use.  So a digest of every kernel source of the
+package (and numba's version) is stamped beside the caches; when it differs, the
+package's cached kernels are all dropped once and recompile
+(:func:`drop_stale_caches`, run when this module is first imported, before any
+kernel is loaded).
 """
 from __future__ import annotations
 
+import hashlib
+import itertools
+import os
+from pathlib import Path
+
 import numba
 
-__all__ = ["njit", "pnjit", "prange"]
+__all__ = ["njit", "pnjit", "prange", "drop_stale_caches"]
 
 prange = numba.prange
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+STAMP_NAME = "ricochet-kernels.stamp"
 
 
 def njit(*args, **kwargs):
@@ -24,3 +40,52 @@ def pnjit(*args, **kwargs):
     """Parallel variant of :func:`njit` for batch kernels over independent items."""
     kwargs.setdefault("parallel", True)
     return njit(*args, **kwargs)
+
+
+def kernel_sources(root: Path = PACKAGE_ROOT) -> list[Path]:
+    """The package's source files that compile kernels or hold tables frozen into them."""
+    return sorted(p for p in root.rglob("*.py") if "ricochet_math._numba import" in p.read_text(encoding="utf-8")
+                  or p.name == "tables.py")
+
+
+def _digest(root: Path) -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    for source in kernel_sources(root):
+        digest.update(source.relative_to(root).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_dirs(root: Path) -> list[Path]:
+    """Where numba keeps this package's cached kernels: ``__pycache__`` folders, or under ``NUMBA_CACHE_DIR``."""
+    if numba.config.CACHE_DIR:
+        base = Path(numba.config.CACHE_DIR)
+        return [base / root.relative_to(root.anchor).parent] if base.is_dir() else []
+    return [p for p in root.rglob("__pycache__") if p.is_dir()]
+
+
+def drop_stale_caches(root: Path = PACKAGE_ROOT, stamp_dir: Path | None = None) -> bool:
+    """Delete every cached kernel (``*.nbi``/``*.nbc``) of the package if its kernel sources changed.
+
+    Returns whether anything was dropped.  A read-only install has nothing to
+    drop and nothing we could write: it is left alone.
+    """
+    stamp_dir = stamp_dir or root / "__pycache__"
+    try:
+        stamp = _digest(root)
+        mark = stamp_dir / STAMP_NAME
+        if mark.is_file() and mark.read_text() == stamp:
+            return False
+        for folder in _cache_dirs(root):
+            for f in itertools.chain(folder.rglob("*.nbi"), folder.rglob("*.nbc")):
+                f.unlink(missing_ok=True)
+        stamp_dir.mkdir(parents=True, exist_ok=True)
+        tmp = mark.with_name(f"{STAMP_NAME}.{os.getpid()}.tmp")
+        tmp.write_text(stamp)
+        tmp.replace(mark)
+        return True
+    except OSError:
+        return False
+
+
+drop_stale_caches()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ricochet_math.rules import load_rules, paytables_dir
+from ricochet_math.rules.ruleset import load_rules, paytables_dir
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 import ricochet_math as rm
-from ricochet_math.cards import format_cards
+from ricochet_math.evaluator.cards import format_cards
 
 GOLDEN = Path(__file__).with_name("golden")
 FIGURES = GOLDEN / "figures.json"
@@ -159,10 +159,17 @@ def compute() -> dict:
             "advise": advise_figures()}
 
 
+# Provenance rows that describe the checkout, not the figures: they change with every commit.
+CHECKOUT_ROWS = ("git commit,", "uncommitted changes to tracked files,")
+
+
 def build_report_tables(out_dir: Path) -> dict[str, str]:
-    """The tiny report's CSV tables, by file name."""
+    """The tiny report's CSV tables, by file name (the checkout's provenance rows left out)."""
     rm.build_report(out_dir=out_dir, **REPORT_KW)
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted((out_dir / "tables").glob("*.csv"))}
+    tables = {p.name: p.read_text(encoding="utf-8") for p in sorted((out_dir / "tables").glob("*.csv"))}
+    tables["provenance.csv"] = "".join(line for line in tables["provenance.csv"].splitlines(keepends=True)
+                                       if not line.startswith(CHECKOUT_ROWS))
+    return tables
 
 
 def full_solo_figures() -> dict:

@@ -1,4 +1,4 @@
-"""Card text, kernel integers and deck helpers (``ricochet_math.cards``).
+"""Card text, kernel integers and deck helpers (``ricochet_math.evaluator.cards``).
 
 Truth comes from the spec (``shared/spec/ricochet-casino.md``, "Cards and
 hands"): ranks ``23456789TJQKA`` (also ``10``), suits ``cdhs`` (also
@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 import pytest
 
-from ricochet_math.cards import (
+from ricochet_math.evaluator.cards import (
     RANKS,
     SUITS,
     card,
@@ -238,7 +238,7 @@ def test_random_deals_reject_impossible_requests():
 
 def test_duplicate_across_places_names_both():
     """A card already on the table elsewhere is reported with where it already is."""
-    from ricochet_math.cards import parse_cards
+    from ricochet_math.evaluator.cards import parse_cards
     from ricochet_math.errors import CardError
     with pytest.raises(CardError, match=r"duplicate card Ks \('Ks'\) in seat 2's hand \(already in seat 1's hand\)"):
         parse_cards("Ks 9c", where="seat 2's hand", dead={int(parse_cards("Ks")[0]): "seat 1's hand"})

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from ricochet_math.cli import build_parser, main, registry
+from ricochet_math.cli.app import build_parser, main, registry
 
 
 def ricochet(*args: str, cwd=None) -> subprocess.CompletedProcess:

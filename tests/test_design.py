@@ -6,12 +6,12 @@ monotonicity of RTP in the threshold, and linearity of RTP in the pays."""
 import numpy as np
 import pytest
 
-from ricochet_math import solo
+from ricochet_math.solvers import solo
 from ricochet_math.errors import PatternError, RuleError
-from ricochet_math.kickout import find_kickout, kickout_curve, parse_grid
-from ricochet_math.published import published_figures
-from ricochet_math.rules import load_rules
-from ricochet_math.tuning import bonus_rtp_function, tune_bonus
+from ricochet_math.design.kickout import find_kickout, kickout_curve, parse_grid
+from ricochet_math.reports.published import published_figures
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.design.tuning import bonus_rtp_function, tune_bonus
 
 RULES = load_rules()
 SAMPLE = [0, 60, 167]
@@ -89,8 +89,8 @@ def test_published_figures_tiny(analysis, analysis_no_bonus, tmp_path):
 
 def test_bonus_rtp_function_mc_reproduces_its_run():
     """At several players the linear model, at the current pays, is the run's own RTP."""
-    from ricochet_math.simulate import simulate
-    from ricochet_math.tuning import bonus_rtp_function_mc
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.design.tuning import bonus_rtp_function_mc
     r = simulate(RULES, players=2, strategy="pot-odds-now", rounds=2000, seed=3, progress=False)
     f = bonus_rtp_function_mc(RULES, 2, result=r)
     pays = {ln.key: ln.pays for ln in RULES.bonus}

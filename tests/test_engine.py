@@ -11,16 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ricochet_math import perfect
-from ricochet_math.cards import format_cards, parse_cards
-from ricochet_math.cli import main
-from ricochet_math.engine import (
+from ricochet_math.strategies.registry import perfect
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.cli.app import main
+from ricochet_math.engine.round import (
     AUTO_WIN, BEATEN, FOLDED, WON, Round, cards_needed, check_players, deal_deck, format_history, options_array,
     play_round, quickdraw_result,
 )
 from ricochet_math.errors import CardError, RuleError, StrategyError
-from ricochet_math.evaluation import describe, hand_value
-from ricochet_math.rules import load_rules
+from ricochet_math.evaluator.evaluation import describe, hand_value
+from ricochet_math.rules.ruleset import load_rules
 
 RULES = load_rules()
 

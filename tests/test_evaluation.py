@@ -1,4 +1,4 @@
-"""The hand evaluator (``ricochet_math.evaluation``) and its tables.
+"""The hand evaluator (``ricochet_math.evaluator.evaluation``) and its tables.
 
 Where each check's truth comes from:
 
@@ -35,9 +35,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ricochet_math.cards import format_cards, parse_card, parse_cards, random_deals
+from ricochet_math.evaluator.cards import format_cards, parse_card, parse_cards, random_deals
 from ricochet_math.errors import CardError, PatternError
-from ricochet_math.evaluation import (
+from ricochet_math.evaluator.evaluation import (
     NUM_VALUES,
     ROYAL_FLUSH_VALUE,
     all_five_card_values,
@@ -62,7 +62,7 @@ from ricochet_math.evaluation import (
     value_counts_5,
     value_from_name,
 )
-from ricochet_math.tables import (
+from ricochet_math.evaluator.tables import (
     CATEGORY_NAMES,
     FLUSH_CAT,
     FOUR_OF_A_KIND,
@@ -721,7 +721,7 @@ def test_royal_flush_count_and_describe_via_patterns():
 
 # ================================================================== tables and their cache
 def _same_tables(a, b):
-    from ricochet_math.tables import Tables
+    from ricochet_math.evaluator.tables import Tables
 
     for f in Tables.__dataclass_fields__:
         x, y = getattr(a, f), getattr(b, f)
@@ -729,7 +729,7 @@ def _same_tables(a, b):
 
 
 def test_tables_shapes_and_sizes():
-    from ricochet_math.tables import load_tables, table_sizes
+    from ricochet_math.evaluator.tables import load_tables, table_sizes
 
     t = load_tables()
     assert t.card_keys.shape == (52,) and t.card_bits.shape == (52,)
@@ -740,7 +740,7 @@ def test_tables_shapes_and_sizes():
 
 
 def test_tables_cache_round_trip(tmp_path, monkeypatch):
-    from ricochet_math.tables import build_tables, load_tables
+    from ricochet_math.evaluator.tables import build_tables, load_tables
 
     monkeypatch.setenv("RICOCHET_CACHE_DIR", str(tmp_path))
     built = load_tables.__wrapped__()  # not cached yet: builds and writes
@@ -752,7 +752,7 @@ def test_tables_cache_round_trip(tmp_path, monkeypatch):
 
 
 def test_tables_survive_unwritable_and_corrupt_caches(tmp_path, monkeypatch):
-    from ricochet_math import tables
+    from ricochet_math.evaluator import tables
 
     reference = tables.build_tables()
     # A cache directory that cannot be created (its parent is a file; this holds even for root).
@@ -779,27 +779,33 @@ def test_import_with_an_unwritable_cache_dir(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     env = dict(os.environ, RICOCHET_CACHE_DIR=str(blocker / "cache"))
-    code = "from ricochet_math.evaluation import hand_value; print(hand_value('As Ks Qs Js Ts'))"
+    code = "from ricochet_math.evaluator.evaluation import hand_value; print(hand_value('As Ks Qs Js Ts'))"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(ROYAL_FLUSH_VALUE)
 
 
 def test_stale_kernel_caches_are_dropped_once(tmp_path, monkeypatch):
-    # numba freezes the tables into cached machine code, keyed only by each
-    # kernel's own file; the evaluator stamps its sources beside the cache.
-    import types
+    # numba keys cached machine code by each kernel's own file only; the package
+    # stamps every kernel source beside the caches and drops them all once on a change.
+    import numba
 
-    from ricochet_math import evaluation
+    from ricochet_math import _numba
 
-    monkeypatch.setattr(evaluation.eval_cards, "_cache", types.SimpleNamespace(_cache_path=str(tmp_path)))
-    for name in ("a.f-1.py311.nbi", "a.f-1.py311.1.nbc", "keep.cpython-311.pyc"):
-        (tmp_path / name).write_text("x")
-    evaluation._drop_stale_kernel_caches()  # no stamp yet: drop
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.cpython-311.pyc", "ricochet-evaluator.stamp"]
-    (tmp_path / "b.g-2.py311.nbi").write_text("x")
-    evaluation._drop_stale_kernel_caches()  # same sources: keep
-    assert (tmp_path / "b.g-2.py311.nbi").exists()
-    (tmp_path / "ricochet-evaluator.stamp").write_text("an older evaluator")
-    evaluation._drop_stale_kernel_caches()  # sources changed: drop again
-    assert not (tmp_path / "b.g-2.py311.nbi").exists()
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    src = tmp_path / "pkg"
+    cache = src / "sub" / "__pycache__"
+    cache.mkdir(parents=True)
+    kernel = src / "sub" / "k.py"
+    kernel.write_text("from ricochet_math._numba import njit\n")
+    for name in ("k.f-1.py311.nbi", "k.f-1.py311.1.nbc", "keep.cpython-311.pyc"):
+        (cache / name).write_text("x")
+    assert _numba.drop_stale_caches(src)  # no stamp yet: drop
+    assert sorted(p.name for p in cache.iterdir()) == ["keep.cpython-311.pyc"]
+    assert (src / "__pycache__" / _numba.STAMP_NAME).is_file()
+    (cache / "k.g-2.py311.nbi").write_text("x")
+    assert not _numba.drop_stale_caches(src)  # same sources: keep
+    assert (cache / "k.g-2.py311.nbi").exists()
+    kernel.write_text("from ricochet_math._numba import njit\n# changed\n")
+    assert _numba.drop_stale_caches(src)  # a kernel source changed: drop again
+    assert not (cache / "k.g-2.py311.nbi").exists()

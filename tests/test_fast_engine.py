@@ -1,6 +1,6 @@
 """The fast engine against the reference engine: identical records on random rounds.
 
-Truth: ricochet_math.engine (the readable rules, pinned by tests/test_engine.py).
+Truth: ricochet_math.engine.round (the readable rules, pinned by tests/test_engine.py).
 Every built-in strategy, N = 1..7, each rule option: the numba kernel must give
 exactly the same record, number for number.  The default run uses a fixed
 sample (300 rounds per N for each table-free strategy, fewer for the solver
@@ -13,18 +13,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ricochet_math.engine import play_round
+from ricochet_math.engine.round import play_round
 from ricochet_math.errors import CardError, RuleError
-from ricochet_math.fast_engine import (
+from ricochet_math.engine.kernel import (
     F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
     F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_SEAT_FIELDS, R_ALL_FOLD,
     R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
     R_POT_SQ, R_ROUNDS, R_SPLIT, R_TOT_RET_WAG, STATUS_CODES, S_AUTO_WIN, S_FOLDED, S_WON, play_decks, prepare,
     run_chunk, xoshiro_decks,
 )
-from ricochet_math.evaluation import category_of
-from ricochet_math.rules import load_rules
-from ricochet_math.tables import ROYAL_FLUSH_VALUE
+from ricochet_math.evaluator.evaluation import category_of
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 
 RULES = load_rules()
 SIMPLE = ("always", "never", "pair", "beats:A9", "timid", "chaser", "dealer-only", "bonus-hunter")

@@ -1,4 +1,4 @@
-"""Exact nested enumeration (ricochet_math.nested) against brute force, and the look-ahead against it."""
+"""Exact nested enumeration (ricochet_math.solvers.nested) against brute force, and the look-ahead against it."""
 import sys
 from pathlib import Path
 
@@ -6,11 +6,11 @@ import numba
 import numpy as np
 import pytest
 
-from ricochet_math import nested
-from ricochet_math import perfect as P
-from ricochet_math.advise import rule_arrays
-from ricochet_math.evaluation import eval5
-from ricochet_math.rules import load_rules
+from ricochet_math.solvers import nested
+from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.solvers.advise import rule_arrays
+from ricochet_math.evaluator.evaluation import eval5
+from ricochet_math.rules.ruleset import load_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_perfect_accuracy import first_seat_state, random_state  # noqa: E402

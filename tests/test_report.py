@@ -1,4 +1,4 @@
-"""Tests for the certification-style report (ricochet_math.report) and 'ricochet report' / 'ricochet bench'.
+"""Tests for the certification-style report (ricochet_math.reports.build) and 'ricochet report' / 'ricochet bench'.
 
 Truth comes from the issue's requirements (issue 6): the files exist, the HTML
 opens with no network (no external src/href), the PDF is a PDF made by
@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ricochet_math import report as rp
+from ricochet_math.reports import build as rp
 from ricochet_math.errors import RicochetError
 
 TINY = dict(players=[1, 2], size="tiny", seed=7, progress=False)
@@ -110,7 +110,7 @@ def test_html_is_self_contained(built):
                           ("7", "Published figures"), ("8", "Plots"), ("9", "Provenance")):
         assert re.search(rf"<h2>{re.escape(number)}\. {title}", html), number
     # the rule set in force: every paytable line and the file hash
-    rules = __import__("ricochet_math.rules", fromlist=["load_rules"]).load_rules()
+    rules = __import__("ricochet_math.rules.ruleset", fromlist=["load_rules"]).load_rules()
     assert rules.sha256 in html
     for line in list(rules.bonus) + list(rules.cover):
         assert line.key in html

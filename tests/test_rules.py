@@ -12,7 +12,7 @@ import re
 import pytest
 
 from ricochet_math.errors import RuleError
-from ricochet_math.rules import (
+from ricochet_math.rules.ruleset import (
     CATEGORY_PATTERNS,
     KickoutTable,
     Paytable,
@@ -91,7 +91,7 @@ def test_load_rules_passes_a_rule_set_through(default_rules):
 # ---------------------------------------------------------------- hand values
 
 def test_kickout_values_follow_the_patterns(default_rules):
-    from ricochet_math.evaluation import pattern_value
+    from ricochet_math.evaluator.evaluation import pattern_value
 
     for n, pattern in PUBLISHED_KICKOUT.items():
         assert default_rules.kickout_value(n) == pattern_value(pattern)
@@ -100,8 +100,8 @@ def test_kickout_values_follow_the_patterns(default_rules):
 
 
 def test_category_patterns_are_the_weakest_of_each_category():
-    from ricochet_math.evaluation import category_name, pattern_value
-    from ricochet_math.tables import NUM_VALUES
+    from ricochet_math.evaluator.evaluation import category_name, pattern_value
+    from ricochet_math.evaluator.tables import NUM_VALUES
 
     values = [pattern_value(p) for p in CATEGORY_PATTERNS.values()]
     assert values == sorted(values)
@@ -114,7 +114,7 @@ def test_category_patterns_are_the_weakest_of_each_category():
 
 
 def test_paytable_payout_pays_the_highest_line_reached(default_rules):
-    from ricochet_math.evaluation import pattern_value
+    from ricochet_math.evaluator.evaluation import pattern_value
 
     bonus = default_rules.bonus
     assert bonus.payout(pattern_value("A2345") - 1) == 0
@@ -388,7 +388,7 @@ def test_direct_construction(default_rules):
 def test_module_doctest():
     import doctest
 
-    import ricochet_math.rules
+    import ricochet_math.rules.ruleset
 
-    result = doctest.testmod(ricochet_math.rules)
+    result = doctest.testmod(ricochet_math.rules.ruleset)
     assert result.attempted > 0 and result.failed == 0

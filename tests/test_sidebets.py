@@ -1,7 +1,7 @@
 """Side bets, exact: Quickdraw and Cover counts, pinned figures, and where each truth comes from.
 
 Truths used here:
-* exhaustive counts, pinned below (computed by ricochet_math.sidebets and
+* exhaustive counts, pinned below (computed by ricochet_math.design.sidebets and
   cross-checked in this file by independent routes);
 * the slow twin ``quickdraw_brute_force`` (partial keys compared deal by deal)
   against the fast inclusion-exclusion count, exactly, on chosen player hands;
@@ -10,7 +10,7 @@ Truths used here:
   standard errors);
 * invariants: every deal counted once, each dealer hand meets C(47,2) player
   hands, probabilities sum to 1;
-* the game engine (``ricochet_math.engine.Round``) settling side bets on
+* the game engine (``ricochet_math.engine.round.Round``) settling side bets on
   seeded random deals, within 4 standard errors;
 * the rulebook (shared/seeds/000, second casino page): Quickdraw "wins 5:1
   ... ties are a win for the player"; Cover "starting at 1:1 for a pair of
@@ -24,18 +24,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ricochet_math.cards import parse_cards, random_deals
+from ricochet_math.evaluator.cards import parse_cards, random_deals
 from ricochet_math.errors import RuleError
-from ricochet_math.evaluation import (
+from ricochet_math.evaluator.evaluation import (
     NUM_VALUES, ROYAL_FLUSH_VALUE, all_five_card_values, evaluate, partial_key, value_counts_5,
 )
-from ricochet_math.rules import Paytable, PayLine, load_rules
-from ricochet_math.sidebets import (
+from ricochet_math.rules.ruleset import Paytable, PayLine, load_rules
+from ricochet_math.design.sidebets import (
     DEALS_COVER, DEALS_QUICKDRAW, cover, cover_lines, cover_progressive, five_card_keys, player_classes,
     quickdraw, quickdraw_both, quickdraw_brute_force, quickdraw_counts_for, quickdraw_table,
     reference_quickdraw_win, sidebets_summary,
 )
-from ricochet_math.tables import CATEGORY_NAMES, hand_classes
+from ricochet_math.evaluator.tables import CATEGORY_NAMES, hand_classes
 
 # ---------------------------------------------------------------- pinned exact figures
 # Computed by exhaustive counting over C(52,2) x C(50,5) deals (Quickdraw) and
@@ -341,7 +341,7 @@ def test_side_bets_through_the_engine():
     dealer's hand, so rounds, not seats, are the independent samples) and the
     Cover result.  Within 4 standard errors.
     """
-    engine = pytest.importorskip("ricochet_math.engine")
+    engine = pytest.importorskip("ricochet_math.engine.round")
     rules = load_rules()
     rng = np.random.default_rng(SEED_ENGINE)
     n_rounds = 4000

@@ -14,16 +14,16 @@ import math
 import numpy as np
 import pytest
 
-import ricochet_math.simulate as simulate_module
-from ricochet_math import perfect
-from ricochet_math.cli import main
+import ricochet_math.solvers.montecarlo as simulate_module
+from ricochet_math.strategies.registry import perfect
+from ricochet_math.cli.app import main
 from ricochet_math.errors import RicochetError, RuleError, StrategyError
-from ricochet_math.evaluation import category_of, value_counts_5
-from ricochet_math.fast_engine import F_NET, R_HOUSE_NET
-from ricochet_math.rules import load_rules
-from ricochet_math.simulate import CHUNK_ROUNDS, SOLVER_CHUNK_ROUNDS, rtp_table, simulate
-from ricochet_math.stats import mean_ci, proportion_ci, ratio_ci, sample_std, wilson_ci, z_value
-from ricochet_math.tables import ROYAL_FLUSH_VALUE
+from ricochet_math.evaluator.evaluation import category_of, value_counts_5
+from ricochet_math.engine.kernel import F_NET, R_HOUSE_NET
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.montecarlo import CHUNK_ROUNDS, SOLVER_CHUNK_ROUNDS, rtp_table, simulate
+from ricochet_math.solvers.stats import mean_ci, proportion_ci, ratio_ci, sample_std, wilson_ci, z_value
+from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 
 RULES = load_rules()
 HANDS = 2_598_960

@@ -9,13 +9,13 @@ from math import comb
 import numpy as np
 import pytest
 
-from ricochet_math import nested
-from ricochet_math import perfect as P
-from ricochet_math import solo
-from ricochet_math.advise import advise, rule_arrays, table_state
+from ricochet_math.solvers import nested
+from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.solvers import solo
+from ricochet_math.solvers.advise import advise, rule_arrays, table_state
 from ricochet_math.errors import CardError, TableStateError
-from ricochet_math.evaluation import pattern_value
-from ricochet_math.rules import load_rules
+from ricochet_math.evaluator.evaluation import pattern_value
+from ricochet_math.rules.ruleset import load_rules
 
 RULES = load_rules()
 SAMPLE = [0, 60, 167]  # AA, a middle class, 32o
@@ -123,7 +123,7 @@ def _state(rng, n):
     cards = rng.permutation(52)
     hole = cards[:2 * n].reshape(n, 2).astype(np.int64)
     dealer = cards[2 * n:2 * n + 5]
-    from ricochet_math.evaluation import eval_cards, order_key
+    from ricochet_math.evaluator.evaluation import eval_cards, order_key
     dv = int(eval_cards(dealer.astype(np.int64)))
     order = np.argsort([order_key(int(a), int(b)) for a, b in hole]).astype(np.int64)
     deck = np.ones(52, dtype=np.uint8)
@@ -141,7 +141,7 @@ def test_perfect_solo_matches_direct_enumeration():
         kicked = dv >= threshold
         ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 0, -1 if kicked else dv, not kicked, 0, 2,
                                            kicked, bonus_by_value, opts)
-        from ricochet_math.cards import format_cards
+        from ricochet_math.evaluator.cards import format_cards
         d = solo.solo_deal(RULES, hole[0], [c for c in range(52) if not deck[c] and c not in hole[0]])
         assert ev == pytest.approx(d.ev_play, abs=1e-12)
         assert play == (d.decision in ("play", "automatic win"))
@@ -169,7 +169,7 @@ def test_last_seat_is_exact():
     ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 2, dv, True, 0, 4, False, bonus_by_value, opts)
     # direct: the last seat wins pot 5 when it reaches the dealer
     from itertools import combinations
-    from ricochet_math.evaluation import evaluate
+    from ricochet_math.evaluator.evaluation import evaluate
     rest = np.flatnonzero(deck)
     s = order[2]
     tri = np.array(list(combinations(rest, 3)))
@@ -240,7 +240,7 @@ def test_exhaustive_solo_totals_match_monte_carlo_with_the_same_decisions():
     """Exact solo figures (all 2,809,475,760 deals, publisher.toml: RTP 96.947520%, fold
     21.40712%) against the fast engine playing the same perfect decisions (seed 20261130,
     40,000 rounds): within 4 standard errors."""
-    from ricochet_math.simulate import simulate
+    from ricochet_math.solvers.montecarlo import simulate
     r = simulate(RULES, players=1, strategy="perfect", rounds=40_000, seed=20261130, progress=False)
     s = r.summary()
     for key, exact in (("rtp_initial", 0.9694752031), ("fold_frequency", 0.2140712116)):
@@ -251,7 +251,7 @@ def test_exhaustive_solo_totals_match_monte_carlo_with_the_same_decisions():
 def test_draw_histogram_matches_batch_evaluation():
     """The solvers' incremental histogram of hole + 3 drawn cards equals evaluating every draw."""
     from itertools import combinations
-    from ricochet_math.evaluation import draw_histogram, evaluate
+    from ricochet_math.evaluator.evaluation import draw_histogram, evaluate
     rng = np.random.default_rng(12)
     for size in (3, 20, 45):
         cards = rng.permutation(52)

@@ -12,15 +12,15 @@ import itertools
 import numpy as np
 import pytest
 
-from ricochet_math import perfect
-from ricochet_math.cards import parse_cards
+from ricochet_math.strategies.registry import perfect
+from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.errors import StrategyError
-from ricochet_math.evaluation import eval5, order_key, partial_key, partial_key_of
-from ricochet_math.strategies import (
+from ricochet_math.evaluator.evaluation import eval5, order_key, partial_key, partial_key_of
+from ricochet_math.strategies.registry import (
     ALWAYS, BEATS, FIVE_CARD_KEY, ORDER_KEY, SOLVER, TWO_CARD_KEY, Strategy, TableState, decide, get_strategy,
     kernel_strategy_arrays, resolve_strategies, simple_decide, solver_ready, strategy_names, top_cards_key,
 )
-from ricochet_math.tables import NUM_VALUES
+from ricochet_math.evaluator.tables import NUM_VALUES
 
 SIMPLE = ("always", "never", "pair", "beats:A9", "beats:77", "beats:K", "timid", "chaser", "dealer-only",
           "bonus-hunter")
@@ -119,7 +119,7 @@ def test_five_card_key_table_matches_partial_key():
 
 def test_top_cards_cut_matches_the_side_bet_module():
     """top_cards_key against sidebets.reference_quickdraw_win (tuple-prefix comparison)."""
-    sidebets = pytest.importorskip("ricochet_math.sidebets")
+    sidebets = pytest.importorskip("ricochet_math.design.sidebets")
     rng = np.random.default_rng(5)
     for _ in range(3_000):
         c = rng.choice(52, 7, replace=False)

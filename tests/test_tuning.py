@@ -3,7 +3,7 @@
 
 Truths: ``enumerate_paytables`` (brute force over the whole grid, ranked by
 the same key) for the exact MILP; the exact Cover RTP
-(``ricochet_math.sidebets.cover``) for every candidate's figures.
+(``ricochet_math.design.sidebets.cover``) for every candidate's figures.
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import sys
 
 import pytest
 
-from ricochet_math.cli import main
+from ricochet_math.cli.app import main
 from ricochet_math.errors import RuleError
-from ricochet_math.rules import load_rules
-from ricochet_math.sidebets import cover
-from ricochet_math.tuning import (
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.design.sidebets import cover
+from ricochet_math.design.tuning import (
     LinearRTP, cover_rtp_function, enumerate_paytables, override_toml, tune_cover, tune_paytable,
 )
 

@@ -1,14 +1,14 @@
-"""Control variates (ricochet_math.variance): exact means, unbiasedness, and the estimator."""
+"""Control variates (ricochet_math.solvers.variance): exact means, unbiasedness, and the estimator."""
 from math import comb
 
 import numpy as np
 import pytest
 
-from ricochet_math import variance as V
-from ricochet_math.evaluation import eval5, value_counts_5
-from ricochet_math.rules import load_rules
-from ricochet_math.simulate import simulate
-from ricochet_math.solo import player_classes
+from ricochet_math.solvers import variance as V
+from ricochet_math.evaluator.evaluation import eval5, value_counts_5
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.montecarlo import simulate
+from ricochet_math.solvers.solo import player_classes
 
 SOLO_EXACT_RTP = 0.9694752031  # tests/test_solver.py: the exhaustive solo analysis, publisher rules
 

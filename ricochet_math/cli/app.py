@@ -6,10 +6,10 @@ result; no mathematics lives here (style guide, item 12).
 Adding a subcommand
 -------------------
 Subcommands are registered, not listed in one big function.  Write them in a
-module named ``ricochet_math/cli_<something>.py`` (every such module is
-imported when the command starts) or in this file::
+module of :mod:`ricochet_math.cli` and add that module to the explicit list in
+``ricochet_math/cli/__init__.py``::
 
-    from ricochet_math.cli import add_format_option, add_rules_option, print_frame, subcommand
+    from ricochet_math.cli.app import add_format_option, add_rules_option, print_frame, subcommand
 
     def _rtp_arguments(parser):
         add_rules_option(parser)
@@ -20,7 +20,7 @@ imported when the command starts) or in this file::
                 example="ricochet rtp --rules publisher-4p-tens --players 3",
                 arguments=_rtp_arguments)
     def _rtp(args) -> int:
-        from ricochet_math.engine import rtp      # heavy imports inside run
+        from ricochet_math.engine.round import rtp      # heavy imports inside run
         print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format)
         return 0
 
@@ -32,13 +32,11 @@ traceback (argparse usage errors look and exit the same).
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .errors import RicochetError
+from ricochet_math.errors import RicochetError
 
 __all__ = [
     "Subcommand",
@@ -96,17 +94,8 @@ def subcommand(
 
 
 def registry() -> dict[str, Subcommand]:
-    """Every registered subcommand by name (after importing the ``cli_*`` modules)."""
-    _discover()
+    """Every registered subcommand by name (:mod:`ricochet_math.cli` imports each command module)."""
     return dict(_REGISTRY)
-
-
-def _discover() -> None:
-    """Import every ``ricochet_math.cli_*`` module so its subcommands register."""
-    package = importlib.import_module(__package__ or "ricochet_math")
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name.startswith("cli_"):
-            importlib.import_module(f"{package.__name__}.{info.name}")
 
 
 # --------------------------------------------------------------------------
@@ -134,8 +123,8 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
 
 
 def load_rules_option(args: argparse.Namespace):
-    """The :class:`~ricochet_math.rules.RuleSet` named by ``--rules`` (default publisher)."""
-    from .rules import load_rules
+    """The :class:`~ricochet_math.rules.ruleset.RuleSet` named by ``--rules`` (default publisher)."""
+    from ricochet_math.rules.ruleset import load_rules
 
     return load_rules(getattr(args, "rules", None))
 
@@ -189,7 +178,7 @@ def _report(message: object, status: int = 2) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The full ``ricochet`` parser with every registered subcommand."""
-    from . import __version__
+    from ricochet_math import __version__
 
     commands = registry()
     parser = _Parser(
@@ -250,7 +239,7 @@ def _rules_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_rules_arguments,
 )
 def _rules(args: argparse.Namespace) -> int:
-    from .rules import load_rules, paytables_dir, shipped_rule_sets
+    from ricochet_math.rules.ruleset import load_rules, paytables_dir, shipped_rule_sets
 
     if args.list:
         import pandas as pd
@@ -290,8 +279,8 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
 def _hands(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from .cards import format_cards, parse_cards
-    from .evaluation import category_name, describe, hand_value
+    from ricochet_math.evaluator.cards import format_cards, parse_cards
+    from ricochet_math.evaluator.evaluation import category_name, describe, hand_value
 
     rows = []
     for i, text in enumerate(args.hands, start=1):

@@ -1,16 +1,16 @@
 """``ricochet play``, ``ricochet simulate`` and ``ricochet rtp``: thin shells over the engines.
 
-``play`` deals one round with the reference engine (:mod:`ricochet_math.engine`)
+``play`` deals one round with the reference engine (:mod:`ricochet_math.engine.round`)
 and prints its hand history; ``simulate`` and ``rtp`` run the fast engine
-through :mod:`ricochet_math.simulate`.
+through :mod:`ricochet_math.solvers.montecarlo`.
 """
 from __future__ import annotations
 
 import sys
 
-from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-from .engine import parse_players
-from .errors import RuleError
+from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.engine.round import parse_players
+from ricochet_math.errors import RuleError
 
 DEFAULT_RTP_SEED = 2026
 #: used by ``rtp`` while the perfect-play solver is not in place (see strategies.solver_ready)
@@ -58,8 +58,8 @@ def _play(args) -> int:
 
     import numpy as np
 
-    from .cards import format_cards
-    from .engine import deal_deck, format_history, play_round
+    from ricochet_math.evaluator.cards import format_cards
+    from ricochet_math.engine.round import deal_deck, format_history, play_round
 
     rules = load_rules_option(args)
     hands = [None if h.strip() in ("?", "") else h for h in (args.players or [])]
@@ -111,8 +111,8 @@ def _simulate_arguments(parser) -> None:
 def _simulate(args) -> int:
     import pandas as pd
 
-    from .simulate import simulate
-    from .stats import Estimate
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.solvers.stats import Estimate
 
     res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed,
                    workers=args.workers, checkpoint=args.checkpoint, progress=True)
@@ -161,8 +161,8 @@ def _rtp_arguments(parser) -> None:
 def _rtp(args) -> int:
     import pandas as pd
 
-    from .simulate import rtp_table
-    from .strategies import solver_ready
+    from ricochet_math.solvers.montecarlo import rtp_table
+    from ricochet_math.strategies.registry import solver_ready
 
     rules = load_rules_option(args)
     players = list(parse_players(args.players))
@@ -205,5 +205,5 @@ def _rtp(args) -> int:
           "win % = rounds a seat wins or shares the pot.")
     if any(res.controlled is not None for res in results):
         print("controlled = the same RTP estimated with control variates of exactly known mean "
-              "(ricochet_math.variance): same rounds, unbiased, a narrower interval.")
+              "(ricochet_math.solvers.variance): same rounds, unbiased, a narrower interval.")
     return 0

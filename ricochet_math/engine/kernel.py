@@ -1,6 +1,6 @@
 """The fast engine: casino Ricochet in numba, for batches of rounds.
 
-The same rules as the readable :mod:`ricochet_math.engine` (whose docstring
+The same rules as the readable :mod:`ricochet_math.engine.round` (whose docstring
 states them, with the deal order from a deck), over integer arrays.  The
 tests check that both engines give identical records on random rounds for
 every built-in strategy, N = 1..7 and every rule option.
@@ -11,7 +11,7 @@ Two entry points:
   number (:class:`FastRecords`), for the differential tests and for analyses
   that bring their own decks (common random numbers).
 * :func:`run_chunk` deals ``rounds`` random rounds in the kernel and returns
-  only running sums (:class:`ChunkSums`); :mod:`ricochet_math.simulate`
+  only running sums (:class:`ChunkSums`); :mod:`ricochet_math.solvers.montecarlo`
   builds Monte Carlo runs from chunks.
 
 Random decks
@@ -31,7 +31,7 @@ Arrays (``N`` players, ``R`` rounds)
 Seat status codes are :data:`STATUS_CODES` (``folded, played, beaten, won,
 auto-win`` = 0..4).  Money is ``float64`` in ante units.
 
->>> from ricochet_math.rules import load_rules
+>>> from ricochet_math.rules.ruleset import load_rules
 >>> import numpy as np
 >>> rec = play_decks(load_rules(), np.array([np.random.default_rng(1).permutation(52)]), "always", players=2)
 >>> float(rec.net.sum() + rec.house_net.sum())
@@ -47,21 +47,23 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from . import perfect, variance
-from ._numba import njit
-from .engine import (
+from ricochet_math.strategies import perfect
+
+from ricochet_math.solvers import variance
+from ricochet_math._numba import njit
+from ricochet_math.engine.round import (
     AUTO_WIN, BEATEN, FOLDED, PLAYED, WON, bonus_by_value, cards_needed, check_players, cover_by_value,
     options_array,
 )
-from .errors import CardError, RuleError
-from .evaluation import NUM_VALUES, category_of, eval5
-from .rules import RuleSet, load_rules
-from .strategies import (
+from ricochet_math.errors import CardError, RuleError
+from ricochet_math.evaluator.evaluation import NUM_VALUES, category_of, eval5
+from ricochet_math.rules.ruleset import RuleSet, load_rules
+from ricochet_math.strategies.registry import (
     FIVE_CARD_KEY, ORDER_KEY, SOLVER, TWO_CARD_KEY, Strategy, kernel_strategy_arrays, resolve_strategies,
     simple_decide, top_cards_key,
 )
-from .perfect import OPT_DEALER_VALUE
-from .tables import ROYAL_FLUSH_VALUE
+from ricochet_math.strategies.perfect import OPT_DEALER_VALUE
+from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 
 __all__ = [
     "STATUS_CODES", "S_FOLDED", "S_PLAYED", "S_BEATEN", "S_WON", "S_AUTO_WIN",
@@ -107,7 +109,7 @@ N_ROUND_FIELDS = len(ROUND_FIELDS)
 class KernelSetup:
     """Everything a kernel needs about the game, as arrays and scalars.
 
-    ``codes``/``params``: each seat's strategy (:mod:`ricochet_math.strategies`);
+    ``codes``/``params``: each seat's strategy (:mod:`ricochet_math.strategies.registry`);
     ``bonus``/``cover``: ``float64[7462]`` payouts by value; ``options``:
     ``int64[5]`` (``perfect.OPT_*``); ``qd_top``: Quickdraw compares top cards
     only; ``qd_pays``: Quickdraw pays to 1.
@@ -134,7 +136,7 @@ class KernelSetup:
 def prepare(rules: RuleSet | str | None, players: int, strategies, *,
             control_variates: bool = False) -> KernelSetup:
     """Validate and convert a rule set, a player count and strategies (one, or one per seat);
-    ``control_variates``: record the controls of :mod:`ricochet_math.variance`."""
+    ``control_variates``: record the controls of :mod:`ricochet_math.solvers.variance`."""
     rules = load_rules(rules)
     n = check_players(players)
     seat_strategies = resolve_strategies(strategies, n)
@@ -157,7 +159,7 @@ class ChunkSums:
     acting position; ``total``/``total_sq``: the per-round sum over seats and
     its square, summed over rounds (for confidence intervals of pooled rates);
     ``round``: ``float64[len(ROUND_FIELDS)]``.  Sums add exactly for counts;
-    money sums are float64 and added in chunk order by :mod:`ricochet_math.simulate`.
+    money sums are float64 and added in chunk order by :mod:`ricochet_math.solvers.montecarlo`.
     """
 
     seat: np.ndarray
@@ -299,7 +301,7 @@ def _rounds_impl(state, rounds, decks, n, kick_value, codes, params, bonus_tab, 
     float64[N_ROUND_FIELDS].  Records: the ``r_*`` arrays ([R, n] per seat, [R]
     per round) when they have rows (see :class:`FastRecords`).
 
-    Control variates (:mod:`ricochet_math.variance`): when ``cv_cross`` has
+    Control variates (:mod:`ricochet_math.solvers.variance`): when ``cv_cross`` has
     rows, each round's vector ``u`` (its total net and the controls) is
     recorded and ``u u^T`` added to ``cv_cross``.
     """
@@ -777,45 +779,3 @@ def xoshiro_decks(seed_sequence: np.random.SeedSequence, rounds: int, players: i
             deck[i], deck[j] = deck[j], deck[i]
         out[r] = deck
     return out
-
-
-# ----------------------------------------------------------------------------
-# Cached machine code and the files it depends on
-# ----------------------------------------------------------------------------
-# numba's cache (cache=True) is invalidated only when the file defining a
-# kernel changes, not when a function it calls from another file does.  These
-# kernels compile in perfect.perfect_decision (the lead's solver, replacing a
-# stub), the evaluator's tables and the strategies: so a digest of those
-# source files is kept next to the cache, and a change flushes these kernels'
-# cached code (they recompile once).  The same guard covers strategies.decide.
-
-_DEPENDENCIES = ("perfect.py", "variance.py", "evaluation.py", "tables.py", "strategies.py", "fast_engine.py", "_numba.py",
-                 "engine.py")
-
-
-def _flush_stale_cache() -> None:
-    from . import strategies
-
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256(numba.__version__.encode())
-    for name in _DEPENDENCIES:
-        try:
-            digest.update((here / name).read_bytes())
-        except OSError:
-            digest.update(name.encode())
-    stamp = digest.hexdigest()
-    kernels = (_rounds_kernel, _rounds_kernel_solver, _xoshiro_decks_kernel, strategies.decide,
-               strategies.simple_decide)
-    try:
-        marker = Path(_rounds_kernel._cache._cache_path) / "fast_engine.dependencies"
-        if marker.is_file() and marker.read_text() == stamp:
-            return
-        for k in kernels:
-            k._cache.flush()
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(stamp)
-    except (AttributeError, OSError):  # no cache (read-only install, other numba): nothing stale to reuse
-        pass
-
-
-_flush_stale_cache()

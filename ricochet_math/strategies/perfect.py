@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import njit
-from .evaluation import NUM_VALUES, draw_histogram, eval5
+from ricochet_math._numba import njit
+from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5
 
 # Strategy readings (spec, "Strategy readings").  Odd codes ignore the bonus
 # when deciding.  A code >= 8 is a best response: the acting seat uses
@@ -241,7 +241,7 @@ def model_shares(variant, deck, hole, order, pos, best_value, dealer_in, n_tied,
     """The look-ahead's expected pot share of the acting seat if it plays and ends its draw at
     each value: ``float64[7462]`` (-1 where that value does not stand).  EV(play) of
     :func:`seat_values` is ``sum_f p(f) max(share[f], 0) + E[bonus] - 2``; the exact references
-    in :mod:`ricochet_math.nested` compare their shares draw by draw with these."""
+    in :mod:`ricochet_math.solvers.nested` compare their shares draw by draw with these."""
     cards = _unseen(deck)
     seat = order[pos]
     h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)

@@ -71,9 +71,9 @@ player hand; the tests check the two agree exactly.
 Cover
 -----
 Pays on the dealer's five cards alone; the exact distribution is
-:func:`ricochet_math.evaluation.value_counts_5` over the 2,598,960 hands.  A
+:func:`ricochet_math.evaluator.evaluation.value_counts_5` over the 2,598,960 hands.  A
 paytable line pays when the dealer's value is at or above its threshold and
-below the next higher line (:meth:`ricochet_math.rules.Paytable.payout`).  A
+below the next higher line (:meth:`ricochet_math.rules.ruleset.Paytable.payout`).  A
 line paying ``0`` loses like a hand below every line (as the game engine
 settles it).  See :func:`cover`.
 
@@ -107,15 +107,15 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ._numba import njit
-from .cards import RANKS, RANK_NAMES, RANK_PLURALS
-from .errors import RuleError
-from .evaluation import (
+from ricochet_math._numba import njit
+from ricochet_math.evaluator.cards import RANKS, RANK_NAMES, RANK_PLURALS
+from ricochet_math.errors import RuleError
+from ricochet_math.evaluator.evaluation import (
     NUM_VALUES, ROYAL_FLUSH_VALUE, PARTIAL_BASE, all_five_card_values, describe, eval5, partial_key,
     reference_partial_key, value_counts_5,
 )
-from .rules import COMPARISON_CHOICES, Paytable, RuleSet, load_rules
-from .tables import CATEGORY_NAMES, hand_classes
+from ricochet_math.rules.ruleset import COMPARISON_CHOICES, Paytable, RuleSet, load_rules
+from ricochet_math.evaluator.tables import CATEGORY_NAMES, hand_classes
 
 __all__ = [
     "DEALS_QUICKDRAW", "DEALS_COVER", "QUICKDRAW_DEFAULT_COMPARISON",
@@ -140,7 +140,7 @@ _DIGITS = 5  # a partial key holds up to five ranked-card digits
 
 @lru_cache(maxsize=1)
 def five_card_keys() -> np.ndarray:
-    """``int64[7462]``: :func:`~ricochet_math.evaluation.partial_key` of each five-card value.
+    """``int64[7462]``: :func:`~ricochet_math.evaluator.evaluation.partial_key` of each five-card value.
 
     A five-card hand's key depends only on its value (category and ranked
     cards; a straight counts its top card only).  Built from the readable hand
@@ -249,7 +249,7 @@ def _card_histogram_kernel(values, out):
     """Per-card value histograms of all five-card hands.
 
     values: int16 (2598960,) hand values in lexicographic card order (as
-    :func:`~ricochet_math.evaluation.all_five_card_values`); out: int64 (52,
+    :func:`~ricochet_math.evaluator.evaluation.all_five_card_values`); out: int64 (52,
     7462), zeroed: ``out[c, v]`` = hands holding card ``c`` with value ``v``.
     """
     i = 0
@@ -556,7 +556,7 @@ def quickdraw(rules: RuleSet | str | None = None, *, comparison: str | None = No
               pays: float | None = None) -> QuickdrawResult:
     """Exact Quickdraw figures by counting all 2,809,475,760 deals.
 
-    ``rules``: a :class:`~ricochet_math.rules.RuleSet` or rule-set name (default
+    ``rules``: a :class:`~ricochet_math.rules.ruleset.RuleSet` or rule-set name (default
     ``publisher``) supplying ``[quickdraw] pays`` and ``comparison``; either
     may be overridden.  See the module docstring for the two readings.
 
@@ -592,7 +592,7 @@ def quickdraw_brute_force(player) -> dict[str, np.ndarray]:
     ``{"combinations": int64 (9,), "kicker": int64 (9,), "top-cards": int64
     (9,)}`` over the C(50,5) dealer hands.  About a second per hand.
     """
-    from .cards import parse_cards
+    from ricochet_math.evaluator.cards import parse_cards
 
     cards = parse_cards(player if isinstance(player, str) else list(player), count=2)
     out = np.zeros((3, _N_CAT), dtype=np.int64)
@@ -602,7 +602,7 @@ def quickdraw_brute_force(player) -> dict[str, np.ndarray]:
 
 def quickdraw_counts_for(player) -> dict[str, np.ndarray]:
     """The fast count's figures for one player hand, in the form of :func:`quickdraw_brute_force`."""
-    from .cards import parse_cards
+    from ricochet_math.evaluator.cards import parse_cards
 
     cards = sorted(int(c) for c in parse_cards(player if isinstance(player, str) else list(player), count=2))
     _, _, hands, _ = player_classes()
@@ -615,7 +615,7 @@ def reference_quickdraw_win(player, dealer, comparison: str) -> bool:
     """Readable rule: does the player's two-card hand win against the dealer's five?
 
     Keys are ``(category, ranked cards...)`` tuples from
-    :func:`~ricochet_math.evaluation.reference_partial_key`; a tuple that is a
+    :func:`~ricochet_math.evaluator.evaluation.reference_partial_key`; a tuple that is a
     prefix of another is smaller (the kicker rule).  ``top-cards`` cuts the
     dealer's tuple to the player's length first.  Ties win for the player.
     """
@@ -747,7 +747,7 @@ def cover(source: RuleSet | Paytable | str | None = None, **pays: float) -> Cove
     """Exact Cover return table for a rule set's (or any) paytable.
 
     ``source``: a rule set, rule-set name (default ``publisher``) or a
-    :class:`~ricochet_math.rules.Paytable`; keyword arguments change line
+    :class:`~ricochet_math.rules.ruleset.Paytable`; keyword arguments change line
     payouts (``cover(royal_flush=5000)``).
 
     >>> r = cover()

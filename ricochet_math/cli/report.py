@@ -1,4 +1,4 @@
-"""``ricochet report`` and ``ricochet bench``: thin shells over :mod:`ricochet_math.report` and the
+"""``ricochet report`` and ``ricochet bench``: thin shells over :mod:`ricochet_math.reports.build` and the
 library's own kernels (load the inputs, call the library, print or write)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import statistics
 import sys
 import time
 
-from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
 
 __all__ = ["bench_frame"]
 
@@ -15,8 +15,8 @@ __all__ = ["bench_frame"]
 # --------------------------------------------------------------------------- report
 
 def _players(text: str):
-    from .errors import RicochetError
-    from .report import parse_players
+    from ricochet_math.errors import RicochetError
+    from ricochet_math.reports.build import parse_players
 
     try:
         return parse_players(text)
@@ -45,7 +45,7 @@ def _seed(text: str) -> int:
 
 
 def _report_arguments(parser: argparse.ArgumentParser) -> None:
-    from .report import SIZES
+    from ricochet_math.reports.build import SIZES
 
     add_rules_option(parser)
     add_format_option(parser)
@@ -77,7 +77,7 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
 def _report(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from .report import build_report
+    from ricochet_math.reports.build import build_report
 
     rules = load_rules_option(args)
     result = build_report(rules, args.players, rounds=args.rounds, seed=args.seed, out_dir=args.out,
@@ -117,11 +117,11 @@ def bench_frame(rules=None, repeat: int = 5, *, seven_hands: int = 1_000_000, en
     import numpy as np
     import pandas as pd
 
-    from .advise import advise, table_state
-    from .cards import random_deals
-    from .evaluation import all_five_card_values, evaluate
-    from .rules import load_rules
-    from .simulate import default_workers, simulate
+    from ricochet_math.solvers.advise import advise, table_state
+    from ricochet_math.evaluator.cards import random_deals
+    from ricochet_math.evaluator.evaluation import all_five_card_values, evaluate
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.montecarlo import default_workers, simulate
 
     rules = load_rules(rules)
     rng = np.random.default_rng(seed)

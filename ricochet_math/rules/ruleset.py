@@ -42,7 +42,7 @@ every other value replaces the parent's.  Every problem is raised as one
 :class:`~ricochet_math.errors.RuleError` line naming the file, the key and what
 is wrong.
 
->>> from ricochet_math.rules import load_rules
+>>> from ricochet_math.rules.ruleset import load_rules
 >>> rules = load_rules()                      # paytables/publisher.toml
 >>> rules.kickout[4], rules.bonus.pays("royal_flush"), rules.options.split
 ('AAxx', 1000, 'odd-units-last')
@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import PatternError, RuleError
+from ricochet_math.errors import PatternError, RuleError
 
 __all__ = [
     "DEFAULT_RULES",
@@ -94,7 +94,7 @@ COMPARISON_CHOICES = ("kicker", "top-cards")
 
 # Paytable lines written as `category = pays`: the threshold of each named
 # category is the weakest five-card hand of that category, written with the
-# category words of ricochet_math.evaluation.pattern_value.
+# category words of ricochet_math.evaluator.evaluation.pattern_value.
 CATEGORY_PATTERNS: Mapping[str, str] = {
     "pair": "pair",
     "two_pair": "two pair",
@@ -125,11 +125,11 @@ def paytables_dir() -> Path:
     mapped from the repository's ``paytables/`` in ``pyproject.toml``); in a
     source tree or an editable install it is ``<repo>/paytables``.
     """
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "paytables", here.parent / "paytables"):
+    package = Path(__file__).resolve().parents[1]  # ricochet_math/
+    for candidate in (package / "paytables", package.parent / "paytables"):
         if (candidate / DEFAULT_RULES).is_file():
             return candidate
-    raise RuleError(f"rule-set file not found: {here.parent / 'paytables' / DEFAULT_RULES} (the shipped paytables folder is missing)")
+    raise RuleError(f"rule-set file not found: {package.parent / 'paytables' / DEFAULT_RULES} (the shipped paytables folder is missing)")
 
 
 def shipped_rule_sets() -> tuple[str, ...]:
@@ -168,7 +168,7 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
 # --------------------------------------------------------------------------
 
 def _pattern_value(pattern: str) -> int:
-    from .evaluation import pattern_value  # lazy: the evaluator builds tables on import
+    from ricochet_math.evaluator.evaluation import pattern_value  # lazy: the evaluator builds tables on import
 
     return int(pattern_value(pattern))
 
@@ -176,7 +176,7 @@ def _pattern_value(pattern: str) -> int:
 def _describe_pattern(pattern: str) -> str:
     """Description of a threshold pattern's hand, or the pattern itself if the evaluator cannot say."""
     try:
-        from .evaluation import describe, pattern_value
+        from ricochet_math.evaluator.evaluation import describe, pattern_value
     except ImportError:
         return pattern
     try:

@@ -1,6 +1,6 @@
 """Exact nested enumeration: the references the perfect-play look-ahead is measured against.
 
-The look-ahead of :mod:`ricochet_math.perfect` draws every later seat's cards
+The look-ahead of :mod:`ricochet_math.strategies.perfect` draws every later seat's cards
 from the deck as it is at the decision and splits tied pots fractionally.
 Here nothing is approximated: the last seat to act decides with the exact deck
 left after every earlier draw, and pots split by the rules (odd units to the
@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import njit
-from .evaluation import eval5
-from .perfect import OPT_DEALER_LOSES_TIES, OPT_SPLIT_FRACTIONAL, _unseen
+from ricochet_math._numba import njit
+from ricochet_math.evaluator.evaluation import eval5
+from ricochet_math.strategies.perfect import OPT_DEALER_LOSES_TIES, OPT_SPLIT_FRACTIONAL, _unseen
 
 __all__ = ["exact_one_later", "brute_one_later", "exact_two_later_shares", "standing_draws"]
 

@@ -1,7 +1,7 @@
 """The kickout finder: RTP against the dealer's kickout threshold, and the
 threshold that hits a target RTP.
 
-* N = 1 is exact: one pass of :func:`ricochet_math.solo.solo_analysis` keeps
+* N = 1 is exact: one pass of :func:`ricochet_math.solvers.solo.solo_analysis` keeps
   its counts per dealer value, and the decision while the dealer is in does
   not depend on the threshold, so every threshold is read off the same counts.
 * N >= 2 is Monte Carlo with common random numbers: every threshold is run on
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import PatternError, RuleError
-from .evaluation import describe, pattern_value
+from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.evaluator.evaluation import describe, pattern_value
 
 __all__ = ["DEFAULT_GRID", "KickoutCurve", "kickout_curve", "find_kickout", "kickout_table"]
 
@@ -66,18 +66,18 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
                   seed: int = 2026, strategy: str = "perfect", solo=None, progress: bool = False) -> KickoutCurve:
     """RTP (both conventions), kickout rate, fold and win frequency at each threshold.
 
-    ``solo``: a finished :class:`~ricochet_math.solo.SoloAnalysis` to reuse for N = 1.
+    ``solo``: a finished :class:`~ricochet_math.solvers.solo.SoloAnalysis` to reuse for N = 1.
     """
     import pandas as pd
 
-    from .rules import MAX_PLAYERS, load_rules
+    from ricochet_math.rules.ruleset import MAX_PLAYERS, load_rules
     rules = load_rules(rules)
     if not 1 <= int(players) <= MAX_PLAYERS:
         raise RuleError(f"players must be 1..{MAX_PLAYERS}, got {players}")
     points = parse_grid(grid)
     rows = []
     if players == 1:
-        from .solo import solo_analysis
+        from ricochet_math.solvers.solo import solo_analysis
         a = solo if solo is not None else solo_analysis(rules, progress=progress)
         for pat, v in points:
             d = a.at_threshold(v)
@@ -88,7 +88,7 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
                          "win_frequency": d["win_frequency"]})
         method = "exact (all 2,809,475,760 deals)"
     else:
-        from .simulate import simulate
+        from ricochet_math.solvers.montecarlo import simulate
         for pat, v in points:
             r = simulate(rules.with_kickout(players, pat), players=players, strategy=strategy, rounds=rounds,
                          seed=seed, progress=progress)

@@ -43,7 +43,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._numba import njit
+from ricochet_math._numba import njit
 
 __all__ = [
     "CATEGORY_NAMES",

@@ -9,7 +9,7 @@ figure is computed under every strategy reading of the spec (perfect,
 perfect ignoring the bonus, myopic, dealer-only pot odds now / final, each with
 and without the bonus) and shown in its own column:
 
-* N = 1 is exact (:mod:`ricochet_math.solo`).  With one player every reading
+* N = 1 is exact (:mod:`ricochet_math.solvers.solo`).  With one player every reading
   is the same rule except the no-bonus ones (there is no later seat, and the
   pot odds 3 x P(reach) + bonus > 1 is exactly EV(play) > EV(fold)).
 * N >= 2 is Monte Carlo with common random numbers (one seed for every
@@ -72,7 +72,7 @@ class PublishedFigures:
             "Published: rulebook, second casino page. Computed: N = 1 exact over all 2,809,475,760 deals; "
             f"N >= 2 Monte Carlo, {self.rounds:,} rounds per player count and reading, seed {self.seed}, "
             "common random numbers across readings, 95% confidence intervals; the solver readings' RTP uses "
-            "control variates of exactly known mean (ricochet_math.variance: unbiased, same rounds, a narrower "
+            "control variates of exactly known mean (ricochet_math.solvers.variance: unbiased, same rounds, a narrower "
             "interval). RTP here is per initial bet (1 + E[net] per ante); per-total-wagered figures are in "
             "the CSV.",
             "",
@@ -125,8 +125,8 @@ _EXPLANATION = (
     "then). Counting only the rounds where the dealer stays in raises the solo figure by about 1/(1-0.1235).\n"
     "* **Precision.** Monte Carlo rows carry their 95% interval; differences inside it are noise.\n"
     "* **Look-ahead model.** Perfect play for N >= 2 uses the documented look-ahead of "
-    "`ricochet_math.perfect` (later seats' draws from the deck at the decision); its EV error against "
-    "exact nested enumeration (`ricochet_math.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
+    "`ricochet_math.strategies.perfect` (later seats' draws from the deck at the decision); its EV error against "
+    "exact nested enumeration (`ricochet_math.solvers.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
     "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
     "in 1,000 changed, all near indifference).\n"
     "* **Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
@@ -146,9 +146,9 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     """
     import pandas as pd
 
-    from .rules import load_rules
-    from .simulate import simulate
-    from .solo import solo_analysis
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.solvers.solo import solo_analysis
     rules = load_rules(rules)
     t0 = time.perf_counter()
     a = solo if solo is not None else solo_analysis(rules, progress=progress)
@@ -229,8 +229,8 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     """
     import pandas as pd
 
-    from .rules import load_rules
-    from .simulate import simulate
+    from ricochet_math.rules.ruleset import load_rules
+    from ricochet_math.solvers.montecarlo import simulate
     rules = load_rules(rules)
     rows = []
     for n in players:

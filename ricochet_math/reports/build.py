@@ -25,7 +25,7 @@ The sections, in the order a lab reads them (issue 6):
    over the strategies analysed, exact-vs-Monte-Carlo reconciliation;
 6. weak-player profiles next to perfect play (and a perfect seat among
    publisher-like players);
-7. published figures vs computed (:mod:`ricochet_math.published`);
+7. published figures vs computed (:mod:`ricochet_math.reports.published`);
 8. plots: RTP and fold frequency by player count, RTP against the kickout
    threshold (N = 1, exact), distribution of a seat's net result per round,
    the RTP band against rounds played;
@@ -34,10 +34,10 @@ The sections, in the order a lab reads them (issue 6):
 
 Where the figures come from
 ---------------------------
-* N = 1: exact, :func:`ricochet_math.solo.solo_analysis` (all 2,809,475,760
+* N = 1: exact, :func:`ricochet_math.solvers.solo.solo_analysis` (all 2,809,475,760
   deals and their 14,190 draws; perfect play solved exactly).  The first run
   for a rule set takes a few minutes; it is cached on disk afterwards.
-* N >= 2: Monte Carlo, :func:`ricochet_math.simulate.simulate` with perfect
+* N >= 2: Monte Carlo, :func:`ricochet_math.solvers.montecarlo.simulate` with perfect
   play, every run from the same ``seed`` (common random numbers: every
   strategy is dealt the same cards).
 * Side bets, the kickout rate and the N = 1 kickout curve: exact counts.
@@ -72,7 +72,7 @@ finished chunks there (``simulate(checkpoint=...)``) and every finished job
 keeps its result there, so a stopped report started again with the same
 arguments resumes; the folder is removed when the report is complete.
 
->>> from ricochet_math.report import build_report
+>>> from ricochet_math.reports.build import build_report
 >>> result = build_report(players=[1, 2], size="tiny", out_dir="/tmp/ricochet-doc-report",
 ...                       progress=False)                      # doctest: +SKIP
 >>> sorted(p.name for p in result.files)[:2]                   # doctest: +SKIP
@@ -102,9 +102,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import RicochetError, RuleError
+from ricochet_math.errors import RicochetError, RuleError
 
-from .engine import parse_players  # noqa: E402  (re-exported: one parser of player counts)
+from ricochet_math.engine.round import parse_players  # noqa: E402  (re-exported: one parser of player counts)
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
 
@@ -132,7 +132,7 @@ class ReportSize:
     ``rounds``: perfect play and each solver reading (the published-figures
     comparison) at N >= 2; ``solo_rounds``: a perfect-play simulation at N = 1
     to reconcile with the exact figures; weak profiles run ``max(rounds,
-    50_000)`` rounds (as :func:`~ricochet_math.published.published_figures`
+    50_000)`` rounds (as :func:`~ricochet_math.reports.published.published_figures`
     does); ``response_rounds``: one perfect seat among publisher-like
     players; ``distribution_rounds``: rounds recorded one by one for the
     distribution of a seat's net result; ``solo_classes``: ``None`` for the
@@ -335,7 +335,7 @@ class _Job:
 
 
 def _job_key(label: str, params: Mapping[str, Any]) -> str:
-    from . import __version__
+    from ricochet_math import __version__
 
     text = json.dumps({"label": label, "version": __version__, **params}, sort_keys=True, default=str)
     return f"{_slug(label)}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
@@ -414,12 +414,12 @@ class _Data:
 
 def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed: int, work: Path,
              progress: bool, timer: Callable[[], float]) -> _Data:
-    from .evaluation import value_counts_5
-    from .kickout import DEFAULT_GRID
-    from .published import PublishedFigures, published_figures
-    from .sidebets import cover, quickdraw_both, sidebets_summary
-    from .simulate import simulate
-    from .solo import solo_analysis
+    from ricochet_math.evaluator.evaluation import value_counts_5
+    from ricochet_math.design.kickout import DEFAULT_GRID
+    from ricochet_math.reports.published import PublishedFigures, published_figures
+    from ricochet_math.design.sidebets import cover, quickdraw_both, sidebets_summary
+    from ricochet_math.solvers.montecarlo import simulate
+    from ricochet_math.solvers.solo import solo_analysis
 
     timings: list[tuple[str, float]] = []
     classes = None if size.solo_classes is None else np.asarray(size.solo_classes, dtype=np.int64)
@@ -503,8 +503,8 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
         key = _job_key("net distribution", {**base, "players": dist_n, "rounds": size.distribution_rounds})
 
         def run_dist():
-            from .cards import random_deals
-            from .fast_engine import cards_needed, play_decks
+            from ricochet_math.evaluator.cards import random_deals
+            from ricochet_math.engine.kernel import cards_needed, play_decks
 
             rng = np.random.default_rng(np.random.SeedSequence(seed))
             decks = random_deals(rng, size.distribution_rounds, cards_needed(dist_n)).astype(np.int64)
@@ -544,7 +544,7 @@ def _compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, see
 
 
 def _pattern_value(pattern: str) -> int:
-    from .evaluation import pattern_value
+    from ricochet_math.evaluator.evaluation import pattern_value
 
     return int(pattern_value(pattern))
 
@@ -611,8 +611,8 @@ def _main_rows(d: _Data):
 
 def _category_pays(rules) -> dict[int, float] | None:
     """Bonus pays per final-hand category (0..9, 9 = royal flush), or None when a line splits a category."""
-    from .evaluation import bonus_category
-    from .tables import NUM_VALUES
+    from ricochet_math.evaluator.evaluation import bonus_category
+    from ricochet_math.evaluator.tables import NUM_VALUES
 
     pays: dict[int, set] = {}
     for v in range(NUM_VALUES):
@@ -626,8 +626,8 @@ def _mc_return_table(rules, r):
     """Per-outcome frequencies and the return decomposition of one simulated player count."""
     import pandas as pd
 
-    from .evaluation import BONUS_CATEGORY_NAMES
-    from .fast_engine import F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_FOLD, F_PLAY, F_SHARE, F_SPLIT, F_WIN
+    from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES
+    from ricochet_math.engine.kernel import F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_FOLD, F_PLAY, F_SHARE, F_SPLIT, F_WIN
 
     t = r.sums.total
     seat_rounds = float(r.rounds * r.players)
@@ -684,7 +684,7 @@ def _bonus_table(solo, rules):
 def _volatility(main, levels=VOLATILITY_LEVELS, band=BAND_ROUNDS):
     import pandas as pd
 
-    from .stats import z_value
+    from ricochet_math.solvers.stats import z_value
 
     vi, rows = [], []
     for _, r in main.iterrows():
@@ -787,7 +787,7 @@ _PERFECT = (
     "expected net result, knowing everything on the table (all cards are face up), given that every later "
     "player also plays perfectly; a player plays only when EV(play) > EV(fold) strictly. With one player this "
     "is solved exactly over all deals and draws. With two or more players each decision is taken by the "
-    "perfect-play look-ahead of ricochet_math.perfect at the table as it stands (the later seats' draws "
+    "perfect-play look-ahead of ricochet_math.strategies.perfect at the table as it stands (the later seats' draws "
     "modelled from the cards unseen at the decision), inside the Monte Carlo engine."
 )
 
@@ -815,7 +815,7 @@ _READING_TEXT = {
 
 def _source_text(rules) -> str:
     """The rule-set file, as a path relative to the shipped folder or the working folder when possible."""
-    from .rules import paytables_dir
+    from ricochet_math.rules.ruleset import paytables_dir
 
     src = rules.source or "(none)"
     modified = src.endswith("(modified)")
@@ -835,7 +835,7 @@ def _source_text(rules) -> str:
 def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]):
     import pandas as pd
 
-    from .evaluation import describe
+    from ricochet_math.evaluator.evaluation import describe
 
     rules, size = d.rules, d.size
     many = [n for n in d.players if n >= 2]
@@ -879,7 +879,7 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
         ("N = 1 perfect-play simulation", "Monte Carlo",
          f"{size.solo_rounds:,} rounds, to reconcile the engine with the exact analysis (Section 5b)"),
         ("Strategy readings, published figures", "exact (N = 1) and Monte Carlo",
-         f"{d.rounds:,} rounds per player count and reading (ricochet_math.published)"),
+         f"{d.rounds:,} rounds per player count and reading (ricochet_math.reports.published)"),
         ("Weak-player profiles", "Monte Carlo", f"{weak_rounds:,} rounds per player count and profile"),
         ("Perfect seat among publisher-like players", "Monte Carlo",
          f"{size.response_rounds:,} rounds per player count"),
@@ -913,7 +913,7 @@ def _sections(d: _Data, main, run_times: list[tuple[str, str]], provenance: list
     s = _Section("3", "Main game by player count (perfect play)")
     s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {ci_text} beside each estimate. "
         "The RTPs of the Monte Carlo rows are estimated with control variates of exactly known mean "
-        "(ricochet_math.variance: unbiased, the same rounds, a narrower interval); the plain sample means are in "
+        "(ricochet_math.solvers.variance: unbiased, the same rounds, a narrower interval); the plain sample means are in "
         "the CSV (rtp_initial, rtp_wagered) and are what the return table below adds up to. "
         "House edge is per ante, element of risk per unit wagered, standard deviation is that of one seat's net "
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
@@ -1340,7 +1340,7 @@ def _plot_distribution(fig, box, solo, distribution):
 def _plot_band(fig, box, main):
     from matplotlib.ticker import PercentFormatter
 
-    from .stats import z_value
+    from ricochet_math.solvers.stats import z_value
 
     ax = _axes(fig, box)
     x = np.logspace(2, 8, 61)
@@ -1437,7 +1437,7 @@ def _render_html(path: Path, sections, title: str, subtitle: list[str], date: st
         return value
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("ricochet_math", "templates"),
+        loader=jinja2.PackageLoader("ricochet_math.reports", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
     )
@@ -1584,7 +1584,7 @@ def _render_pdf(path: Path, sections, title: str, subtitle: list[str], date: str
     from matplotlib.backends.backend_pdf import PdfPages
 
     metadata = {"Title": title, "Subject": "Ricochet Poker certification-style report",
-                "Creator": "ricochet_math.report", "CreationDate": None, "ModDate": None}
+                "Creator": "ricochet_math.reports.build", "CreationDate": None, "ModDate": None}
     with PdfPages(path, metadata=metadata) as pdf:
         w = _PdfWriter(pdf, title)
         w.new_page()
@@ -1661,7 +1661,7 @@ def _provenance(rules, size, players, rounds, seed, date: str) -> list[tuple[str
     import pandas
     import scipy
 
-    from . import __version__
+    from ricochet_math import __version__
 
     commit, dirty = _git_commit()
     rows = [
@@ -1705,7 +1705,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
                  progress: bool = True, reproducible: bool = False) -> ReportResult:
     """Compute and write the report for a rule set (see the module docstring).
 
-    ``rules``: a :class:`~ricochet_math.rules.RuleSet`, a file or a shipped
+    ``rules``: a :class:`~ricochet_math.rules.ruleset.RuleSet`, a file or a shipped
     name (default ``publisher``).  ``players``: the player counts (default
     1..7; ``"2-4"`` style text accepted).  ``rounds``: Monte Carlo rounds per
     player count for perfect play and each solver reading (default: the
@@ -1721,7 +1721,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     """
     import pandas as pd
 
-    from .rules import load_rules
+    from ricochet_math.rules.ruleset import load_rules
 
     t_start = time.perf_counter()
     rules = load_rules(rules)

@@ -5,9 +5,9 @@ cards, every player's two cards (in seat order), and for the seats that have
 already acted, whether they folded or which three cards they drew.  The seat
 to act is the next one in the order of play (lowest two-card hand first);
 :func:`advise` replays the earlier actions by the rules to find what stands
-and the pot, then runs the perfect-play kernel (:mod:`ricochet_math.perfect`).
+and the pot, then runs the perfect-play kernel (:mod:`ricochet_math.strategies.perfect`).
 
->>> from ricochet_math.advise import advise
+>>> from ricochet_math.solvers.advise import advise
 >>> a = advise(None, dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"])
 >>> a.seat, a.decision in ("play", "fold")
 (1, True)
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import format_cards, parse_cards
-from .errors import TableStateError
-from .evaluation import describe, eval_cards, order_key
-from .perfect import READING_NAMES, seat_values
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.errors import TableStateError
+from ricochet_math.evaluator.evaluation import describe, eval_cards, order_key
+from ricochet_math.strategies.perfect import READING_NAMES, seat_values
 
 __all__ = ["TableState", "Advice", "advise", "table_state", "rule_arrays"]
 
@@ -53,7 +53,7 @@ def table_state(dealer, players, actions=None) -> TableState:
     :class:`~ricochet_math.errors.TableStateError` for duplicate or missing cards,
     a player count outside 1..7 and seats acting out of order.
     """
-    from .rules import MAX_PLAYERS
+    from ricochet_math.rules.ruleset import MAX_PLAYERS
     seen: dict[int, str] = {}  # card -> where it is, for duplicate messages
     d = parse_cards(dealer, count=5, where="the dealer's hand")
     seen.update({int(c): "the dealer's hand" for c in d})
@@ -93,7 +93,7 @@ def table_state(dealer, players, actions=None) -> TableState:
 
 def rule_arrays(rules, n_players: int):
     """(bonus_by_value float64[7462], options int64[5] without the dealer value, threshold)."""
-    from .solo import bonus_lines
+    from ricochet_math.solvers.solo import bonus_lines
     lov, pays, _ = bonus_lines(rules.bonus)
     o = rules.options
     opts = np.array([int(o.automatic_win), int(o.split == "fractional"), int(o.dealer_loses_ties),
@@ -137,9 +137,9 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: TableState 
 
     Give either ``state`` or ``dealer``/``players``/``actions`` (see
     :func:`table_state`).  ``reading`` names a strategy reading from
-    :data:`ricochet_math.perfect.READING_NAMES`.
+    :data:`ricochet_math.strategies.perfect.READING_NAMES`.
     """
-    from .rules import load_rules
+    from ricochet_math.rules.ruleset import load_rules
     rules = load_rules(rules)
     if state is None:
         if dealer is None or players is None:

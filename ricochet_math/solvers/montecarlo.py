@@ -1,7 +1,7 @@
 """Monte Carlo runs of casino Ricochet: RTP, fold and win frequencies with confidence intervals.
 
 :func:`simulate` plays ``rounds`` random rounds with the fast engine
-(:mod:`ricochet_math.fast_engine`) and returns a :class:`SimulationResult`
+(:mod:`ricochet_math.engine.kernel`) and returns a :class:`SimulationResult`
 that keeps the raw sums, so results merge, and derives every figure from them.
 
 Reproducibility
@@ -29,7 +29,7 @@ Figures (all per player-round unless said; money in ante units)
   ``quickdraw_rtp``, ``cover_rtp``.
 
 Confidence intervals are normal approximations with the sample standard
-deviation (:mod:`ricochet_math.stats`), computed with the **round** as the
+deviation (:mod:`ricochet_math.solvers.stats`), computed with the **round** as the
 independent sample (the seats of one round share a pot and a deck), at 95%
 unless another ``level`` is asked for.
 
@@ -50,17 +50,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine import check_players
-from .errors import RicochetError
-from .evaluation import BONUS_CATEGORY_NAMES
-from .fast_engine import (
+from ricochet_math.engine.round import check_players
+from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES
+from ricochet_math.engine.kernel import (
     F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
     F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_CATEGORIES, R_ALL_FOLD,
     R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
     R_POT_SQ, R_SPLIT, R_TOT_RET_WAG, ChunkSums, prepare, run_chunk,
 )
-from .rules import RuleSet, load_rules
-from .stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
+from ricochet_math.rules.ruleset import RuleSet, load_rules
+from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 
 __all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "MonteCarlo", "SimulationResult", "simulate", "rtp_table",
            "default_workers", "default_chunk_size", "RTP_ROUNDS", "RTP_ROUNDS_SOLVER"]
@@ -112,7 +112,7 @@ class MonteCarlo:
 class SimulationResult:
     """A Monte Carlo run: what was run, and the raw sums every figure comes from.
 
-    ``sums`` (:class:`~ricochet_math.fast_engine.ChunkSums`) holds the totals
+    ``sums`` (:class:`~ricochet_math.engine.kernel.ChunkSums`) holds the totals
     by seat, by acting position and per round; ``rounds`` is their count.
     ``seeds`` are the root seeds (entropy of the ``SeedSequence``), one per
     run merged in.  ``run_time`` is in seconds.
@@ -133,11 +133,11 @@ class SimulationResult:
 
     @property
     def controlled(self):
-        """The control-variate estimate (:class:`~ricochet_math.variance.ControlledEstimate`) of the
+        """The control-variate estimate (:class:`~ricochet_math.solvers.variance.ControlledEstimate`) of the
         total net per round, or None when the run did not record controls."""
         if not self.control_means or self.sums.controls.size == 0:
             return None
-        from .variance import controlled_estimate
+        from ricochet_math.solvers.variance import controlled_estimate
 
         return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level)
 
@@ -145,7 +145,7 @@ class SimulationResult:
         """The control-variate estimate of seat ``seat``'s (0-based) mean net per round, or None."""
         if not self.control_means or self.sums.controls.size == 0:
             return None
-        from .variance import controlled_estimate, seat_index
+        from ricochet_math.solvers.variance import controlled_estimate, seat_index
 
         return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level,
                                    target=seat_index(seat))
@@ -181,7 +181,7 @@ class SimulationResult:
     # ---- figures -----------------------------------------------------------
 
     def summary(self) -> dict[str, Estimate | float | int | str]:
-        """Every figure by name: :class:`~ricochet_math.stats.Estimate` for estimates, plain numbers otherwise."""
+        """Every figure by name: :class:`~ricochet_math.solvers.stats.Estimate` for estimates, plain numbers otherwise."""
         s, n, r, lv = self.sums, self.players, self.rounds, self.level
         tot, sq, rd = s.total, s.total_sq, s.round
 
@@ -229,8 +229,8 @@ class SimulationResult:
         for c in range(N_CATEGORIES):
             out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c, rate=True)
         cv = self.controlled
-        if cv is not None:  # the same RTP per initial bet, with the control variates (ricochet_math.variance)
-            from .variance import controlled_ratio
+        if cv is not None:  # the same RTP per initial bet, with the control variates (ricochet_math.solvers.variance)
+            from ricochet_math.solvers.variance import controlled_ratio
 
             out["rtp_initial_cv"] = cv.controlled.shifted(1.0, 1.0 / n)
             out["rtp_wagered_cv"] = controlled_ratio(self.sums.controls, np.array(self.control_means), lv)
@@ -330,7 +330,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
              level: float = 0.95, control_variates: bool | None = None) -> SimulationResult:
     """Play ``rounds`` random rounds and return the sums and figures.
 
-    ``strategy``: a name or :class:`~ricochet_math.strategies.Strategy` for
+    ``strategy``: a name or :class:`~ricochet_math.strategies.registry.Strategy` for
     every seat, or one per seat.  ``seed``: an int (``None``: fresh entropy,
     recorded on the result).  ``workers``: threads (default: every core this
     process may use); the result does not depend on it.  ``chunk_size``:
@@ -340,12 +340,12 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     ``checkpoint``: a file that keeps every finished chunk's sums; a run
     stopped and restarted with the same arguments resumes from it (a file
     from another game, seed or chunk size is refused).  ``control_variates``:
-    also record the controls of :mod:`ricochet_math.variance` and report
+    also record the controls of :mod:`ricochet_math.solvers.variance` and report
     ``rtp_initial_cv`` (the same RTP with a smaller interval, same rounds);
     default: on when a seat uses the perfect-play kernel (whose cost dwarfs
     theirs), off otherwise.
     """
-    from . import __version__
+    from ricochet_math import __version__
 
     rules = load_rules(rules)
     n = check_players(players)
@@ -354,7 +354,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
     if control_variates is None:
-        from .strategies import resolve_strategies
+        from ricochet_math.strategies.registry import resolve_strategies
 
         control_variates = any(s.uses_solver for s in resolve_strategies(strategy, n))
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
@@ -471,7 +471,7 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     """
     import pandas as pd
 
-    from .strategies import resolve_strategies
+    from ricochet_math.strategies.registry import resolve_strategies
 
     rules = load_rules(rules)
     results = []

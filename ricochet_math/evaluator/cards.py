@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .errors import CardError
+from ricochet_math.errors import CardError
 
 __all__ = [
     "RANKS",

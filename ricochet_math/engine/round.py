@@ -1,7 +1,7 @@
 """One round of casino Ricochet, readable: the reference engine and its round record.
 
 This is the slow, readable statement of the rules (``shared/spec/ricochet-casino.md``,
-"A round" and "High-hand bonus"); :mod:`ricochet_math.fast_engine` plays the
+"A round" and "High-hand bonus"); :mod:`ricochet_math.engine.kernel` plays the
 same rules in numba and the tests check the two give identical records.
 
 The deal, from a deck order
@@ -30,7 +30,7 @@ A round, step by step
 3. Kickout: the dealer folds when her value is at or above
    ``rules.kickout_value(N)``; her ante stays in the pot.
 4. Seats act once each, lowest two-card hand first
-   (:func:`~ricochet_math.evaluation.order_key`).  If the option
+   (:func:`~ricochet_math.evaluator.evaluation.order_key`).  If the option
    ``automatic_win`` is on, the dealer is kicked out and every earlier seat
    folded, the last seat wins the pot without acting or paying a play bet
    (and with ``bonus_on_automatic_win`` is dealt three free cards for the
@@ -51,7 +51,7 @@ Per seat: ``wagered`` = ante + play bet, ``net = pot_share + bonus - wagered``.
 The house: ``-1`` (its ante) ``+ pot`` if it takes it ``- bonuses``; the
 players' nets and the house's always sum to zero.
 
->>> from ricochet_math.rules import load_rules
+>>> from ricochet_math.rules.ruleset import load_rules
 >>> rec = play_round(load_rules(), "always", players=2, seed=7)
 >>> round(sum(s.net for s in rec.seats) + rec.house_net, 12)
 0.0
@@ -64,13 +64,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import perfect
-from .cards import format_cards, parse_cards
-from .errors import CardError, RuleError
-from .evaluation import describe, eval5
-from .rules import MAX_PLAYERS, RuleSet, load_rules
-from .strategies import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, resolve_strategies, top_cards_key
-from .tables import NUM_VALUES
+from ricochet_math.strategies import perfect
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.errors import CardError, RuleError
+from ricochet_math.evaluator.evaluation import describe, eval5
+from ricochet_math.rules.ruleset import MAX_PLAYERS, RuleSet, load_rules
+from ricochet_math.strategies.registry import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, resolve_strategies, top_cards_key
+from ricochet_math.evaluator.tables import NUM_VALUES
 
 __all__ = [
     "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
@@ -157,7 +157,7 @@ def _table_by_value(paytable) -> np.ndarray:
 
 
 def options_array(rules: RuleSet, dealer_value: int = -1) -> np.ndarray:
-    """``int64[5]`` rule options in :mod:`ricochet_math.perfect`'s ``OPT_*`` layout.
+    """``int64[5]`` rule options in :mod:`ricochet_math.strategies.perfect`'s ``OPT_*`` layout.
 
     The last entry (``OPT_DEALER_VALUE``) is the dealer's own hand value of the
     round (the dealer-only readings need it once she is beaten); the fast
@@ -378,7 +378,7 @@ class Round:
         return tuple(i for i in range(self.n) if self.status[i] == PLAYED)
 
     def table_state(self) -> TableState:
-        """What the acting seat sees (a :class:`~ricochet_math.strategies.TableState`)."""
+        """What the acting seat sees (a :class:`~ricochet_math.strategies.registry.TableState`)."""
         seat = self.current_seat()
         if seat is None:
             raise RuleError("the round is over: no seat is to act")

@@ -67,10 +67,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._numba import njit, prange
-from .evaluation import NUM_VALUES, draw_histogram, eval5, value_counts_5
-from .perfect import _unseen
-from .stats import Estimate, z_value
+from ricochet_math._numba import njit, prange
+from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5, value_counts_5
+from ricochet_math.strategies.perfect import _unseen
+from ricochet_math.solvers.stats import Estimate, z_value
 
 __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "dealer_value_counts_by_class",
            "two_card_class", "reach_table", "controlled_estimate", "controlled_ratio", "ControlledEstimate", "n_u",
@@ -124,9 +124,9 @@ def control_names(players: int) -> list[str]:
 # --------------------------------------------------------------------------- exact tables
 @functools.lru_cache(maxsize=1)
 def two_card_class() -> np.ndarray:
-    """``int64[52 * 52]``: the class (0..168, :func:`ricochet_math.solo.player_classes` order) of
+    """``int64[52 * 52]``: the class (0..168, :func:`ricochet_math.solvers.solo.player_classes` order) of
     cards ``a, b`` at ``a * 52 + b`` (-1 when ``a == b``)."""
-    from .solo import player_classes
+    from ricochet_math.solvers.solo import player_classes
 
     reps, _, _ = player_classes()
     index = {}
@@ -146,7 +146,7 @@ def two_card_class() -> np.ndarray:
 def reach_table() -> np.ndarray:
     """``float64[169, 7462]``: ``Q[c, v]`` = probability that class ``c``'s cards plus three of the
     other 50 cards make a hand of value >= ``v``."""
-    from .solo import player_classes
+    from ricochet_math.solvers.solo import player_classes
 
     reps, _, _ = player_classes()
     out = np.empty((len(reps), NUM_VALUES))
@@ -181,7 +181,7 @@ def _dealer_counts(reps, out):
 def dealer_value_counts_by_class() -> np.ndarray:
     """``int64[169, 7462]``: for a representative of each two-card class, how many of the
     C(50, 5) = 2,118,760 dealer hands from the other cards have each value (exact; ~2 s)."""
-    from .solo import player_classes
+    from ricochet_math.solvers.solo import player_classes
 
     reps, _, _ = player_classes()
     out = np.zeros((len(reps), NUM_VALUES), dtype=np.int64)
@@ -211,7 +211,7 @@ def control_setup(players: int, kick_value: int) -> ControlSetup:
     """Buckets and exact control means for ``players`` seats and a dealer kicked out at ``kick_value``."""
     from math import comb
 
-    from .solo import player_classes
+    from ricochet_math.solvers.solo import player_classes
 
     counts5 = value_counts_5().astype(np.float64)
     p5 = counts5 / comb(52, 5)
@@ -338,7 +338,7 @@ def add_outer(cross, u):
 class ControlledEstimate:
     """The control-variate estimate of the mean total net per round (ante units, summed over seats).
 
-    ``plain``/``controlled``: :class:`~ricochet_math.stats.Estimate` of it
+    ``plain``/``controlled``: :class:`~ricochet_math.solvers.stats.Estimate` of it
     without and with the controls; ``variance_ratio`` = plain variance /
     controlled variance (the factor fewer rounds needed); ``beta``: the two
     halves' coefficients; ``cross_fitted``: False when one half was empty.

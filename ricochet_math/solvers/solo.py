@@ -43,8 +43,8 @@ from math import comb
 
 import numpy as np
 
-from ._numba import njit, pnjit, prange
-from .evaluation import NUM_VALUES, eval5
+from ricochet_math._numba import njit, pnjit, prange
+from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 
 __all__ = ["SoloAnalysis", "solo_analysis", "solo_deal", "SoloDeal", "player_classes", "bonus_lines"]
 
@@ -69,7 +69,7 @@ def player_classes() -> tuple[np.ndarray, np.ndarray, list[str]]:
     Pairs use clubs+diamonds (weight 6), suited hands clubs (4), offsuit hands
     high card clubs, low card diamonds (12).  Weights sum to 1,326.
     """
-    from .cards import RANKS
+    from ricochet_math.evaluator.cards import RANKS
     reps, weights, labels = [], [], []
     for hi in range(12, -1, -1):
         for lo in range(hi, -1, -1):
@@ -420,7 +420,7 @@ class SoloAnalysis:
 
     def summary(self) -> str:
         s = self.at_threshold()
-        from .evaluation import describe
+        from ricochet_math.evaluator.evaluation import describe
         return (
             f"Solo exact analysis ({self.rules_name}, kickout {describe(self.threshold)})\n"
             f"  RTP per initial bet {s['rtp_per_initial_bet']:.6%}, per total wagered {s['rtp_per_wagered']:.6%}\n"
@@ -436,7 +436,7 @@ class SoloAnalysis:
     def threshold_curve(self, thresholds) -> "pd.DataFrame":  # noqa: F821
         """Figures for many kickout thresholds at once (exact; one pass answers all)."""
         import pandas as pd
-        from .evaluation import pattern_value
+        from ricochet_math.evaluator.evaluation import pattern_value
         rows = []
         for t in thresholds:
             v = pattern_value(t) if isinstance(t, str) else int(t)
@@ -450,7 +450,7 @@ class SoloAnalysis:
         card-removal exceptions (dealer hands below it that are folded), and the
         fold frequency when the dealer is in (below this rule set's threshold)."""
         import pandas as pd
-        from .evaluation import describe
+        from ricochet_math.evaluator.evaluation import describe
         t = self.threshold
         rows = []
         for k, label in enumerate(self.labels):
@@ -475,7 +475,7 @@ class SoloAnalysis:
         offsuit hands below it; NaN where a class was not analysed (``classes=`` runs) or never
         plays (``plays_up_to_value`` = -1)."""
         import pandas as pd
-        from .cards import RANKS
+        from ricochet_math.evaluator.cards import RANKS
         ranks = RANKS[::-1]
         grid = pd.DataFrame(np.nan, index=list(ranks), columns=list(ranks))
         for row in self.strategy_chart().itertuples():
@@ -517,7 +517,7 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
     those classes only.  ``use_bonus=False`` is the reading "perfect play that
     ignores the bonus when deciding" (the bonus is still paid).
     """
-    from .rules import load_rules
+    from ricochet_math.rules.ruleset import load_rules
     rules = load_rules(rules)
     reps, weights, labels = player_classes()
     line_of_value, pays, names = bonus_lines(rules.bonus)
@@ -594,7 +594,7 @@ def _cache_key(rules, idx, use_bonus) -> str:
 
 
 def _cache_dir():
-    from .tables import cache_dir
+    from ricochet_math.evaluator.tables import cache_dir
     return cache_dir()
 
 
@@ -639,9 +639,9 @@ def solo_deal(rules, player, dealer, *, use_bonus: bool = True) -> SoloDeal:
     ``player`` / ``dealer``: card text or kernel cards (2 and 5 cards).  When
     the dealer is kicked out, ``ev_play`` is the automatic win's value.
     """
-    from .cards import parse_cards
-    from .evaluation import evaluate
-    from .rules import load_rules
+    from ricochet_math.evaluator.cards import parse_cards
+    from ricochet_math.evaluator.evaluation import evaluate
+    from ricochet_math.rules.ruleset import load_rules
     rules = load_rules(rules)
     p = parse_cards(player, count=2, where="player cards")
     d = parse_cards(dealer, count=5, where="dealer cards", dead=p)

@@ -1,12 +1,12 @@
-"""``ricochet sidebets`` and ``ricochet tune``: thin shells over :mod:`ricochet_math.sidebets` and
-:mod:`ricochet_math.tuning` (load the rule set, call one library function, print or write)."""
+"""``ricochet sidebets`` and ``ricochet tune``: thin shells over :mod:`ricochet_math.design.sidebets` and
+:mod:`ricochet_math.design.tuning` (load the rule set, call one library function, print or write)."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .cli import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-from .errors import RuleError
+from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.errors import RuleError
 
 def _show(frame, fmt: str) -> None:
     """Print a frame; in the aligned-table format floats are cut to 7 significant digits (csv/json keep all)."""
@@ -44,7 +44,7 @@ def _sidebets_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_sidebets_arguments,
 )
 def _sidebets(args: argparse.Namespace) -> int:
-    from . import sidebets as sb
+    from ricochet_math.design import sidebets as sb
 
     rules = load_rules_option(args)
     progressive = args.reset is not None or args.meter_rate is not None
@@ -171,7 +171,7 @@ def _number(text: str, what: str) -> float:
     arguments=_tune_arguments,
 )
 def _tune(args: argparse.Namespace) -> int:
-    from .tuning import tune_bonus, tune_cover
+    from ricochet_math.design.tuning import tune_bonus, tune_cover
 
     rules = load_rules_option(args)
     table = rules.bonus if args.bet == "bonus" else rules.cover

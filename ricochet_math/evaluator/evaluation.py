@@ -20,7 +20,7 @@ Values
   :func:`describe` and :func:`pattern_of` go back.
 
 Every kernel has a slow readable twin (``reference_*``) built on
-:func:`ricochet_math.tables.classify`; the tests check them against each other.
+:func:`ricochet_math.evaluator.tables.classify`; the tests check them against each other.
 """
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ from itertools import combinations
 
 import numpy as np
 
-from ._numba import njit, pnjit, prange
-from .cards import RANKS, RANK_NAMES, RANK_PLURALS, parse_cards
-from .errors import CardError, PatternError
-from .tables import (
+from ricochet_math._numba import njit, pnjit, prange
+from ricochet_math.evaluator.cards import RANKS, RANK_NAMES, RANK_PLURALS, parse_cards
+from ricochet_math.errors import CardError, PatternError
+from ricochet_math.evaluator.tables import (
     CATEGORY_NAMES, FLUSH_CAT, FLUSH_INIT, FLUSH_TEST, FOUR_OF_A_KIND, FULL_HOUSE, HASH_MASK,
     HASH_SHIFT, HIGH_CARD, KEY_SHIFT, NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE, STRAIGHT, STRAIGHT_FLUSH,
     SUIT_LANE, THREE_OF_A_KIND, TWO_PAIR, classify, hand_classes, load_tables,
@@ -185,7 +185,7 @@ def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
     Cards are kernel integers 0..51 (checked) and must be distinct within a
     row (not checked, for speed: a row with a repeated card gets an unspecified
     value, never a crash; :func:`hand_value` checks everything).  Any
-    integer dtype is accepted; ``int8``/``uint8`` (what :mod:`ricochet_math.cards`
+    integer dtype is accepted; ``int8``/``uint8`` (what :mod:`ricochet_math.evaluator.cards`
     produces) is read in place, others are converted once.  ``parallel`` uses
     all cores for large batches.
     """
@@ -455,7 +455,7 @@ def hand_value(text_or_cards) -> int:
 
     A list or tuple of distinct Python ints 0..51 goes straight to the scalar
     kernel (about a microsecond); anything else is parsed and checked by
-    :func:`~ricochet_math.cards.parse_cards`.  For the fastest single call
+    :func:`~ricochet_math.evaluator.cards.parse_cards`.  For the fastest single call
     without checks, call :func:`eval5` / :func:`eval6` / :func:`eval7` directly.
     """
     if type(text_or_cards) in (list, tuple):
@@ -655,45 +655,3 @@ def pattern_of(value) -> str:
             return "A2345"
         return "".join(RANKS[r] for r in ranks)
     return "".join(RANKS[r] * c for c, r in hc.groups)
-
-
-# ------------------------------------------------------------------ stale kernel caches
-def _drop_stale_kernel_caches() -> None:
-    """Drop the package's numba cache files when the evaluator's sources change.
-
-    numba's on-disk cache (``cache=True``) is keyed by each function's own
-    source file, and global arrays are frozen into the machine code.  So when
-    ``tables.py`` (the tables) or this file (the kernels) changes, cached
-    kernels here, and in every module whose kernels inline :func:`eval5` and
-    friends, would silently keep the old ones.  A stamp of the two sources sits
-    beside the cache; when it differs, the package's ``*.nbi``/``*.nbc`` files
-    are deleted (once) so everything recompiles against the current evaluator.
-    Runs at import, before any kernel has been loaded from the cache.
-    """
-    import hashlib
-    from pathlib import Path
-
-    import numba
-
-    here = Path(__file__).resolve()
-    try:
-        digest = hashlib.sha256(numba.__version__.encode())
-        for source in (here.parent / "tables.py", here.parent / "_numba.py", here):
-            digest.update(source.read_bytes())
-        stamp = digest.hexdigest()
-        cache_dir = Path(getattr(getattr(eval_cards, "_cache", None), "_cache_path", None)
-                         or here.parent / "__pycache__")
-        mark = cache_dir / "ricochet-evaluator.stamp"
-        if mark.is_file() and mark.read_text() == stamp:
-            return
-        for f in itertools.chain(cache_dir.glob("*.nbi"), cache_dir.glob("*.nbc")):
-            f.unlink(missing_ok=True)
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = mark.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(stamp)
-        tmp.replace(mark)
-    except OSError:  # read-only install: nothing to drop, nothing we could write
-        pass
-
-
-_drop_stale_kernel_caches()

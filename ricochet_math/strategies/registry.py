@@ -9,10 +9,10 @@ view is a :class:`TableState`.
 Every strategy exists twice and the tests check both agree on every decision:
 
 * a :class:`Strategy` object with a readable :meth:`Strategy.decide` for the
-  reference engine (:mod:`ricochet_math.engine`);
+  reference engine (:mod:`ricochet_math.engine.round`);
 * an integer ``code`` plus a ``float64`` parameter row, dispatched by the
   numba kernel :func:`decide` inside the fast engine
-  (:mod:`ricochet_math.fast_engine`).
+  (:mod:`ricochet_math.engine.kernel`).
 
 Built-in strategies (resolve a name with :func:`get_strategy`; the list with
 :func:`strategy_names`):
@@ -41,7 +41,7 @@ Built-in strategies (resolve a name with :func:`get_strategy`; the list with
                             share a straight (ranks at most 4 apart, the ace
                             also low); folds everything else.
 ``perfect``                 perfect play (spec, "Money, strategy and the
-                            figures"), from :func:`ricochet_math.perfect.perfect_decision`.
+                            figures"), from :func:`ricochet_math.strategies.perfect.perfect_decision`.
 ``perfect-no-bonus``,       the other readings of the spec's "Strategy
 ``myopic``, ...             readings", the same kernel with another
                             ``variant``: ``myopic``, ``pot-odds-now``,
@@ -71,12 +71,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import perfect
-from ._numba import njit
-from .cards import RANKS, parse_cards
-from .errors import StrategyError
-from .evaluation import category_of, order_key, partial_key
-from .tables import NUM_VALUES, THREE_OF_A_KIND, hand_classes
+from ricochet_math.strategies import perfect
+from ricochet_math._numba import njit
+from ricochet_math.evaluator.cards import RANKS, parse_cards
+from ricochet_math.errors import StrategyError
+from ricochet_math.evaluator.evaluation import category_of, order_key, partial_key
+from ricochet_math.evaluator.tables import NUM_VALUES, THREE_OF_A_KIND, hand_classes
 
 __all__ = [
     "TableState",
@@ -123,7 +123,7 @@ def _build_two_card_tables() -> tuple[np.ndarray, np.ndarray]:
 
 def _build_five_card_table() -> np.ndarray:
     """Partial key of every five-card hand value, from one representative hand per class."""
-    from .evaluation import eval5
+    from ricochet_math.evaluator.evaluation import eval5
 
     out = np.empty(NUM_VALUES, dtype=np.int64)
     cards = np.empty(5, dtype=np.int64)
@@ -142,8 +142,8 @@ def _build_five_card_table() -> np.ndarray:
     return out
 
 
-#: ``int64[52*52]``: :func:`~ricochet_math.evaluation.partial_key` of the two cards ``(a, b)`` at ``a*52+b``.
-#: ``int64[52*52]``: :func:`~ricochet_math.evaluation.order_key` of ``(a, b)`` at ``a*52+b``.
+#: ``int64[52*52]``: :func:`~ricochet_math.evaluator.evaluation.partial_key` of the two cards ``(a, b)`` at ``a*52+b``.
+#: ``int64[52*52]``: :func:`~ricochet_math.evaluator.evaluation.order_key` of ``(a, b)`` at ``a*52+b``.
 TWO_CARD_KEY, ORDER_KEY = _build_two_card_tables()
 #: ``int64[7462]``: partial key of a five-card hand, by its dense value.
 FIVE_CARD_KEY = _build_five_card_table()
@@ -198,7 +198,7 @@ class TableState:
     * ``unseen``: ``uint8[52]``, 1 for a card nobody has seen (the deck the
       draws come from), 0 for cards on the table or folded.
     * ``bonus_by_value``: ``float64[7462]`` bonus by final value;
-      ``options``: ``int64[5]`` in :mod:`ricochet_math.perfect`'s ``OPT_*``
+      ``options``: ``int64[5]`` in :mod:`ricochet_math.strategies.perfect`'s ``OPT_*``
       layout (the last entry is the dealer's own value, ``dealer_value``).
     """
 
@@ -381,7 +381,7 @@ def strategy_names() -> tuple[str, ...]:
 
 
 def solver_ready() -> bool:
-    """Whether :mod:`ricochet_math.perfect` holds the real solver rather than the stub.
+    """Whether :mod:`ricochet_math.strategies.perfect` holds the real solver rather than the stub.
 
     The lead marks the landed solver with ``SOLVER_READY = True`` in
     ``perfect.py``; failing that, a module docstring without ``STUB`` counts.
@@ -500,7 +500,7 @@ def decide(code, params, deck, hole, order, pos, best_value, dealer_in, n_tied, 
 
     code: int64 strategy code; params: float64[N_PARAMS] the seat's row;
     dealer_key: int64 kicker-rule key of the dealer's five cards; the other
-    arguments are exactly those of :func:`ricochet_math.perfect.perfect_decision`
+    arguments are exactly those of :func:`ricochet_math.strategies.perfect.perfect_decision`
     (deck: uint8[52] 1 = unseen; hole: int64[N, 2]; order: int64[N]; ...).
     ``SOLVER`` calls that kernel with the reading ``params[0]``; every other
     code is :func:`simple_decide`.  (The fast engine spells out these two
