@@ -27,11 +27,12 @@ import pytest
 from ricochet_math.evaluator.cards import parse_cards, random_deals
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import (
+    FIVE_CARD_KEY,
     NUM_VALUES, ROYAL_FLUSH_VALUE, all_five_card_values, evaluate, partial_key, value_counts_5,
 )
 from ricochet_math.rules.ruleset import Paytable, PayLine, load_rules
 from ricochet_math.design.sidebets import (
-    DEALS_COVER, DEALS_QUICKDRAW, cover, cover_lines, cover_progressive, five_card_keys, player_classes,
+    DEALS_COVER, DEALS_QUICKDRAW, cover, cover_lines, cover_progressive, player_classes,
     quickdraw, quickdraw_both, quickdraw_brute_force, quickdraw_counts_for, quickdraw_table,
     reference_quickdraw_win, sidebets_summary,
 )
@@ -62,7 +63,7 @@ def test_deal_counts():
 # ---------------------------------------------------------------- keys
 
 def test_five_card_keys_match_partial_key_and_increase():
-    keys = five_card_keys()
+    keys = FIVE_CARD_KEY
     assert np.all(np.diff(keys) > 0), "the fast count needs keys increasing with the value"
     rng = np.random.default_rng(1)
     hands = random_deals(rng, 3000, 5).astype(np.int64)

@@ -8,7 +8,7 @@ from ricochet_math.solvers import variance as V
 from ricochet_math.evaluator.evaluation import eval5, value_counts_5
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import simulate
-from ricochet_math.solvers.solo import player_classes
+from ricochet_math.evaluator.classes import class_index_table, player_classes
 
 SOLO_EXACT_RTP = 0.9694752031  # tests/test_solver.py: the exhaustive solo analysis, publisher rules
 
@@ -37,7 +37,7 @@ def test_reach_table_against_direct_enumeration():
 
 
 def test_two_card_class_is_symmetric_and_covers_every_class():
-    k = V.two_card_class().reshape(52, 52)
+    k = class_index_table().reshape(52, 52)
     assert np.array_equal(k, k.T)
     _, weights, _ = player_classes()
     off = k[~np.eye(52, dtype=bool)]

@@ -111,7 +111,7 @@ from ricochet_math._numba import njit
 from ricochet_math.evaluator.cards import RANKS, RANK_NAMES, RANK_PLURALS
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import (
-    NUM_VALUES, ROYAL_FLUSH_VALUE, PARTIAL_BASE, all_five_card_values, describe, eval5, partial_key,
+    FIVE_CARD_KEY, NUM_VALUES, ROYAL_FLUSH_VALUE, PARTIAL_BASE, all_five_card_values, describe, eval5, partial_key,
     reference_partial_key, value_counts_5,
 )
 from ricochet_math.rules.ruleset import COMPARISON_CHOICES, Paytable, RuleSet, load_rules
@@ -121,7 +121,7 @@ __all__ = [
     "DEALS_QUICKDRAW", "DEALS_COVER", "QUICKDRAW_DEFAULT_COMPARISON",
     "QuickdrawResult", "quickdraw", "quickdraw_both", "quickdraw_brute_force", "quickdraw_counts_for",
     "quickdraw_wins", "reference_quickdraw_win",
-    "player_classes", "five_card_keys",
+    "player_classes",
     "CoverResult", "cover", "cover_lines",
     "ProgressiveResult", "cover_progressive",
     "sidebets_summary", "quickdraw_table",
@@ -137,25 +137,6 @@ _DIGITS = 5  # a partial key holds up to five ranked-card digits
 # =========================================================================
 # Keys: the comparison of two- and five-card hands
 # =========================================================================
-
-@lru_cache(maxsize=1)
-def five_card_keys() -> np.ndarray:
-    """``int64[7462]``: :func:`~ricochet_math.evaluator.evaluation.partial_key` of each five-card value.
-
-    A five-card hand's key depends only on its value (category and ranked
-    cards; a straight counts its top card only).  Built from the readable hand
-    classes; the tests check it against ``partial_key`` and that it increases
-    strictly with the value (which the fast Quickdraw count relies on).
-    """
-    keys = np.empty(NUM_VALUES, dtype=np.int64)
-    for hc in hand_classes():
-        digits = [r + 1 for r in hc.ranked] + [0] * (_DIGITS - len(hc.ranked))
-        key = hc.category
-        for d in digits:
-            key = key * PARTIAL_BASE + d
-        keys[hc.value] = key
-    return keys
-
 
 def _key_digits(key: int) -> int:
     """How many ranked cards a partial key holds (its non-zero digits)."""
@@ -182,7 +163,7 @@ def quickdraw_wins(player_key: int, comparison: str) -> int:
     increase with the value.
     """
     _check_comparison(comparison)
-    keys = five_card_keys()
+    keys = FIVE_CARD_KEY
     if comparison == "top-cards":
         keys = _truncate(keys, _key_digits(player_key))
     return int(np.searchsorted(keys, player_key, side="right"))

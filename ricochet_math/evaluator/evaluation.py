@@ -46,6 +46,7 @@ __all__ = [
     "eval5", "eval6", "eval7", "eval_cards", "evaluate", "all_five_card_values", "value_counts_5",
     "category_of", "category_name", "hand_value", "draw_histogram",
     "partial_key", "partial_key_of", "order_key", "order_key_of", "PARTIAL_BASE",
+    "FIVE_CARD_KEY", "TWO_CARD_KEY", "ORDER_KEY",
     "pattern_value", "pattern_of", "describe", "value_from_name",
     "reference_value", "reference_partial_key",
 ]
@@ -298,8 +299,8 @@ PARTIAL_BASE = 15  # slot digit: 0 = no card, rank + 1 otherwise
 
 
 def _partial_keys_of_values() -> np.ndarray:
-    """``int32[7462]``: :func:`partial_key` of each five-card value (category, then ranked cards)."""
-    keys = np.empty(NUM_VALUES, dtype=np.int32)
+    """``int64[7462]``: :func:`partial_key` of each five-card value (category, then ranked cards)."""
+    keys = np.empty(NUM_VALUES, dtype=np.int64)
     for hc in hand_classes():
         digits = [r + 1 for r in hc.ranked] + [0] * (5 - len(hc.ranked))  # straights: the top card only
         key = hc.category
@@ -309,7 +310,9 @@ def _partial_keys_of_values() -> np.ndarray:
     return keys
 
 
-_PARTIAL5 = _partial_keys_of_values()
+#: ``int64[7462]``: :func:`partial_key` of a five-card hand by its dense value; it rises strictly
+#: with the value (the fast Quickdraw count relies on that), and compares with two-card keys.
+FIVE_CARD_KEY = _partial_keys_of_values()
 _TOP_RANK = np.zeros(1 << 13, dtype=np.int64)  # 13-bit rank mask -> its highest rank
 for _r in range(13):
     _TOP_RANK[1 << _r:2 << _r] = _r
@@ -338,7 +341,7 @@ def partial_key(cards, n):
     fewer cards count ranks in bit-sliced masks, without allocating.
     """
     if n == 5:
-        return np.int64(_PARTIAL5[eval5(cards[0], cards[1], cards[2], cards[3], cards[4])])
+        return np.int64(FIVE_CARD_KEY[eval5(cards[0], cards[1], cards[2], cards[3], cards[4])])
     # bit r of s_k: rank r appears at least k times
     s1 = s2 = s3 = s4 = np.int64(0)
     for i in range(n):
@@ -383,6 +386,25 @@ def order_key(c0, c1):
         k = ((HIGH_CARD * PARTIAL_BASE + hi + 1) * PARTIAL_BASE + lo + 1) * PARTIAL_BASE ** 3
         tie = s0 if r0 > r1 else s1
     return k * 4 + tie
+
+
+def _two_card_tables() -> tuple[np.ndarray, np.ndarray]:
+    two = np.full(52 * 52, -1, dtype=np.int64)
+    order = np.full(52 * 52, -1, dtype=np.int64)
+    pair = np.empty(2, dtype=np.int64)
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                pair[0], pair[1] = a, b
+                two[a * 52 + b] = partial_key(pair, 2)
+                order[a * 52 + b] = order_key(a, b)
+    return two, order
+
+
+# A round needs up to seven two-card keys: tabulated once for the kernels and the readable engine.
+#: ``int64[52*52]``: :func:`partial_key` of the two cards ``(a, b)`` at ``a*52+b`` (-1 on the diagonal).
+#: ``int64[52*52]``: :func:`order_key` of ``(a, b)`` at ``a*52+b``.
+TWO_CARD_KEY, ORDER_KEY = _two_card_tables()
 
 
 # ------------------------------------------------------------------ readable twins

@@ -43,6 +43,7 @@ from math import comb
 
 import numpy as np
 
+from ricochet_math.evaluator.classes import player_classes
 from ricochet_math._numba import njit, pnjit, prange
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 
@@ -63,24 +64,6 @@ def _cols(n_lines):
 
 
 # --------------------------------------------------------------------------- classes
-def player_classes() -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The 169 two-card classes: representative cards ``(169, 2)``, weights, labels.
-
-    Pairs use clubs+diamonds (weight 6), suited hands clubs (4), offsuit hands
-    high card clubs, low card diamonds (12).  Weights sum to 1,326.
-    """
-    from ricochet_math.evaluator.cards import RANKS
-    reps, weights, labels = [], [], []
-    for hi in range(12, -1, -1):
-        for lo in range(hi, -1, -1):
-            if hi == lo:
-                reps.append((hi * 4, lo * 4 + 1)); weights.append(6); labels.append(RANKS[hi] * 2)
-            else:
-                reps.append((hi * 4, lo * 4)); weights.append(4); labels.append(RANKS[hi] + RANKS[lo] + "s")
-                reps.append((hi * 4, lo * 4 + 1)); weights.append(12); labels.append(RANKS[hi] + RANKS[lo] + "o")
-    return np.array(reps, dtype=np.int64), np.array(weights, dtype=np.int64), labels
-
-
 def bonus_lines(paytable) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Bonus paytable as arrays: ``line_of_value`` int64[7462] (0 = no bonus,
     1..L = paying lines from the lowest), ``pays`` float64[L+1] (ante units),

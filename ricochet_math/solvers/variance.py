@@ -67,13 +67,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ricochet_math.evaluator.classes import class_index_table, player_classes
 from ricochet_math._numba import njit, prange
 from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5, value_counts_5
 from ricochet_math.strategies.perfect import _unseen
 from ricochet_math.solvers.stats import Estimate, z_value
 
 __all__ = ["CONTROL_NAMES", "N_BUCKETS", "ControlSetup", "control_setup", "dealer_value_counts_by_class",
-           "two_card_class", "reach_table", "controlled_estimate", "controlled_ratio", "ControlledEstimate", "n_u",
+           "reach_table", "controlled_estimate", "controlled_ratio", "ControlledEstimate", "n_u",
            "seat_index", "control_indices", "control_names"]
 
 #: dealer-value buckets (the last one: kicked out)
@@ -123,31 +124,9 @@ def control_names(players: int) -> list[str]:
 
 # --------------------------------------------------------------------------- exact tables
 @functools.lru_cache(maxsize=1)
-def two_card_class() -> np.ndarray:
-    """``int64[52 * 52]``: the class (0..168, :func:`ricochet_math.solvers.solo.player_classes` order) of
-    cards ``a, b`` at ``a * 52 + b`` (-1 when ``a == b``)."""
-    from ricochet_math.solvers.solo import player_classes
-
-    reps, _, _ = player_classes()
-    index = {}
-    for c, (x, y) in enumerate(reps):
-        hi, lo = max(x, y) >> 2, min(x, y) >> 2
-        index[(hi, lo, hi != lo and (x & 3) == (y & 3))] = c
-    out = np.full(52 * 52, -1, dtype=np.int64)
-    for a in range(52):
-        for b in range(52):
-            if a != b:
-                hi, lo = max(a, b) >> 2, min(a, b) >> 2
-                out[a * 52 + b] = index[(hi, lo, hi != lo and (a & 3) == (b & 3))]
-    return out
-
-
-@functools.lru_cache(maxsize=1)
 def reach_table() -> np.ndarray:
     """``float64[169, 7462]``: ``Q[c, v]`` = probability that class ``c``'s cards plus three of the
     other 50 cards make a hand of value >= ``v``."""
-    from ricochet_math.solvers.solo import player_classes
-
     reps, _, _ = player_classes()
     out = np.empty((len(reps), NUM_VALUES))
     h = np.zeros(NUM_VALUES)
@@ -181,8 +160,6 @@ def _dealer_counts(reps, out):
 def dealer_value_counts_by_class() -> np.ndarray:
     """``int64[169, 7462]``: for a representative of each two-card class, how many of the
     C(50, 5) = 2,118,760 dealer hands from the other cards have each value (exact; ~2 s)."""
-    from ricochet_math.solvers.solo import player_classes
-
     reps, _, _ = player_classes()
     out = np.zeros((len(reps), NUM_VALUES), dtype=np.int64)
     _dealer_counts(np.ascontiguousarray(reps, dtype=np.int64), out)
@@ -194,7 +171,7 @@ class ControlSetup:
     """What the kernel needs to record the controls, and their exact means.
 
     ``bucket``: ``int64[7462]`` dealer value -> bucket; ``reach``/``klass``:
-    :func:`reach_table`, :func:`two_card_class`; ``means``: ``float64[n_u(players)]``, the exact
+    :func:`reach_table`, :func:`~ricochet_math.evaluator.classes.class_index_table`; ``means``: ``float64[n_u(players)]``, the exact
     expectation of each control (entries that are not controls hold 0).
     """
 
@@ -210,8 +187,6 @@ class ControlSetup:
 def control_setup(players: int, kick_value: int) -> ControlSetup:
     """Buckets and exact control means for ``players`` seats and a dealer kicked out at ``kick_value``."""
     from math import comb
-
-    from ricochet_math.solvers.solo import player_classes
 
     counts5 = value_counts_5().astype(np.float64)
     p5 = counts5 / comb(52, 5)
@@ -233,7 +208,7 @@ def control_setup(players: int, kick_value: int) -> ControlSetup:
     means[U_BUCKET0:N_SHARED] = bucket_means
     for i in range(players):  # the seats are exchangeable at the deal: each holds 1/N of s_reach
         means[seat_index(i, SEAT_REACH)] = s1 / players
-    return ControlSetup(players, kick_value, bucket, q, two_card_class(), means)
+    return ControlSetup(players, kick_value, bucket, q, class_index_table(), means)
 
 
 # --------------------------------------------------------------------------- kernel side

@@ -75,8 +75,10 @@ from ricochet_math.strategies import perfect
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.cards import RANKS, parse_cards
 from ricochet_math.errors import StrategyError
-from ricochet_math.evaluator.evaluation import category_of, order_key, partial_key
-from ricochet_math.evaluator.tables import NUM_VALUES, THREE_OF_A_KIND, hand_classes
+from ricochet_math.evaluator.evaluation import (
+    FIVE_CARD_KEY, ORDER_KEY, PARTIAL_BASE, TWO_CARD_KEY, category_of, partial_key,
+)
+from ricochet_math.evaluator.tables import NUM_VALUES, THREE_OF_A_KIND
 
 __all__ = [
     "TableState",
@@ -88,8 +90,6 @@ __all__ = [
     "simple_decide",
     "kernel_strategy_arrays",
     "solver_ready",
-    "two_card_key",
-    "five_card_key",
     "top_cards_key",
     "TWO_CARD_KEY",
     "ORDER_KEY",
@@ -99,70 +99,11 @@ __all__ = [
 ]
 
 # ----------------------------------------------------------------------------
-# Key tables the kernels read (built once at import from the evaluator)
+# The Quickdraw comparison on the evaluator's key tables
 # ----------------------------------------------------------------------------
-# The evaluator's partial_key / order_key allocate small arrays on every call;
-# a round of the fast engine needs up to 7 of each, so they are tabulated here
-# (2,704 pairs, 7,462 values) and the tests pin the tables to the functions.
 
-_PK_DIGIT = 15  # evaluation.PARTIAL_BASE
-
-
-def _build_two_card_tables() -> tuple[np.ndarray, np.ndarray]:
-    two = np.full(52 * 52, -1, dtype=np.int64)
-    order = np.full(52 * 52, -1, dtype=np.int64)
-    pair = np.empty(2, dtype=np.int64)
-    for a in range(52):
-        for b in range(52):
-            if a != b:
-                pair[0], pair[1] = a, b
-                two[a * 52 + b] = partial_key(pair, 2)
-                order[a * 52 + b] = order_key(a, b)
-    return two, order
-
-
-def _build_five_card_table() -> np.ndarray:
-    """Partial key of every five-card hand value, from one representative hand per class."""
-    from ricochet_math.evaluator.evaluation import eval5
-
-    out = np.empty(NUM_VALUES, dtype=np.int64)
-    cards = np.empty(5, dtype=np.int64)
-    for hc in hand_classes():
-        i = 0
-        for count, rank in hc.groups:
-            for suit in range(count):
-                cards[i] = rank * 4 + suit
-                i += 1
-        if hc.flush:
-            cards[:] = cards - (cards & 3)  # all clubs
-        elif len(hc.groups) == 5:
-            cards[1] = (cards[1] - (cards[1] & 3)) + 1  # one diamond among clubs: no flush
-        assert eval5(cards[0], cards[1], cards[2], cards[3], cards[4]) == hc.value
-        out[hc.value] = partial_key(cards, 5)
-    return out
-
-
-#: ``int64[52*52]``: :func:`~ricochet_math.evaluator.evaluation.partial_key` of the two cards ``(a, b)`` at ``a*52+b``.
-#: ``int64[52*52]``: :func:`~ricochet_math.evaluator.evaluation.order_key` of ``(a, b)`` at ``a*52+b``.
-TWO_CARD_KEY, ORDER_KEY = _build_two_card_tables()
-#: ``int64[7462]``: partial key of a five-card hand, by its dense value.
-FIVE_CARD_KEY = _build_five_card_table()
-
-
-@njit(inline="always")
-def two_card_key(c0, c1):
-    """Kicker-rule key of a two-card hand (= ``partial_key`` of the two cards)."""
-    return TWO_CARD_KEY[c0 * 52 + c1]
-
-
-@njit(inline="always")
-def five_card_key(value):
-    """Kicker-rule key of a five-card hand of dense value ``value`` (comparable with two-card keys)."""
-    return FIVE_CARD_KEY[value]
-
-
-_PK_UNIT1 = _PK_DIGIT ** 4  # the place value of the first ranked card's digit
-_PK_UNIT2 = _PK_DIGIT ** 3  # ... and of the second's
+_PK_UNIT1 = PARTIAL_BASE ** 4  # the place value of the first ranked card's digit
+_PK_UNIT2 = PARTIAL_BASE ** 3  # ... and of the second's
 
 
 @njit(inline="always")
@@ -174,7 +115,7 @@ def top_cards_key(key5, key2):
     dropped, so two-card A-K ties A-K-Q-9-7 (spec, "Side bets", Quickdraw
     ``top-cards``).
     """
-    unit = _PK_UNIT1 if (key2 // _PK_UNIT2) % _PK_DIGIT == 0 else _PK_UNIT2
+    unit = _PK_UNIT1 if (key2 // _PK_UNIT2) % PARTIAL_BASE == 0 else _PK_UNIT2
     return (key5 // unit) * unit
 
 
