@@ -60,17 +60,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
-from ricochet_math.strategies import perfect
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.errors import CardError, RuleError
 from ricochet_math.evaluator.evaluation import describe, eval5
+from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
+from ricochet_math.rules.layout import Option
 from ricochet_math.rules.ruleset import MAX_PLAYERS, RuleSet, load_rules
 from ricochet_math.strategies.registry import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, resolve_strategies, top_cards_key
-from ricochet_math.evaluator.tables import NUM_VALUES
 
 __all__ = [
     "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
@@ -135,42 +134,6 @@ def cards_needed(players: int) -> int:
 # ----------------------------------------------------------------------------
 # Rule-set arrays shared with the kernels
 # ----------------------------------------------------------------------------
-
-def bonus_by_value(rules: RuleSet) -> np.ndarray:
-    """``float64[7462]``: the high-hand bonus (ante units) of each final five-card value (read-only)."""
-    return _table_by_value(rules.bonus)
-
-
-def cover_by_value(rules: RuleSet) -> np.ndarray:
-    """``float64[7462]``: the Cover payout (to 1) on each dealer value; 0 = the bet loses (read-only)."""
-    return _table_by_value(rules.cover)
-
-
-@lru_cache(maxsize=64)
-def _table_by_value(paytable) -> np.ndarray:
-    thresholds, pays = paytable.to_arrays()
-    line = np.searchsorted(thresholds, np.arange(NUM_VALUES), side="right") - 1
-    out = np.where(line >= 0, pays[np.maximum(line, 0)] if len(pays) else 0.0, 0.0)
-    out = np.ascontiguousarray(out, dtype=np.float64)
-    out.flags.writeable = False
-    return out
-
-
-def options_array(rules: RuleSet, dealer_value: int = -1) -> np.ndarray:
-    """``int64[5]`` rule options in :mod:`ricochet_math.strategies.perfect`'s ``OPT_*`` layout.
-
-    The last entry (``OPT_DEALER_VALUE``) is the dealer's own hand value of the
-    round (the dealer-only readings need it once she is beaten); the fast
-    engine writes it into its own copy every round.
-    """
-    out = np.zeros(5, dtype=np.int64)
-    out[perfect.OPT_AUTOMATIC_WIN] = rules.options.automatic_win
-    out[perfect.OPT_SPLIT_FRACTIONAL] = rules.options.split == "fractional"
-    out[perfect.OPT_DEALER_LOSES_TIES] = rules.options.dealer_loses_ties
-    out[perfect.OPT_BONUS_ON_AUTOMATIC_WIN] = rules.options.bonus_on_automatic_win
-    out[perfect.OPT_DEALER_VALUE] = dealer_value
-    return out
-
 
 def quickdraw_result(rules: RuleSet, hole: Sequence[int], dealer_value: int) -> float:
     """Quickdraw result per unit staked: ``+pays`` when the two cards reach the dealer's five, else ``-1``.
@@ -437,7 +400,7 @@ class Round:
             self.best_value = v
             self._log("stand", seat, f"{who} stands: nothing to beat")
         elif self.dealer_in:
-            ties_ok = bool(self.options[perfect.OPT_DEALER_LOSES_TIES])
+            ties_ok = bool(self.options[Option.dealer_loses_ties])
             if v > self.best_value or (v == self.best_value and ties_ok):
                 self.dealer_in = False
                 self.status[seat] = PLAYED
@@ -476,7 +439,7 @@ class Round:
             self.status[seat] = AUTO_WIN
             self._log("auto-win", seat, f"Seat {seat + 1}: the dealer is kicked out and everyone else folded, "
                       f"so seat {seat + 1} wins automatically without a play bet")
-            if self.options[perfect.OPT_BONUS_ON_AUTOMATIC_WIN]:
+            if self.options[Option.bonus_on_automatic_win]:
                 v = self._deal_three(seat)
                 self._log("auto-win", seat, f"Seat {seat + 1} is dealt 3 free cards for the bonus: "
                           f"{_show(self.draw[seat])}: {_show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
@@ -489,7 +452,7 @@ class Round:
 
     def _automatic_win_due(self) -> bool:
         """Step 8: the dealer is kicked out and every other seat folded; only the last seat is left."""
-        return (bool(self.options[perfect.OPT_AUTOMATIC_WIN]) and self.kicked
+        return (bool(self.options[Option.automatic_win]) and self.kicked
                 and self.position == self.n - 1
                 and all(self.status[s] == FOLDED for s in self.order[:-1]))
 
@@ -504,7 +467,7 @@ class Round:
             self._log("award", self.winners[0], f"Seat {self.winners[0] + 1} takes the pot of {self.pot}")
         else:
             shares = _split_pot(self.pot, [self.order.index(w) for w in self.winners],
-                                fractional=bool(self.options[perfect.OPT_SPLIT_FRACTIONAL]))
+                                fractional=bool(self.options[Option.split_fractional]))
             for w, share in zip(self.winners, shares):
                 self.status[w] = WON
                 self.share[w] = share

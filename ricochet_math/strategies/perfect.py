@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
+from ricochet_math.rules.layout import Option
 from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5
 
 # Strategy readings (spec, "Strategy readings").  Odd codes ignore the bonus
@@ -63,8 +64,8 @@ READING_NAMES = (
     "pot-odds-now", "pot-odds-now-no-bonus", "pot-odds-final", "pot-odds-final-no-bonus",
 )
 
-# options array layout passed to every decision kernel
-OPT_AUTOMATIC_WIN, OPT_SPLIT_FRACTIONAL, OPT_DEALER_LOSES_TIES, OPT_BONUS_ON_AUTOMATIC_WIN, OPT_DEALER_VALUE = range(5)
+# the options array every decision kernel reads (rules.layout.Option)
+OPT_AUTOMATIC_WIN, OPT_SPLIT_FRACTIONAL, OPT_DEALER_LOSES_TIES, OPT_BONUS_ON_AUTOMATIC_WIN, OPT_DEALER_VALUE = Option
 
 MAX_TIED = 3
 
