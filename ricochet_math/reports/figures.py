@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ricochet_math.engine.kernel import N_CATEGORIES, SEAT_FIELDS
+from ricochet_math.engine.kernel import SEAT_FIELDS
 from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES, bonus_category, describe
 from ricochet_math.evaluator.tables import NUM_VALUES
 from ricochet_math.reports.compute import ReportData
@@ -23,7 +23,7 @@ from ricochet_math.solvers.stats import z_value
 from ricochet_math.strategies.perfect import READING_NAMES
 
 __all__ = [
-    "LEVEL", "VOLATILITY_LEVELS", "BAND_ROUNDS",
+    "LEVEL", "VOLATILITY_LEVELS", "BAND_ROUNDS", "seat_sums",
     "solo_figures", "main_rows", "kickout_table", "mc_return_table", "bonus_table", "bonus_summary",
     "quickdraw_table", "volatility", "strategy_rtps", "rtp_range", "reconciliation", "best_response_table",
     "closest_published",
@@ -84,11 +84,10 @@ def main_rows(d: ReportData):
                          "win_frequency", "kickout_rate", "hit_frequency"):
                 row[name], row[f"{name}_low"], row[f"{name}_high"], _ = _est(m, name)
             if "rtp_initial_cv" in m:  # the same RTP with the control variates: same rounds, narrower interval
-                cv = m["rtp_initial_cv"]
                 row["method"] = "monte carlo, control variates"
-                row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = cv.estimate, cv.low, cv.high
-                w = m["rtp_wagered_cv"]
-                row["rtp_wagered_cv"], row["rtp_wagered_cv_low"], row["rtp_wagered_cv_high"] = w.estimate, w.low, w.high
+                for name in ("rtp_initial", "rtp_wagered"):
+                    e = m[f"{name}_cv"]
+                    row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = e.estimate, e.low, e.high
             row["sd_net"] = float(m["sd_net"])
             row["average_wagered"] = float(m["average_wagered"].estimate)
         row["kickout_rate_exact"] = d.exact_kickout[n]
@@ -148,7 +147,7 @@ def mc_return_table(rules, r):
         (t["pot_share"] / wins) if wins else math.nan, t["pot_share"] / seat_rounds)
     cat_pays = _category_pays(rules)
     if cat_pays is None:
-        bonus_hands = np.array([t[f"bonus_{c}"] for c in range(N_CATEGORIES)])
+        bonus_hands = np.array([t[f"bonus_{c}"] for c in range(len(BONUS_CATEGORY_NAMES))])
         add("return", "high-hand bonus (all lines)", float(bonus_hands.sum()), math.nan, t["bonus"] / seat_rounds)
     else:
         for c, name in enumerate(BONUS_CATEGORY_NAMES):

@@ -157,10 +157,10 @@ def _method(d: ReportData, run_times) -> Section:
 
 def _main_game(d: ReportData, main) -> Section:
     s = Section("3", "Main game by player count (perfect play)")
-    s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {CI_TEXT} beside each estimate. "
-        "The RTPs of the Monte Carlo rows are estimated with control variates of exactly known mean "
-        "(ricochet_math.solvers.variance: unbiased, the same rounds, a narrower interval); the plain sample means are in "
-        "the CSV (rtp_initial, rtp_wagered) and are what the return table below adds up to. "
+    s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {CI_TEXT} beside each "
+        "estimate. The RTPs of the Monte Carlo rows are estimated with control variates of exactly known mean "
+        "(ricochet_math.solvers.variance: unbiased, the same rounds, a narrower interval); the plain sample means "
+        "are in the CSV (rtp_initial, rtp_wagered) and are what the return table below adds up to. "
         "House edge is per ante, element of risk per unit wagered, standard deviation is that of one seat's net "
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if d.size.name != "full" and _many(d):
