@@ -11,6 +11,7 @@ so no figure is checked against a value here beyond internal consistency.
 """
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -20,7 +21,9 @@ import pandas as pd
 import pytest
 
 from ricochet_math.reports import build as rp
+from ricochet_math.reports import sections as report_sections
 from ricochet_math.errors import RicochetError
+from ricochet_math.rules.ruleset import load_rules
 
 TINY = dict(players=[1, 2], size="tiny", seed=7, progress=False)
 VOLATILE_SPAN = re.compile(r'<span class="volatile"[^>]*>.*?</span>', re.S)
@@ -40,17 +43,17 @@ def built(tmp_path_factory):
     """
     root = tmp_path_factory.mktemp("reports")
     facts = {}
-    real = rp._sections
+    real = report_sections.build_sections
 
     def boom(*args, **kwargs):
         raise RuntimeError("stop here")
 
-    rp._sections = boom
+    report_sections.build_sections = boom
     try:
         with pytest.raises(RuntimeError, match="stop here"):
             rp.build_report(out_dir=root / "a", **TINY)
     finally:
-        rp._sections = real
+        report_sections.build_sections = real
     work = root / ".a.work"
     facts["after_failure"] = {
         "out_exists": (root / "a").exists(),
@@ -110,7 +113,7 @@ def test_html_is_self_contained(built):
                           ("7", "Published figures"), ("8", "Plots"), ("9", "Provenance")):
         assert re.search(rf"<h2>{re.escape(number)}\. {title}", html), number
     # the rule set in force: every paytable line and the file hash
-    rules = __import__("ricochet_math.rules.ruleset", fromlist=["load_rules"]).load_rules()
+    rules = load_rules()
     assert rules.sha256 in html
     for line in list(rules.bonus) + list(rules.cover):
         assert line.key in html
@@ -259,7 +262,7 @@ def test_cli_report_tiny(tmp_path):
     r = _ricochet("report", "--players", "1", "--size", "tiny", "--out", str(out), "--quiet", "--format", "csv",
                   timeout=300)
     assert r.returncode == 0, r.stderr
-    frame = pd.read_csv(__import__("io").StringIO(r.stdout))
+    frame = pd.read_csv(io.StringIO(r.stdout))
     assert list(frame["players"]) == [1]
     assert (out / "report.html").exists() and (out / "report.pdf").exists()
 
@@ -275,5 +278,5 @@ def test_cli_bench_help():
 def test_cli_bench_runs():
     r = _ricochet("bench", "--repeat", "1", "--format", "csv", timeout=600)
     assert r.returncode == 0, r.stderr
-    frame = pd.read_csv(__import__("io").StringIO(r.stdout))
+    frame = pd.read_csv(io.StringIO(r.stdout))
     assert len(frame) == 6 and (frame["median_s"] > 0).all()

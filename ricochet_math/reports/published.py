@@ -21,8 +21,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.montecarlo import simulate
+from ricochet_math.solvers.solo import solo_analysis
+from ricochet_math.strategies.perfect import READING_NAMES
 
-__all__ = ["PUBLISHED", "READINGS", "WEAK_PROFILES", "PublishedFigures", "published_figures"]
+__all__ = ["PUBLISHED", "READINGS", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
+           "best_response"]
 
 # (figure id, text, published value as a fraction or (low, high), source)
 PUBLISHED = (
@@ -34,8 +39,9 @@ PUBLISHED = (
      "second casino page, 'Win and Fold Frequency'"),
     ("weak_rtp", "RTP of weak players", 0.90, "second casino page: 'closer to 90%'"),
 )
-READINGS = ("perfect", "perfect-no-bonus", "myopic", "myopic-no-bonus", "pot-odds-now", "pot-odds-now-no-bonus",
-            "pot-odds-final", "pot-odds-final-no-bonus")
+#: the strategy readings, in the solver's order (one list: :data:`ricochet_math.strategies.perfect.READING_NAMES`)
+READINGS = READING_NAMES
+#: the weak-player profiles compared with the publisher's "closer to 90%" (registry names)
 WEAK_PROFILES = ("always", "pair", "timid", "chaser", "dealer-only", "bonus-hunter")
 
 
@@ -112,28 +118,30 @@ class PublishedFigures:
         return md, csv
 
 
-_EXPLANATION = (
-    "* **Strategy reading.** The publisher's 'perfect play' is not defined. Game-theoretic perfect play "
+#: where the gaps between the published and the computed figures come from (markdown, one item each)
+GAP_EXPLANATION = (
+    "**Strategy reading.** The publisher's 'perfect play' is not defined. Game-theoretic perfect play "
     "(each seat maximises its EV knowing later seats do the same) folds far more often with many players "
     "than 10.94%: early seats with weak cards rarely survive six later seats. Readings that ignore the later "
-    "seats (myopic, dealer-only pot odds) fold much less; compare the columns.\n"
-    "* **Paytable.** The page says 'we offer a set of pay tables' for its RTP range: the figures need not "
-    "come from the shipped bonus table, so an RTP gap of a few tenths of a percent is within that freedom.\n"
-    "* **RTP convention.** Unknown: both conventions are in the CSV; per total wagered is higher whenever "
-    "players play (the play bet counts as wagered).\n"
-    "* **Fold frequency definition.** Ours is folds / player-rounds, kicked-out rounds included (no fold "
-    "then). Counting only the rounds where the dealer stays in raises the solo figure by about 1/(1-0.1235).\n"
-    "* **Precision.** Monte Carlo rows carry their 95% interval; differences inside it are noise.\n"
-    "* **Look-ahead model.** Perfect play for N >= 2 uses the documented look-ahead of "
+    "seats (myopic, dealer-only pot odds) fold much less; compare the columns.",
+    "**Paytable.** The page says 'we offer a set of pay tables' for its RTP range: the figures need not "
+    "come from the shipped bonus table, so an RTP gap of a few tenths of a percent is within that freedom.",
+    "**RTP convention.** Unknown: both conventions are in the CSV; per total wagered is higher whenever "
+    "players play (the play bet counts as wagered).",
+    "**Fold frequency definition.** Ours is folds / player-rounds, kicked-out rounds included (no fold "
+    "then). Counting only the rounds where the dealer stays in raises the solo figure by about 1/(1-0.1235).",
+    "**Precision.** Monte Carlo rows carry their 95% interval; differences inside it are noise.",
+    "**Look-ahead model.** Perfect play for N >= 2 uses the documented look-ahead of "
     "`ricochet_math.strategies.perfect` (later seats' draws from the deck at the decision); its EV error against "
     "exact nested enumeration (`ricochet_math.solvers.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
     "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
-    "in 1,000 changed, all near indifference).\n"
-    "* **Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
+    "in 1,000 changed, all near indifference).",
+    "**Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
     "figure: fold 10.95% at seven players (10.94% published), and RTP from 95.99% (N = 4) to 96.95% "
     "(N = 1) over one to six players against the published 95.97% to 96.91%; at seven players it gives "
-    "97.11%. Game-theoretic perfect play is 94.8% to 96.1% for N >= 2 and folds 40% at seven players."
+    "97.11%. Game-theoretic perfect play is 94.8% to 96.1% for N >= 2 and folds 40% at seven players.",
 )
+_EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 
 
 def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, readings=READINGS,
@@ -144,11 +152,10 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     ``rounds``: Monte Carlo rounds per player count and reading (N >= 2).
     ``solo`` / ``solo_no_bonus``: finished exact N = 1 analyses to reuse.
     """
+    # pandas loads here, not at the top: `import ricochet_math` imports this module, and pandas would add
+    # 1.0 s to that (measured: 2.1 s -> 3.1 s)
     import pandas as pd
 
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.solvers.montecarlo import simulate
-    from ricochet_math.solvers.solo import solo_analysis
     rules = load_rules(rules)
     t0 = time.perf_counter()
     a = solo if solo is not None else solo_analysis(rules, progress=progress)
@@ -227,10 +234,8 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     the cards, so seat 1 acts in every position over the run).  Its look-ahead models
     the later seats as ``reading`` players.
     """
-    import pandas as pd
+    import pandas as pd  # here, not at the top: see published_figures
 
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.solvers.montecarlo import simulate
     rules = load_rules(rules)
     rows = []
     for n in players:

@@ -1,0 +1,318 @@
+"""The report's figures, derived from the raw results of :mod:`~ricochet_math.reports.compute`.
+
+Every function returns a ``pandas.DataFrame`` at full precision (it becomes a
+CSV under ``tables/``); :mod:`~ricochet_math.reports.sections` only formats
+them.  RTP is per initial bet (1 + E[net] per ante) unless a name says
+``wagered`` (E[returned] / E[wagered]); all amounts are in antes.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math.engine.kernel import SEAT_FIELDS
+from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES, bonus_category, describe
+from ricochet_math.evaluator.tables import NUM_VALUES
+from ricochet_math.reports.compute import ReportData
+from ricochet_math.reports.published import WEAK_PROFILES
+from ricochet_math.reports.sizes import PUBLISHER_LIKE
+from ricochet_math.solvers.stats import z_value
+from ricochet_math.strategies.perfect import READING_NAMES
+
+__all__ = [
+    "LEVEL", "VOLATILITY_LEVELS", "BAND_ROUNDS", "seat_sums",
+    "solo_figures", "main_rows", "kickout_table", "mc_return_table", "bonus_table", "bonus_summary",
+    "quickdraw_table", "volatility", "strategy_rtps", "rtp_range", "reconciliation", "best_response_table",
+    "closest_published",
+]
+
+#: the confidence level of every interval in the report (the simulations' default)
+LEVEL = 0.95
+#: the levels of the volatility index and of the RTP band
+VOLATILITY_LEVELS = (0.90, 0.95, 0.99)
+#: the rounds played at which the RTP band is tabulated
+BAND_ROUNDS = tuple(10 ** k for k in range(3, 9))
+
+
+def seat_sums(row) -> dict[str, float]:
+    """One row of the engine's per-seat sums by field name (:data:`ricochet_math.engine.kernel.SEAT_FIELDS`)."""
+    return dict(zip(SEAT_FIELDS, row))
+
+
+def solo_figures(solo) -> dict:
+    """The N = 1 exact figures, with the hit frequency (P(net > 0)) added."""
+    d = dict(solo.at_threshold())
+    table = solo.return_table()
+    d["hit_frequency"] = float(table.loc[table["net"] > 0, "probability"].sum())
+    return d
+
+
+def _est(summary: dict, name: str) -> tuple[float, float, float, float]:
+    """(estimate, low, high, standard error) of one figure of a simulation summary."""
+    e = summary[name]
+    return float(e.estimate), float(e.low), float(e.high), float(e.std_error)
+
+
+def main_rows(d: ReportData):
+    """Perfect play by player count: RTP both ways (plain and with control variates), house edge, element
+    of risk, fold / win / kickout / hit frequency with intervals, standard deviation, average bet.
+
+    N = 1 rows are exact (interval of zero width).  ``rtp_*_cv`` is the headline RTP: the control-variate
+    estimate where the run kept it, else the plain one.
+    """
+    rows = []
+    for n in d.players:
+        if n == 1:
+            s = solo_figures(d.solo)
+            method = "exact" if d.solo.complete else f"exact over {int(d.solo.classes_done.sum())} of 169 classes"
+            row = {"players": 1, "method": method, "rounds": None}
+            for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
+                              ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
+                              ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
+                              ("kickout_rate", "kickout_rate"), ("hit_frequency", "hit_frequency")):
+                row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float(s[key])
+            row["sd_net"] = float(s["std_net"])
+            row["average_wagered"] = float(s["average_bet"])
+        else:
+            r = d.perfect[n]
+            m = r.summary()
+            row = {"players": n, "method": "monte carlo", "rounds": r.rounds}
+            for name in ("rtp_initial", "rtp_wagered", "house_edge", "element_of_risk", "fold_frequency",
+                         "win_frequency", "kickout_rate", "hit_frequency"):
+                row[name], row[f"{name}_low"], row[f"{name}_high"], _ = _est(m, name)
+            if "rtp_initial_cv" in m:  # the same RTP with the control variates: same rounds, narrower interval
+                row["method"] = "monte carlo, control variates"
+                for name in ("rtp_initial", "rtp_wagered"):
+                    e = m[f"{name}_cv"]
+                    row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = e.estimate, e.low, e.high
+            row["sd_net"] = float(m["sd_net"])
+            row["average_wagered"] = float(m["average_wagered"].estimate)
+        row["kickout_rate_exact"] = d.exact_kickout[n]
+        row["kickout_threshold"] = d.rules.kickout[n]
+        if "rtp_initial_cv" not in row:  # exact, or a run without controls: the headline is the plain figure
+            for name in ("rtp_initial", "rtp_wagered"):
+                row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = (
+                    row[name], row[f"{name}_low"], row[f"{name}_high"])
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out["rounds"] = out["rounds"].astype("Int64")
+    return out
+
+
+def kickout_table(d: ReportData):
+    """The kickout threshold per player count, its weakest hand and the exact kickout rate."""
+    rules = d.rules
+    return pd.DataFrame([{"players": n, "threshold": rules.kickout[n], "hand": describe(rules.kickout_value(n)),
+                          "kickout_rate_exact": d.exact_kickout[n]} for n in range(1, 8)])
+
+
+def _category_pays(rules) -> dict[int, float] | None:
+    """Bonus pays per final-hand category (0..9, 9 = royal flush), or None when a line splits a category."""
+    pays: dict[int, set] = {}
+    for v in range(NUM_VALUES):
+        pays.setdefault(int(bonus_category(v)), set()).add(float(rules.bonus.payout(v)))
+    if any(len(s) != 1 for s in pays.values()):
+        return None
+    return {c: next(iter(s)) for c, s in pays.items()}
+
+
+def mc_return_table(rules, r):
+    """Per-outcome frequencies and the return decomposition of one simulated player count.
+
+    Per player-round: net = pot share + bonus - wagered, so the ``return``
+    rows' contributions add up to the expected net (RTP per initial bet - 1).
+    """
+    t = seat_sums(r.sums.total)
+    seat_rounds = float(r.rounds * r.players)
+    rows = []
+
+    def add(group, item, count, amount, contribution):
+        p = count / seat_rounds if count is not None else math.nan
+        rows.append({"players": r.players, "group": group, "item": item, "count": count, "probability": p,
+                     "amount": amount, "contribution": contribution})
+
+    won = t["win"] - t["auto_win"] - t["split_win"]
+    add("outcome", "fold", t["fold"], -1.0, math.nan)
+    add("outcome", "automatic win (dealer kicked out, everyone else folded)", t["auto_win"], math.nan, math.nan)
+    add("outcome", "played and won the pot alone", won, math.nan, math.nan)
+    add("outcome", "played and shared the pot", t["split_win"], math.nan, math.nan)
+    add("outcome", "played and was beaten", t["beaten"], math.nan, math.nan)
+    add("return", "ante (every seat, every round)", seat_rounds, -1.0, -1.0)
+    add("return", "play bet", t["play"], -1.0, -t["play"] / seat_rounds)
+    wins = t["win"]
+    add("return", "pot won or shared (average share when won)", wins,
+        (t["pot_share"] / wins) if wins else math.nan, t["pot_share"] / seat_rounds)
+    cat_pays = _category_pays(rules)
+    if cat_pays is None:
+        bonus_hands = np.array([t[f"bonus_{c}"] for c in range(len(BONUS_CATEGORY_NAMES))])
+        add("return", "high-hand bonus (all lines)", float(bonus_hands.sum()), math.nan, t["bonus"] / seat_rounds)
+    else:
+        for c, name in enumerate(BONUS_CATEGORY_NAMES):
+            pays = cat_pays.get(c, 0.0)
+            if pays > 0:
+                count = t[f"bonus_{c}"]
+                add("return", f"bonus: {name.lower()}", count, pays, count * pays / seat_rounds)
+    total = sum(x["contribution"] for x in rows if x["group"] == "return")
+    add("total", "expected net per player-round (RTP per initial bet - 1)", None, math.nan, total)
+    return pd.DataFrame(rows)
+
+
+def bonus_table(solo, rules):
+    """The high-hand bonus paytable with N = 1 exact line probabilities (perfect play)."""
+    rt = solo.return_table()
+    rt = rt[rt["outcome"] != "fold"]
+    total = float(solo.return_table()["combinations"].sum())
+    rows = []
+    lines = sorted(rules.bonus, key=lambda ln: ln.value())
+    for ln in lines:
+        comb = int(rt.loc[rt["bonus"] == ln.key, "combinations"].sum())
+        p = comb / total
+        rows.append({"line": ln.key, "hand": ln.hand_pattern, "pays": float(ln.pays), "combinations": comb,
+                     "probability": p, "contribution": p * float(ln.pays)})
+    return pd.DataFrame(rows)
+
+
+def bonus_summary(bt) -> tuple[float, float, float]:
+    """(RTP, hit frequency, standard deviation) of the bonus alone, per ante, from :func:`bonus_table`."""
+    bonus_rtp = float(bt["contribution"].sum())
+    hit = float(bt["probability"].sum())
+    second = float((bt["probability"] * bt["pays"] ** 2).sum())
+    return bonus_rtp, hit, math.sqrt(max(second - bonus_rtp ** 2, 0.0))
+
+
+def quickdraw_table(d: ReportData):
+    """Both readings of the Quickdraw comparison: paytable and exact figures per unit staked."""
+    rows = []
+    for comparison, q in d.quickdraw.items():
+        rows.append({"comparison": comparison, "in_rules": comparison == d.rules.quickdraw.comparison,
+                     "pays": float(q.pays), "win_combinations": q.win_combinations, "deals": q.deals,
+                     "probability": q.win_probability, "rtp": q.rtp, "house_edge": q.house_edge,
+                     "hit_frequency": q.hit_frequency, "std_dev": q.std_dev, "break_even_pays": q.break_even_pays})
+    return pd.DataFrame(rows)
+
+
+def volatility(main, levels=VOLATILITY_LEVELS, band=BAND_ROUNDS):
+    """The volatility index VI = z x sd(net per round) per player count, and the band RTP +/- VI / sqrt(n)
+    after ``n`` rounds (long format: players, rounds, level)."""
+    vi, rows = [], []
+    for _, r in main.iterrows():
+        sd = float(r["sd_net"])
+        vi.append({"players": int(r["players"]), "method": r["method"], "sd_net": sd,
+                   **{f"vi_{int(round(100 * lv))}": z_value(lv) * sd for lv in levels}})
+        for n in band:
+            for lv in levels:
+                h = z_value(lv) * sd / math.sqrt(n)
+                rows.append({"players": int(r["players"]), "rounds": n, "level": lv,
+                             "rtp_low": float(r["rtp_initial_cv"]) - h, "rtp_high": float(r["rtp_initial_cv"]) + h,
+                             "half_width": h})
+    return pd.DataFrame(vi), pd.DataFrame(rows)
+
+
+def strategy_rtps(d: ReportData, main):
+    """Every strategy analysed, per player count: RTP per initial bet with its interval (long format).
+
+    Perfect play from ``main`` (:func:`main_rows`), the other solver readings
+    from the published-figures runs, the weak profiles from their own runs.
+    """
+    rows = []
+    for _, r in main.iterrows():
+        rows.append({"players": int(r["players"]), "strategy": "perfect", "source": r["method"],
+                     "rtp_initial": r["rtp_initial_cv"], "rtp_initial_low": r["rtp_initial_cv_low"],
+                     "rtp_initial_high": r["rtp_initial_cv_high"], "fold_frequency": r["fold_frequency"],
+                     "win_frequency": r["win_frequency"]})
+    by = d.published.by_players
+    for _, r in by.iterrows():
+        if r["reading"] == "perfect" or int(r["players"]) not in d.players:
+            continue
+        rows.append({"players": int(r["players"]), "strategy": r["reading"], "source": r["method"],
+                     "rtp_initial": r["rtp_initial"], "rtp_initial_low": r["rtp_initial_low"],
+                     "rtp_initial_high": r["rtp_initial_high"], "fold_frequency": r["fold_frequency"],
+                     "win_frequency": r["win_frequency"]})
+    for (profile, n), res in sorted(d.weak.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        m = res.summary()
+        rows.append({"players": n, "strategy": profile, "source": f"monte carlo {res.rounds:,} rounds",
+                     "rtp_initial": m["rtp_initial"].estimate, "rtp_initial_low": m["rtp_initial"].low,
+                     "rtp_initial_high": m["rtp_initial"].high, "fold_frequency": m["fold_frequency"].estimate,
+                     "win_frequency": m["win_frequency"].estimate})
+    out = pd.DataFrame(rows)
+    order = {s: i for i, s in enumerate(("perfect",) + READING_NAMES[1:] + WEAK_PROFILES)}
+    out["_o"] = [order.get(s, 99) for s in out["strategy"]]
+    return out.sort_values(["players", "_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
+
+
+def rtp_range(strat):
+    """Per player count, the strategies of :func:`strategy_rtps` with the lowest and the highest RTP."""
+    rows = []
+    for n, g in strat.groupby("players", sort=True):
+        lo, hi = g.loc[g["rtp_initial"].idxmin()], g.loc[g["rtp_initial"].idxmax()]
+        rows.append({"players": int(n), "strategies": len(g), "min_strategy": lo["strategy"],
+                     "min_rtp": lo["rtp_initial"], "min_low": lo["rtp_initial_low"],
+                     "min_high": lo["rtp_initial_high"], "max_strategy": hi["strategy"],
+                     "max_rtp": hi["rtp_initial"], "max_low": hi["rtp_initial_low"],
+                     "max_high": hi["rtp_initial_high"]})
+    return pd.DataFrame(rows)
+
+
+def reconciliation(d: ReportData):
+    """Exact figures next to Monte Carlo estimates of the same quantity, with z = (estimate - exact) / se."""
+    rows = []
+
+    def add(quantity, n, exact, est, note=""):
+        mean, lo, hi, se = est
+        z = (mean - exact) / se if se and se > 0 else math.nan
+        rows.append({"quantity": quantity, "players": n, "exact": exact, "monte_carlo": mean, "ci_low": lo,
+                     "ci_high": hi, "difference": mean - exact, "z": z,
+                     "within_95_ci": bool(lo <= exact <= hi), "note": note})
+
+    if 1 in d.perfect:
+        r = d.perfect[1]
+        m = r.summary()
+        s = solo_figures(d.solo)
+        note = "" if d.solo.complete else "exact side covers sampled classes only: not comparable"
+        for name, key in (("RTP per initial bet", ("rtp_initial", "rtp_per_initial_bet")),
+                          ("RTP per total wagered", ("rtp_wagered", "rtp_per_wagered")),
+                          ("fold frequency", ("fold_frequency", "fold_frequency")),
+                          ("win frequency", ("win_frequency", "win_frequency")),
+                          ("hit frequency", ("hit_frequency", "hit_frequency"))):
+            add(f"{name} (perfect play)", 1, float(s[key[1]]), _est(m, key[0]), note)
+    qd = d.quickdraw[d.rules.quickdraw.comparison]
+    for n in sorted(d.perfect):
+        m = d.perfect[n].summary()
+        add("kickout rate", n, d.exact_kickout[n], _est(m, "kickout_rate"))
+        add(f"Quickdraw RTP ({d.rules.quickdraw.comparison})", n, qd.rtp, _est(m, "quickdraw_rtp"))
+        add("Cover RTP", n, d.cover.rtp, _est(m, "cover_rtp"))
+    return pd.DataFrame(rows)
+
+
+def best_response_table(d: ReportData, strat):
+    """One perfect seat (``perfect-vs-`` the publisher-like reading) among publisher-like players, per N >= 2:
+    its RTP with interval, the other seats' mean RTP, and the RTP when every seat plays the reading."""
+    rows = []
+    for n in (n for n in d.players if n >= 2):
+        sf = d.response[n].seat_frame()
+        key = "rtp_initial_cv" if "rtp_initial_cv" in sf.columns else "rtp_initial"  # controlled if kept
+        me, others = sf.iloc[0], sf.iloc[1:]
+        g = strat[strat.players == n].set_index("strategy")
+        table_rtp = g.loc[PUBLISHER_LIKE, "rtp_initial"] if PUBLISHER_LIKE in g.index else math.nan
+        rows.append({"players": n, "rounds": d.response[n].rounds, "seat_rtp": me[key],
+                     "seat_rtp_low": me[f"{key}_low"], "seat_rtp_high": me[f"{key}_high"],
+                     "others_rtp": float(others[key].mean()),
+                     "all_publisher_like_rtp": table_rtp})
+    return pd.DataFrame(rows)
+
+
+def closest_published(pub):
+    """For each published figure, the reading (or weak profile) whose computed value is closest to it."""
+    rows = []
+    # the weak-player rows are one figure ("closer to 90%") whatever the profile: the closest profile wins
+    group = [re.sub(r" \(.*\)$", " (closest profile)", f) if f.startswith("RTP of weak players") else f
+             for f in pub["figure"]]
+    for fig_name, g in pub.groupby(group, sort=False):
+        b = g.loc[g["difference"].abs().idxmin()]
+        rows.append({"figure": fig_name, "published": b.published, "closest_reading": b.reading,
+                     "computed": b.computed, "ci_low": b.ci_low, "ci_high": b.ci_high,
+                     "difference": b.difference})
+    return pd.DataFrame(rows)

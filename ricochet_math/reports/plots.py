@@ -1,0 +1,133 @@
+"""The report's plots.  Each draws into a box of a matplotlib figure, given in inches as
+``(x0, y0, width, height)``, so the same function draws the HTML's SVG and a place on a PDF page.
+
+Fractions are shown as percentages.  The publisher's RTP range and fold
+frequencies drawn for comparison are those of
+:data:`ricochet_math.reports.published.PUBLISHED`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import PercentFormatter
+
+from ricochet_math.reports.published import PUBLISHED
+from ricochet_math.solvers.stats import z_value
+
+__all__ = ["plot_by_players", "plot_threshold", "plot_distribution", "plot_band"]
+
+_PUBLISHED = {figure: value for figure, _, value, _ in PUBLISHED}
+
+
+def _axes(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.35):
+    W, H = fig.get_size_inches()
+    x0, y0, w, h = box
+    return fig.add_axes(((x0 + left) / W, (y0 + bottom) / H, (w - left - right) / W, (h - bottom - top) / H))
+
+
+def _split(box, k, gap=0.3):
+    x0, y0, w, h = box
+    each = (w - gap * (k - 1)) / k
+    return [(x0 + i * (each + gap), y0, each, h) for i in range(k)]
+
+
+def plot_by_players(fig, box, main, strat, profiles):
+    b1, b2 = _split(box, 2)
+    ax = _axes(fig, b1)
+    n = main["players"].to_numpy()
+    rtp = main["rtp_initial_cv"].to_numpy()
+    err = np.vstack([rtp - main["rtp_initial_cv_low"].to_numpy(), main["rtp_initial_cv_high"].to_numpy() - rtp])
+    ax.axhspan(*_PUBLISHED["rtp_range"], color="0.88", zorder=0, label="published range")
+    for p in profiles:
+        g = strat[strat.strategy == p]
+        ax.plot(g["players"], g["rtp_initial"], lw=0.8, alpha=0.7, label=p)
+    ax.errorbar(n, rtp, yerr=err, fmt="o-", color="k", capsize=3, lw=1.5, label="perfect play", zorder=5)
+    ax.set_xlabel("players")
+    ax.set_ylabel("RTP per initial bet")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(n)
+    ax.set_title("RTP", fontsize=9)
+    ax.legend(fontsize=6, loc="best", frameon=False)
+    ax.grid(alpha=0.3)
+    ax = _axes(fig, b2)
+    f = main["fold_frequency"].to_numpy()
+    ferr = np.vstack([f - main["fold_frequency_low"].to_numpy(), main["fold_frequency_high"].to_numpy() - f])
+    ax.errorbar(n, f, yerr=ferr, fmt="o-", color="k", capsize=3, lw=1.5, label="perfect play")
+    ax.plot([1, 7], [_PUBLISHED["fold_1"], _PUBLISHED["fold_7"]], "x", color="C3", ms=8, mew=2, label="published")
+    ax.set_xlabel("players")
+    ax.set_ylabel("fold frequency")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xticks(range(1, 8))
+    ax.set_title("Fold frequency", fontsize=9)
+    ax.legend(fontsize=6, frameon=False)
+    ax.grid(alpha=0.3)
+
+
+def plot_threshold(fig, box, curve, threshold):
+    ax = _axes(fig, box, bottom=0.75)
+    x = np.arange(len(curve))
+    ax.plot(x, curve["rtp_per_initial_bet"], "o-", color="k", label="RTP per initial bet")
+    ax.plot(x, curve["rtp_per_wagered"], "s--", color="C0", ms=4, label="RTP per total wagered")
+    if threshold in list(curve["pattern"]):
+        i = list(curve["pattern"]).index(threshold)
+        ax.axvline(i, color="C3", ls="--", lw=1, label=f"rule set: {threshold}")
+    ax.axhline(1.0, color="0.6", lw=0.8)
+    ax.set_xticks(x)
+    ax.set_xticklabels(curve["pattern"], rotation=45, ha="right", fontsize=7)
+    ax.set_xlabel("kickout threshold (the dealer folds at or above)")
+    ax.set_ylabel("RTP")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.legend(fontsize=7, frameon=False)
+    ax.grid(alpha=0.3)
+
+
+def plot_distribution(fig, box, solo, distribution):
+    b1, b2 = _split(box, 2)
+    ax = _axes(fig, b1)
+    rt = solo.return_table()
+    g = rt.groupby("net")["probability"].sum()
+    g = g[g > 0]
+    ax.bar([str(int(v)) if float(v).is_integer() else f"{v:g}" for v in g.index], g.to_numpy(), color="C0")
+    ax.set_yscale("log")
+    ax.set_xlabel("net result (antes)")
+    ax.set_ylabel("probability")
+    ax.set_title("1 player, exact", fontsize=9)
+    ax.tick_params(axis="x", labelsize=6, rotation=90)
+    ax.grid(alpha=0.3, axis="y")
+    ax = _axes(fig, b2)
+    n, net = distribution
+    if n is None:
+        ax.text(0.5, 0.5, "no multi-player count", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return
+    seat = np.round(np.asarray(net)[:, 0], 6)
+    values, counts = np.unique(seat, return_counts=True)
+    ax.bar(np.arange(len(values)), counts / counts.sum(), color="C1")
+    step = max(1, len(values) // 12)
+    ax.set_xticks(np.arange(len(values))[::step])
+    ax.set_xticklabels([f"{v:g}" for v in values[::step]], rotation=90, fontsize=6)
+    ax.set_yscale("log")
+    ax.set_xlabel("net result of seat 1 (antes)")
+    ax.set_ylabel("frequency")
+    ax.set_title(f"{n} players, {len(seat):,} rounds", fontsize=9)
+    ax.grid(alpha=0.3, axis="y")
+
+
+def plot_band(fig, box, main):
+    ax = _axes(fig, box)
+    x = np.logspace(2, 8, 61)
+    z = z_value(0.95)
+    for i, r in enumerate(main.itertuples()):
+        h = z * r.sd_net / np.sqrt(x)
+        colour = f"C{i % 10}"
+        ax.plot(x, np.full_like(x, r.rtp_initial_cv), color=colour, lw=1.2, label=f"N = {r.players}")
+        ax.plot(x, r.rtp_initial_cv - h, color=colour, lw=0.8, ls="--")
+        ax.plot(x, r.rtp_initial_cv + h, color=colour, lw=0.8, ls="--")
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set_xscale("log")
+    centre = main["rtp_initial_cv"].to_numpy(dtype=float)
+    ax.set_ylim(min(centre.min(), 1.0) - 0.25, max(centre.max(), 1.0) + 0.25)
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("RTP per initial bet (95% band)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.legend(fontsize=6, ncol=4, frameon=False)
+    ax.grid(alpha=0.3)
