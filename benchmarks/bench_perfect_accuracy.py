@@ -29,10 +29,12 @@ import time
 import numpy as np
 
 from ricochet_math.solvers import nested
-from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.strategies import perfect as P
 from ricochet_math.evaluator.evaluation import eval_cards, order_key
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import bonus_lines
+
+PERFECT = P.readings("perfect")  # the look-ahead's own reading, for every seat
 
 
 def random_state(rng, n_players, rules, bonus_by_value):
@@ -86,7 +88,7 @@ def one_later(rng, n, states, rules, bonus_by_value):
     errs, flips, t0 = [], 0, time.perf_counter()
     for _ in range(states):
         deck, hole, order, pos, best, din, nt, pot, kicked, opts = random_state(rng, n, rules, bonus_by_value)
-        ev_a, _, _, _, play_a = P.seat_values(0, deck, hole, order, pos, best, din, nt, pot, kicked,
+        ev_a, _, _, _, play_a = P.seat_values(PERFECT, deck, hole, order, pos, best, din, nt, pot, kicked,
                                               bonus_by_value, opts)
         ev_x, _ = nested.exact_one_later(deck, hole, order, pos, best, din, nt, pot, bonus_by_value, opts)
         errs.append(abs(ev_a - ev_x))
@@ -102,8 +104,8 @@ def two_later(rng, states, samples, rules, bonus_by_value):
     for _ in range(states):
         st = first_seat_state(rng, 3, rules)
         deck, hole, order, pos, best, din, nt, pot, kicked, opts = st
-        ev_a, _, _, _, play_a = P.seat_values(0, *st[:9], bonus_by_value, opts)
-        shares = P.model_shares(0, *st[:9], bonus_by_value, opts)
+        ev_a, _, _, _, play_a = P.seat_values(PERFECT, *st[:9], bonus_by_value, opts)
+        shares = P.model_shares(PERFECT, *st[:9], bonus_by_value, opts)
         draws, total = nested.standing_draws(deck, hole, order, pos, best, din, nt, opts)
         if len(draws) == 0:  # nothing stands: both EVs are the bonus alone
             errs.append(0.0)

@@ -16,11 +16,8 @@ import pytest
 from ricochet_math.engine.round import play_round
 from ricochet_math.errors import CardError, RuleError
 from ricochet_math.engine.kernel import (
-    F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
-    F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_SEAT_FIELDS, R_ALL_FOLD,
-    R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
-    R_POT_SQ, R_ROUNDS, R_SPLIT, R_TOT_RET_WAG, STATUS_CODES, S_AUTO_WIN, S_FOLDED, S_WON, play_decks, prepare,
-    run_chunk, xoshiro_decks,
+    N_ROUND_FIELDS, N_SEAT_FIELDS, ROUND_FIELDS, SEAT_FIELDS, STATUS_CODES, RoundSum, SeatSum, Status, play_decks,
+    prepare, run_chunk, xoshiro_decks,
 )
 from ricochet_math.evaluator.evaluation import category_of
 from ricochet_math.rules.ruleset import load_rules
@@ -198,51 +195,51 @@ def expected_sums(fast, n):
     ret = fast.pot_share + fast.bonus
     net = ret - fast.wagered
     seat = np.zeros((rounds, n, N_SEAT_FIELDS))
-    seat[..., F_WAG] = fast.wagered
-    seat[..., F_RET] = ret
-    seat[..., F_NET] = net
-    seat[..., F_NET_SQ] = net * net
-    seat[..., F_SHARE] = fast.pot_share
-    seat[..., F_BONUS] = fast.bonus
-    seat[..., F_RET_SQ] = ret * ret
-    seat[..., F_WAG_SQ] = fast.wagered ** 2
-    seat[..., F_RET_WAG] = ret * fast.wagered
-    seat[..., F_QD] = fast.quickdraw
-    seat[..., F_QD_WIN] = fast.quickdraw > 0
-    seat[..., F_FOLD] = fast.status == S_FOLDED
-    seat[..., F_PLAY] = (fast.status != S_FOLDED) & (fast.status != S_AUTO_WIN)
-    seat[..., F_WIN] = (fast.status == S_WON) | (fast.status == S_AUTO_WIN)
-    seat[..., F_AUTO] = fast.status == S_AUTO_WIN
-    seat[..., F_BEATEN] = (fast.status != S_FOLDED) & (fast.status != S_AUTO_WIN) & (fast.status != S_WON)
-    seat[..., F_SPLIT] = (fast.status == S_WON) & (fast.n_winners[:, None] > 1)
-    seat[..., F_HIT] = net > 0
-    seat[..., F_BONUS_HIT] = fast.bonus > 0
+    seat[..., SeatSum.wagered] = fast.wagered
+    seat[..., SeatSum.returned] = ret
+    seat[..., SeatSum.net] = net
+    seat[..., SeatSum.net_sq] = net * net
+    seat[..., SeatSum.pot_share] = fast.pot_share
+    seat[..., SeatSum.bonus] = fast.bonus
+    seat[..., SeatSum.returned_sq] = ret * ret
+    seat[..., SeatSum.wagered_sq] = fast.wagered ** 2
+    seat[..., SeatSum.returned_wagered] = ret * fast.wagered
+    seat[..., SeatSum.quickdraw] = fast.quickdraw
+    seat[..., SeatSum.quickdraw_win] = fast.quickdraw > 0
+    seat[..., SeatSum.fold] = fast.status == Status.folded
+    seat[..., SeatSum.play] = (fast.status != Status.folded) & (fast.status != Status.auto_win)
+    seat[..., SeatSum.win] = (fast.status == Status.won) | (fast.status == Status.auto_win)
+    seat[..., SeatSum.auto_win] = fast.status == Status.auto_win
+    seat[..., SeatSum.beaten] = (fast.status != Status.folded) & (fast.status != Status.auto_win) & (fast.status != Status.won)
+    seat[..., SeatSum.split_win] = (fast.status == Status.won) & (fast.n_winners[:, None] > 1)
+    seat[..., SeatSum.hit] = net > 0
+    seat[..., SeatSum.bonus_hit] = fast.bonus > 0
     has = fast.final_value >= 0
     cat = np.where(has, np.array([category_of(v) if v >= 0 else -1 for v in fast.final_value.ravel()]).reshape(
         fast.final_value.shape), -1)
     cat = np.where(fast.final_value == ROYAL_FLUSH_VALUE, 9, cat)
     for c in range(10):
-        seat[..., F_HAND0 + c] = cat == c
-        seat[..., F_BONUS0 + c] = (cat == c) & (fast.bonus > 0)
+        seat[..., SeatSum.hand_0 + c] = cat == c
+        seat[..., SeatSum.bonus_0 + c] = (cat == c) & (fast.bonus > 0)
     by_position = np.zeros_like(seat)
     for r in range(rounds):
         by_position[r, fast.position[r]] = seat[r]
     total = seat.sum(axis=1)
-    rnd = np.zeros(20)
-    rnd[R_ROUNDS] = rounds
-    rnd[R_KICKED] = fast.kicked.sum()
-    rnd[R_POT] = fast.pot.sum()
-    rnd[R_POT_SQ] = (fast.pot.astype(float) ** 2).sum()
-    rnd[R_HOUSE_TAKES] = fast.house_takes_pot.sum()
-    rnd[R_HOUSE_NET] = fast.house_net.sum()
-    rnd[R_HOUSE_NET_SQ] = (fast.house_net ** 2).sum()
-    rnd[R_AUTO] = (fast.status == S_AUTO_WIN).any(axis=1).sum()
-    rnd[R_ALL_FOLD] = (fast.status == S_FOLDED).all(axis=1).sum()
-    rnd[R_SPLIT] = (fast.n_winners > 1).sum()
-    rnd[R_COVER] = fast.cover.sum()
-    rnd[R_COVER_SQ] = (fast.cover ** 2).sum()
-    rnd[R_COVER_WIN] = (fast.cover > 0).sum()
-    rnd[R_TOT_RET_WAG] = (total[:, F_RET] * total[:, F_WAG]).sum()
+    rnd = np.zeros(N_ROUND_FIELDS)
+    rnd[RoundSum.rounds] = rounds
+    rnd[RoundSum.kicked] = fast.kicked.sum()
+    rnd[RoundSum.pot] = fast.pot.sum()
+    rnd[RoundSum.pot_sq] = (fast.pot.astype(float) ** 2).sum()
+    rnd[RoundSum.house_takes_pot] = fast.house_takes_pot.sum()
+    rnd[RoundSum.house_net] = fast.house_net.sum()
+    rnd[RoundSum.house_net_sq] = (fast.house_net ** 2).sum()
+    rnd[RoundSum.auto_win] = (fast.status == Status.auto_win).any(axis=1).sum()
+    rnd[RoundSum.all_fold] = (fast.status == Status.folded).all(axis=1).sum()
+    rnd[RoundSum.split] = (fast.n_winners > 1).sum()
+    rnd[RoundSum.cover] = fast.cover.sum()
+    rnd[RoundSum.cover_sq] = (fast.cover ** 2).sum()
+    rnd[RoundSum.cover_win] = (fast.cover > 0).sum()
+    rnd[RoundSum.total_returned_wagered] = (total[:, SeatSum.returned] * total[:, SeatSum.wagered]).sum()
     return seat.sum(axis=0), by_position.sum(axis=0), total.sum(axis=0), (total ** 2).sum(axis=0), rnd
 
 
@@ -257,7 +254,7 @@ def test_kernel_sums_match_the_records(strategy, n):
     np.testing.assert_allclose(sums.position, pos, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(sums.total, total, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(sums.total_sq, total_sq, rtol=1e-12, atol=1e-9)
-    np.testing.assert_allclose(sums.round, rnd[: len(sums.round)], rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(sums.round, rnd, rtol=1e-12, atol=1e-9)
     np.testing.assert_array_equal(fast.sums.round, sums.round)
 
 
@@ -274,3 +271,10 @@ def test_bad_decks():
         play_decks(RULES, decks_for(1, 2), "always", players=8)
     with pytest.raises(RuleError, match="give the number of players"):
         play_decks(RULES, decks_for(1, 2), "always")
+
+
+def test_sum_layouts_follow_the_field_names():
+    """The kernel's column indices are generated from the one tuple of names each."""
+    assert [f.name for f in SeatSum] == list(SEAT_FIELDS) and len(SeatSum) == N_SEAT_FIELDS
+    assert [f.name for f in RoundSum] == list(ROUND_FIELDS) and len(RoundSum) == N_ROUND_FIELDS
+    assert [STATUS_CODES[s] for s in Status] == ["folded", "played", "beaten", "won", "auto-win"]

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from ricochet_math.solvers import nested
-from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.strategies import perfect as P
+from ricochet_math.strategies.draws import unseen_cards
 from ricochet_math.solvers.advise import rule_arrays
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.rules.ruleset import load_rules
@@ -16,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_perfect_accuracy import first_seat_state, random_state  # noqa: E402
 
 RULES = load_rules("publisher")
+PERFECT = P.readings("perfect")
 BONUS, _, _ = rule_arrays(RULES, 3)
 
 
@@ -124,7 +126,7 @@ def test_exact_two_later_equals_brute_force():
     draws, _ = nested.standing_draws(deck, hole, order, pos, best, din, nt, opts)
     pick = draws[[0, len(draws) // 2]]
     values, shares = nested.exact_two_later_shares(deck, hole, order, pos, best, din, nt, pot, BONUS, opts, pick)
-    cards = P._unseen(deck)
+    cards = unseen_cards(deck)
     for d in range(2):
         used = np.zeros(len(cards), dtype=np.bool_)
         used[pick[d]] = True
@@ -137,9 +139,9 @@ def test_model_shares_give_the_look_ahead_ev():
     for _ in range(5):
         st = first_seat_state(rng, 4, RULES)
         bb, o = BONUS, st[9]
-        ev = P.seat_values(0, *st[:9], bb, o)[0]
-        shares = P.model_shares(0, *st[:9], bb, o)
-        cards = P._unseen(st[0])
+        ev = P.seat_values(PERFECT, *st[:9], bb, o)[0]
+        shares = P.model_shares(PERFECT, *st[:9], bb, o)
+        cards = unseen_cards(st[0])
         seat = st[2][0]
         h = P.final_distribution(st[1][seat, 0], st[1][seat, 1], cards)
         assert (h * np.maximum(shares, 0.0)).sum() + (h * bb).sum() - 2.0 == pytest.approx(ev, abs=1e-12)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ricochet_math.solvers import nested
-from ricochet_math.strategies.registry import perfect as P
+from ricochet_math.strategies import perfect as P
 from ricochet_math.solvers import solo
 from ricochet_math.solvers.advise import advise, rule_arrays, table_state
 from ricochet_math.errors import CardError, TableStateError
@@ -139,7 +139,7 @@ def test_perfect_solo_matches_direct_enumeration():
         deck, hole, order, dv = _state(rng, 1)
         opts[4] = dv
         kicked = dv >= threshold
-        ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 0, -1 if kicked else dv, not kicked, 0, 2,
+        ev, _, pw, b, play = P.seat_values(P.readings("perfect"), deck, hole, order, 0, -1 if kicked else dv, not kicked, 0, 2,
                                            kicked, bonus_by_value, opts)
         from ricochet_math.evaluator.cards import format_cards
         d = solo.solo_deal(RULES, hole[0], [c for c in range(52) if not deck[c] and c not in hole[0]])
@@ -155,7 +155,7 @@ def test_look_ahead_close_to_exact_nested_enumeration():
     opts[4] = dv
     kicked = dv >= threshold
     best, din = (-1, False) if kicked else (dv, True)
-    ev_a = P.seat_values(0, deck, hole, order, 0, best, din, 0, 3, kicked, bonus_by_value, opts)[0]
+    ev_a = P.seat_values(P.readings("perfect"), deck, hole, order, 0, best, din, 0, 3, kicked, bonus_by_value, opts)[0]
     ev_x, _ = nested.brute_one_later(deck, hole, order, 0, best, din, 0, 3, bonus_by_value, opts)
     assert abs(ev_a - ev_x) < 0.05
 
@@ -166,7 +166,7 @@ def test_last_seat_is_exact():
     rng = np.random.default_rng(3)
     deck, hole, order, dv = _state(rng, 3)
     opts[4] = dv
-    ev, _, pw, b, play = P.seat_values(0, deck, hole, order, 2, dv, True, 0, 4, False, bonus_by_value, opts)
+    ev, _, pw, b, play = P.seat_values(P.readings("perfect"), deck, hole, order, 2, dv, True, 0, 4, False, bonus_by_value, opts)
     # direct: the last seat wins pot 5 when it reaches the dealer
     from itertools import combinations
     from ricochet_math.evaluator.evaluation import evaluate
@@ -183,10 +183,10 @@ def test_readings_all_run():
     rng = np.random.default_rng(8)
     deck, hole, order, dv = _state(rng, 4)
     opts[4] = dv
-    for code in range(8):
-        out = P.seat_values(code, deck, hole, order, 0, dv, True, 0, 5, False, bonus_by_value, opts)
+    for name in P.READING_NAMES:
+        out = P.seat_values(P.readings(name), deck, hole, order, 0, dv, True, 0, 5, False, bonus_by_value, opts)
         assert out[1] == -1.0 and 0.0 <= out[2] <= 1.0
-    out = P.seat_values(P.best_response_code(P.PERFECT, P.POT_ODDS_NOW), deck, hole, order, 0, dv, True, 0, 5,
+    out = P.seat_values(P.readings("perfect-vs-pot-odds-now"), deck, hole, order, 0, dv, True, 0, 5,
                         False, bonus_by_value, opts)
     assert 0.0 <= out[2] <= 1.0
 
@@ -228,12 +228,13 @@ def test_decision_shortcuts_agree_with_full_values():
             opts[4] = dv
             kicked = dv >= threshold
             best, din = (-1, False) if kicked else (dv, True)
-            for code in range(8):
-                fast = P.perfect_decision(code, deck, hole, order, 0, best, din, 0, n + 1, kicked,
+            for name in P.READING_NAMES:
+                rd = P.readings(name)
+                fast = P.perfect_decision(rd, deck, hole, order, 0, best, din, 0, n + 1, kicked,
                                           bonus_by_value, opts)
-                full = P.seat_values(code, deck, hole, order, 0, best, din, 0, n + 1, kicked,
+                full = P.seat_values(rd, deck, hole, order, 0, best, din, 0, n + 1, kicked,
                                      bonus_by_value, opts)[4]
-                assert fast == full, (n, code)
+                assert fast == full, (n, name)
 
 
 def test_exhaustive_solo_totals_match_monte_carlo_with_the_same_decisions():

@@ -2,8 +2,9 @@
 
 Truth: the evaluator's own partial_key / order_key (pinned by tests/test_evaluation.py),
 the side-bet module's readable Quickdraw rule, and each strategy's documented
-rule (ricochet_math/strategies.py docstring); the readable and the kernel
-decisions must agree on every sampled table state.
+rule (ricochet_math/strategies/registry.py docstring); the readable rule
+(strategies.simple.play through Strategy.decide) and the kernel's
+(strategies.dispatch.decide) must agree on every sampled table state.
 """
 from __future__ import annotations
 
@@ -12,19 +13,23 @@ import itertools
 import numpy as np
 import pytest
 
-from ricochet_math.strategies.registry import perfect
-from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.errors import StrategyError
+from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.evaluator.evaluation import eval5, order_key, partial_key, partial_key_of
-from ricochet_math.strategies.registry import (
-    ALWAYS, BEATS, FIVE_CARD_KEY, ORDER_KEY, SOLVER, TWO_CARD_KEY, Strategy, TableState, decide, get_strategy,
-    kernel_strategy_arrays, resolve_strategies, simple_decide, solver_ready, strategy_names, top_cards_key,
-)
 from ricochet_math.evaluator.tables import NUM_VALUES
+from ricochet_math.rules.layout import Option
+from ricochet_math.strategies.dispatch import decide, decide_table_free
+from ricochet_math.strategies.perfect import READING_NAMES, Reading, Readings, perfect_decision, readings
+from ricochet_math.strategies.policy import Code, PolicySlot
+from ricochet_math.strategies.registry import (
+    FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, get_strategy, policy_array, resolve_strategies,
+    strategy_names, top_cards_key,
+)
+from ricochet_math.strategies.simple import simple_decide
 
 SIMPLE = ("always", "never", "pair", "beats:A9", "beats:77", "beats:K", "timid", "chaser", "dealer-only",
           "bonus-hunter")
-READINGS = tuple(perfect.READING_NAMES)
+READINGS = READING_NAMES
 
 
 # ---------------------------------------------------------------- registry
@@ -59,21 +64,31 @@ def test_unknown_name_says_did_you_mean():
 
 def test_beats_patterns():
     ace9 = get_strategy("beats:a9")
-    assert ace9.name == "beats:A9" and ace9.code == BEATS
-    assert ace9.params[0] == partial_key_of("Ac 9d")
-    assert get_strategy("beats:10").params[0] == partial_key_of("Tc")
-    assert get_strategy("beats:77").params[0] == partial_key_of("7c 7d")
+    assert ace9.name == "beats:A9" and ace9.code == Code.beats
+    assert ace9.key == partial_key_of("Ac 9d")
+    assert get_strategy("beats:10").key == partial_key_of("Tc")
+    assert get_strategy("beats:77").key == partial_key_of("7c 7d")
     for bad in ("beats:", "beats:AKQ", "beats:A1", "beats:xx"):
         with pytest.raises(StrategyError, match="bad hand pattern"):
             get_strategy(bad)
 
 
 def test_best_response_names():
-    s = get_strategy("perfect-vs-pot-odds-final")
-    assert s.code == SOLVER and s.uses_solver
-    assert s.params[0] == perfect.best_response_code(perfect.PERFECT, perfect.POT_ODDS_FINAL)
+    s = get_strategy("perfect-vs-pot-odds-final-no-bonus")
+    assert s.code == Code.look_ahead and s.uses_look_ahead
+    assert s.readings == Readings(Reading.perfect, True, Reading.pot_odds_final, False)
+    row = s.policy_row()
+    assert list(row[[PolicySlot.mine, PolicySlot.mine_bonus, PolicySlot.others, PolicySlot.others_bonus]]) == [
+        Reading.perfect, 1, Reading.pot_odds_final, 0]
     with pytest.raises(StrategyError):
         get_strategy("perfect-vs-nobody")
+
+
+def test_reading_names():
+    assert [readings(name) for name in READINGS] == [
+        Readings(r, b, r, b) for r in Reading for b in (True, False)]
+    with pytest.raises(KeyError):
+        readings("perfect-no-bonus-no-bonus")
 
 
 def test_resolve_strategies():
@@ -83,15 +98,9 @@ def test_resolve_strategies():
     assert [s.name for s in mixed] == ["pair", "always", "timid"]
     with pytest.raises(StrategyError, match="2 strategies given for 3 players"):
         resolve_strategies(["pair", "always"], 3)
-    codes, params = kernel_strategy_arrays(mixed)
-    assert codes.dtype == np.int64 and params.shape == (3, 2)
-
-
-def test_solver_ready_reads_the_perfect_module(monkeypatch):
-    monkeypatch.setattr(perfect, "SOLVER_READY", False, raising=False)
-    assert not solver_ready()
-    monkeypatch.setattr(perfect, "SOLVER_READY", True, raising=False)
-    assert solver_ready()
+    policy = policy_array(mixed)
+    assert policy.dtype == np.int64 and policy.shape == (3, len(PolicySlot))
+    assert list(policy[:, PolicySlot.code]) == [Code.pair, Code.always, Code.timid]
 
 
 # ---------------------------------------------------------------- key tables
@@ -150,7 +159,8 @@ def _state(hole, *, best_value=-1, dealer="2c 3d 5h 8s Jc", kicked=False, dealer
         dealer_in = not kicked and best_value == dv
     return TableState(n_players=1, seat=0, position=0, order=(0,), holes=(h,), dealer_cards=d, dealer_value=dv,
                       dealer_kicked=kicked, dealer_in=dealer_in, best_value=best_value, n_tied=0, standing=(),
-                      pot=2, unseen=unseen, bonus_by_value=np.zeros(NUM_VALUES), options=np.zeros(5, np.int64))
+                      pot=2, unseen=unseen, bonus_by_value=np.zeros(NUM_VALUES),
+                      options=np.zeros(len(Option), np.int64))
 
 
 @pytest.mark.parametrize("name,hole,plays", [
@@ -217,43 +227,48 @@ def _random_states(rng, count):
             best, dealer_in, tied = int(rng.integers(0, NUM_VALUES)), False, int(rng.integers(1, 3))
         else:
             best, dealer_in, tied = (-1, False, 0) if kicked else (dv, True, 0)
-        opts = np.array([1, 0, 1, 1, dv], dtype=np.int64)
+        opts = np.zeros(len(Option), dtype=np.int64)
+        opts[[Option.automatic_win, Option.dealer_loses_ties, Option.bonus_on_automatic_win]] = 1
+        opts[Option.dealer_value] = dv
         yield TableState(n_players=n, seat=order[pos], position=pos, order=order, holes=holes, dealer_cards=dealer,
                          dealer_value=dv, dealer_kicked=kicked, dealer_in=dealer_in, best_value=best, n_tied=tied,
                          standing=(), pot=n + 1 + pos, unseen=unseen, bonus_by_value=np.zeros(NUM_VALUES),
                          options=opts)
 
 
+def _decide_args(st, strategy):
+    """The dispatch arguments of a table state, every seat playing ``strategy``."""
+    return (policy_array([strategy] * st.n_players), st.position, st.unseen, st.hole_array(), st.order_array(),
+            st.best_value, st.dealer_in, st.n_tied, st.pot, st.dealer_kicked, st.dealer_key(), st.bonus_by_value,
+            st.options)
+
+
 @pytest.mark.parametrize("name", SIMPLE)
 def test_readable_and_kernel_decisions_agree(name):
     strategy = get_strategy(name)
-    row = strategy.param_row()
     rng = np.random.default_rng(hash(name) % 2**32)
     for st in _random_states(rng, 400):
         mine = strategy.decide(st)
         c0, c1 = st.hole
-        assert bool(simple_decide(strategy.code, row[0], c0, c1, st.best_value, st.dealer_kicked,
+        assert bool(simple_decide(strategy.code, strategy.key, c0, c1, st.best_value, st.dealer_kicked,
                                   st.dealer_key())) is mine
-        assert bool(decide(strategy.code, row, st.unseen, st.hole_array(), st.order_array(), st.position,
-                           st.best_value, st.dealer_in, st.n_tied, st.pot, st.dealer_kicked, st.dealer_key(),
-                           st.bonus_by_value, st.options)) is mine
+        assert bool(decide(*_decide_args(st, strategy))) is mine
+        assert bool(decide_table_free(*_decide_args(st, strategy))) is mine
 
 
 @pytest.mark.parametrize("name", ["perfect", "myopic", "pot-odds-final-no-bonus", "perfect-vs-myopic"])
-def test_solver_readings_call_the_perfect_kernel(name):
+def test_look_ahead_readings_call_the_perfect_kernel(name):
     strategy = get_strategy(name)
     rng = np.random.default_rng(3)
     for st in _random_states(rng, 6):
-        want = bool(perfect.perfect_decision(int(strategy.params[0]), st.unseen, st.hole_array(), st.order_array(),
-                                             st.position, st.best_value, st.dealer_in, st.n_tied, st.pot,
-                                             st.dealer_kicked, st.bonus_by_value, st.options))
+        want = bool(perfect_decision(strategy.readings, st.unseen, st.hole_array(), st.order_array(),
+                                     st.position, st.best_value, st.dealer_in, st.n_tied, st.pot,
+                                     st.dealer_kicked, st.bonus_by_value, st.options))
         assert strategy.decide(st) is want
-        assert bool(decide(strategy.code, strategy.param_row(), st.unseen, st.hole_array(), st.order_array(),
-                           st.position, st.best_value, st.dealer_in, st.n_tied, st.pot, st.dealer_kicked,
-                           st.dealer_key(), st.bonus_by_value, st.options)) is want
+        assert bool(decide(*_decide_args(st, strategy))) is want
 
 
 def test_decide_cards_illustration():
     assert get_strategy("beats:A9").decide_cards(("Ah", "Tc"))
     assert not get_strategy("pair").decide_cards("Ah Tc")
-    assert Strategy("x", ALWAYS).decide_cards("2c 3d")
+    assert Strategy("x", Code.always).decide_cards("2c 3d")

@@ -1,9 +1,11 @@
-"""Control variates (ricochet_math.solvers.variance): exact means, unbiasedness, and the estimator."""
+"""Control variates: the recorded controls and their exact means (ricochet_math.engine.controls), unbiasedness,
+and the estimator (ricochet_math.solvers.variance)."""
 from math import comb
 
 import numpy as np
 import pytest
 
+from ricochet_math.engine import controls as C
 from ricochet_math.solvers import variance as V
 from ricochet_math.evaluator.evaluation import eval5, value_counts_5
 from ricochet_math.rules.ruleset import load_rules
@@ -17,7 +19,7 @@ def test_dealer_counts_by_class_add_up_to_the_five_card_counts():
     """Summed over all 1,326 hole-card pairs, each dealer hand is counted once per pair it misses:
     sum_c weight_c * H[c, v] = count5[v] * C(47, 2) exactly."""
     _, weights, _ = player_classes()
-    h = V.dealer_value_counts_by_class()
+    h = C.dealer_value_counts_by_class()
     assert h.shape == (169, 7462)
     assert np.all(h.sum(axis=1) == comb(50, 5))
     assert np.array_equal((weights[:, None] * h).sum(axis=0), value_counts_5() * comb(47, 2))
@@ -25,7 +27,7 @@ def test_dealer_counts_by_class_add_up_to_the_five_card_counts():
 
 def test_reach_table_against_direct_enumeration():
     reps, _, labels = player_classes()
-    q = V.reach_table()
+    q = C.reach_table()
     assert np.allclose(q[:, 0], 1.0) and np.all(np.diff(q, axis=1) <= 1e-15)
     c = labels.index("T9s")
     a, b = (int(x) for x in reps[c])
@@ -48,15 +50,15 @@ def test_bucket_means_are_dealer_hand_probabilities():
     rules = load_rules("publisher")
     for n in (1, 4, 7):
         kick = rules.kickout_value(n)
-        cs = V.control_setup(n, kick)
-        buckets = cs.means[V.U_BUCKET0:V.N_SHARED]
-        assert cs.means.shape == (V.n_u(n),)
-        assert sum(cs.means[V.seat_index(i, V.SEAT_REACH)] for i in range(n)) == pytest.approx(
-            cs.means[V.U_S_REACH], rel=1e-12)
+        cs = C.control_setup(n, kick)
+        buckets = cs.means[C.U.bucket_0:C.N_SHARED]
+        assert cs.means.shape == (C.n_u(n),)
+        assert sum(cs.means[C.seat_index(i, C.SeatU.q)] for i in range(n)) == pytest.approx(
+            cs.means[C.U.s_reach], rel=1e-12)
         assert buckets.sum() == pytest.approx(1.0, abs=1e-12)
         p_kicked = value_counts_5()[kick:].sum() / comb(52, 5)
         assert buckets[-1] == pytest.approx(p_kicked, rel=1e-12)
-        assert np.all(buckets[:-1] > 0.8 / (V.N_BUCKETS - 1))  # roughly equal halves of what she keeps
+        assert np.all(buckets[:-1] > 0.8 / (C.N_BUCKETS - 1))  # roughly equal halves of what she keeps
 
 
 def test_controls_have_their_exact_means_in_a_simulation():
@@ -65,17 +67,17 @@ def test_controls_have_their_exact_means_in_a_simulation():
     the per-seat controls add up to the shared ones round by round."""
     r = simulate("publisher", 4, "always", 30_000, seed=4, progress=False, control_variates=True)
     c = r.sums.controls.sum(axis=0)
-    n = c[V.U_ONE, V.U_ONE]
-    mean = c[V.U_ONE] / n
+    n = c[C.U.one, C.U.one]
+    mean = c[C.U.one] / n
     var = np.diag(c) / n - mean ** 2
-    ctl = V.control_indices(c.shape[0])
+    ctl = C.control_indices(c.shape[0])
     z = (mean[ctl] - np.array(r.control_means)[ctl]) / np.sqrt(var[ctl] / n)
     assert n == 30_000
-    assert np.all(np.abs(z) < 4.5), dict(zip(V.control_names(4), np.round(z, 2)))
-    for shared, own in ((V.U_Z_BONUS, V.SEAT_Z_BONUS), (V.U_Z_STAND, V.SEAT_Z_STAND),
-                        (V.U_Z_STAND_LAST, V.SEAT_Z_STAND_LAST), (V.U_S_REACH, V.SEAT_REACH),
-                        (V.U_X, V.SEAT_X)):
-        assert sum(mean[V.seat_index(i, own)] for i in range(4)) == pytest.approx(mean[shared], abs=1e-9)
+    assert np.all(np.abs(z) < 4.5), dict(zip(C.control_names(4), np.round(z, 2)))
+    for shared, own in ((C.U.z_bonus, C.SeatU.z_bonus), (C.U.z_stand, C.SeatU.z_stand),
+                        (C.U.z_stand_last, C.SeatU.z_stand_last), (C.U.s_reach, C.SeatU.q),
+                        (C.U.x, C.SeatU.x)):
+        assert sum(mean[C.seat_index(i, own)] for i in range(4)) == pytest.approx(mean[shared], abs=1e-9)
 
 
 def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
@@ -96,19 +98,19 @@ def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
 def test_controlled_estimate_on_known_data():
     """A synthetic run: X = 3 + 2 Z1 - Z2 + noise with E[Z] known; the estimate recovers 3."""
     rng = np.random.default_rng(0)
-    k = V.n_u(0)
+    k = C.n_u(0)
     cross = np.zeros((2, k, k))
     means = np.zeros(k)
-    means[V.U_S_REACH] = 5.0
+    means[C.U.s_reach] = 5.0
     for h in range(2):
         for _ in range(20):
             u = np.zeros((500, k))
-            u[:, V.U_ONE] = 1.0
+            u[:, C.U.one] = 1.0
             z1 = rng.normal(size=500)
             s = rng.normal(5.0, 1.0, size=500)
-            u[:, V.U_Z_BONUS] = z1
-            u[:, V.U_S_REACH] = s
-            u[:, V.U_X] = 3.0 + 2.0 * z1 - (s - 5.0) + 0.1 * rng.normal(size=500)
+            u[:, C.U.z_bonus] = z1
+            u[:, C.U.s_reach] = s
+            u[:, C.U.x] = 3.0 + 2.0 * z1 - (s - 5.0) + 0.1 * rng.normal(size=500)
             cross[h] += u.T @ u
     est = V.controlled_estimate(cross, means)
     assert est.cross_fitted
@@ -137,8 +139,8 @@ def test_controls_do_not_depend_on_workers():
     b = simulate("publisher", 2, "perfect", 600, seed=9, chunk_size=100, workers=2, progress=False)
     assert np.array_equal(a.sums.controls, b.sums.controls)
     assert a.summary()["rtp_initial_cv"] == b.summary()["rtp_initial_cv"]
-    assert a.sums.controls[0, V.U_ONE, V.U_ONE] == 300 and a.sums.controls[1, V.U_ONE, V.U_ONE] == 300
-    assert a.sums.controls.shape == (2, V.n_u(2), V.n_u(2))
+    assert a.sums.controls[0, C.U.one, C.U.one] == 300 and a.sums.controls[1, C.U.one, C.U.one] == 300
+    assert a.sums.controls.shape == (2, C.n_u(2), C.n_u(2))
 
 
 def test_runs_with_and_without_controls_do_not_merge():
@@ -157,4 +159,4 @@ def test_checkpoint_keeps_the_controls(tmp_path):
     a = simulate("publisher", 2, "perfect", 500, seed=12, chunk_size=100, progress=False, checkpoint=ck)
     b = simulate("publisher", 2, "perfect", 500, seed=12, chunk_size=100, progress=False, checkpoint=ck)
     assert np.array_equal(a.sums.controls, b.sums.controls)
-    assert a.sums.controls[1, V.U_ONE, V.U_ONE] == 200  # chunks 1 and 3 are the odd half
+    assert a.sums.controls[1, C.U.one, C.U.one] == 200  # chunks 1 and 3 are the odd half

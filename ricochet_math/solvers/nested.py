@@ -30,7 +30,8 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import eval5
-from ricochet_math.strategies.perfect import OPT_DEALER_LOSES_TIES, OPT_SPLIT_FRACTIONAL, _unseen
+from ricochet_math.rules.layout import Option
+from ricochet_math.strategies.draws import unseen_cards
 
 __all__ = ["exact_one_later", "brute_one_later", "exact_two_later_shares", "standing_draws"]
 
@@ -170,12 +171,12 @@ def _stands(f, best_value, dealer_in, n_tied, ties_dealer):
 def exact_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot, bonus_by_value, options):
     """EV(play) and P(win) of seat ``order[pos]`` with exactly one seat after it, both exact
     (the last seat replies with the deck left after this seat's draw).  Ante units."""
-    cards = _unseen(deck)
+    cards = unseen_cards(deck)
     n = cards.shape[0]
     me = order[pos]
     last = order[pos + 1]
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
-    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    ties_dealer = options[Option.dealer_loses_ties] != 0
+    frac = options[Option.split_fractional] != 0
     prep = _prepare_last(hole[last, 0], hole[last, 1], cards, bonus_by_value)
     removed = np.empty(3, dtype=np.int64)
     total = 0.0
@@ -202,10 +203,10 @@ def exact_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot, 
 def standing_draws(deck, hole, order, pos, best_value, dealer_in, n_tied, options):
     """The acting seat's draws that would stand: ``int64[k, 3]`` card indices into the unseen
     cards, and the number of all its draws."""
-    cards = _unseen(deck)
+    cards = unseen_cards(deck)
     n = cards.shape[0]
     me = order[pos]
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    ties_dealer = options[Option.dealer_loses_ties] != 0
     out = np.empty((n * (n - 1) * (n - 2) // 6, 3), dtype=np.int64)
     k = 0
     for i in range(n):
@@ -225,13 +226,13 @@ def exact_two_later_shares(deck, hole, order, pos, best_value, dealer_in, n_tied
     cards, draws that stand), its final value and its exact expected pot share when the two seats
     after it play perfectly: the middle seat decides over all its draws from the deck left, each
     answered by the last seat's exact reply (rules' pot splits).  Ante units."""
-    cards = _unseen(deck)
+    cards = unseen_cards(deck)
     n = cards.shape[0]
     me = order[pos]
     mid = order[pos + 1]
     last = order[pos + 2]
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
-    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    ties_dealer = options[Option.dealer_loses_ties] != 0
+    frac = options[Option.split_fractional] != 0
     l0, l1 = hole[last, 0], hole[last, 1]
     prep = _prepare_last(l0, l1, cards, bonus_by_value)
     values = np.empty(draws.shape[0], dtype=np.int64)
@@ -293,12 +294,12 @@ def brute_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
     again for every draw of this seat (no inclusion-exclusion; the rules' own
     odd-unit split).  Returns (EV(play), P(win)).
     """
-    cards = _unseen(deck)
+    cards = unseen_cards(deck)
     n = cards.shape[0]
     me = order[pos]
     last = order[pos + 1]
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
-    frac = options[OPT_SPLIT_FRACTIONAL] != 0
+    ties_dealer = options[Option.dealer_loses_ties] != 0
+    frac = options[Option.split_fractional] != 0
     use = np.ones(n, dtype=np.bool_)
     total = 0.0
     wins = 0.0

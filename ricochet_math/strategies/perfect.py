@@ -42,75 +42,54 @@ and without the bonus in the decision (the bonus is always paid).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.rules.layout import Option
-from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5
+from ricochet_math.evaluator.evaluation import NUM_VALUES
+from ricochet_math.rules.layout import Option, layout
+from ricochet_math.strategies.draws import expected_bonus, final_distribution, unseen_cards
 
-# Strategy readings (spec, "Strategy readings").  Odd codes ignore the bonus
-# when deciding.  A code >= 8 is a best response: the acting seat uses
-# ``code % 8`` and models every later seat as using ``code // 8 - 1``.
-PERFECT = 0
-PERFECT_NO_BONUS = 1
-MYOPIC = 2
-MYOPIC_NO_BONUS = 3
-POT_ODDS_NOW = 4
-POT_ODDS_NOW_NO_BONUS = 5
-POT_ODDS_FINAL = 6
-POT_ODDS_FINAL_NO_BONUS = 7
+__all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
+           "model_shares", "perfect_decision", "final_distribution"]
+
+#: The strategy readings (spec, "Strategy readings") as kernel codes; each is used with or
+#: without the bonus in the decision (the bonus is always paid).
+READING_FIELDS = ("perfect", "myopic", "pot_odds_now", "pot_odds_final")
+Reading = layout("Reading", READING_FIELDS, module=__name__)
+#: Every reading by name, in the order the advice, the published figures and the report list them.
 READING_NAMES = (
     "perfect", "perfect-no-bonus", "myopic", "myopic-no-bonus",
     "pot-odds-now", "pot-odds-now-no-bonus", "pot-odds-final", "pot-odds-final-no-bonus",
 )
 
-# the options array every decision kernel reads (rules.layout.Option)
-OPT_AUTOMATIC_WIN, OPT_SPLIT_FRACTIONAL, OPT_DEALER_LOSES_TIES, OPT_BONUS_ON_AUTOMATIC_WIN, OPT_DEALER_VALUE = Option
+Readings = namedtuple("Readings", ("mine", "mine_bonus", "others", "others_bonus"))
+Readings.__doc__ = """How a look-ahead seat decides: its own reading (a :data:`Reading` code, int) and
+whether it counts the bonus (bool), and the same for the reading it assumes every later seat
+uses (its own, except for a best response)."""
 
 MAX_TIED = 3
 
-#: the engine's strategy registry checks this before offering the solver readings
-SOLVER_READY = True
+
+def readings(name: str) -> Readings:
+    """The :class:`Readings` of a reading name (:data:`READING_NAMES`) or of a best response
+    ``MINE-vs-OTHERS`` (this seat reads ``MINE``, every later seat ``OTHERS``); KeyError if unknown.
+
+    >>> readings("pot-odds-now-no-bonus")
+    Readings(mine=2, mine_bonus=False, others=2, others_bonus=False)
+    """
+    mine, _, others = name.partition("-vs-")
+    m, mb = _reading(mine)
+    o, ob = _reading(others) if others else (m, mb)
+    return Readings(m, mb, o, ob)
 
 
-def best_response_code(mine: int, others: int) -> int:
-    """Variant code for a seat using reading ``mine`` at a table using ``others``."""
-    return 8 * (others + 1) + mine
-
-
-@njit
-def _unseen(deck):
-    n = 0
-    for c in range(52):
-        if deck[c]:
-            n += 1
-    out = np.empty(n, dtype=np.int64)
-    n = 0
-    for c in range(52):
-        if deck[c]:
-            out[n] = c
-            n += 1
-    return out
-
-
-@njit
-def final_distribution(c0, c1, cards):
-    """Histogram (float64[7462], sums to 1) of the final value of hole cards
-    ``c0, c1`` plus three cards drawn from ``cards`` (all C(n,3) draws)."""
-    h = np.zeros(NUM_VALUES, dtype=np.float64)
-    cnt = draw_histogram(c0, c1, cards, h)
-    if cnt > 0:
-        h /= cnt
-    return h
-
-
-@njit
-def _expected_bonus(h, bonus_by_value):
-    b = 0.0
-    for v in range(NUM_VALUES):
-        if h[v] > 0.0:
-            b += h[v] * bonus_by_value[v]
-    return b
+def _reading(name: str) -> tuple[int, bool]:
+    if name not in READING_NAMES:
+        raise KeyError(f"unknown reading {name!r}")
+    base = name.removesuffix("-no-bonus")
+    return int(Reading[base.replace("-", "_")]), base == name  # plain int and bool: numba's types
 
 
 @njit
@@ -123,15 +102,14 @@ def _reach_from(h, start):
 
 
 @njit
-def _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot0):
+def _pot_odds_final(use_bonus, hists, bonuses, dealer_start, kicked, n_later, pot0):
     """Final pot when each later seat (in order) plays by the dealer-only pot-odds
-    rule ``rule`` (POT_ODDS_FINAL[_NO_BONUS]), starting from ``pot0``; returns
-    the per-seat play flags too (computed backward over pot sizes)."""
+    rule (``Reading.pot_odds_final``, counting the bonus if ``use_bonus``), starting
+    from ``pot0``; returns the per-seat play flags too (computed backward over pot sizes)."""
     # F[k, dp]: final pot if seat k faces pot pot0 + dp.
     F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
     for dp in range(n_later + 1):
         F[n_later, dp] = pot0 + dp
-    use_bonus = (rule & 1) == 0
     for k in range(n_later - 1, -1, -1):
         pr = 1.0 if kicked else _reach_from(hists[k], dealer_start)
         for dp in range(k + 1):  # seats before k may have played: pot0 + 0..k
@@ -145,15 +123,15 @@ def _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot0):
 
 
 @njit
-def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kicked, active):
+def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dealer_start, kicked, active):
     """G[m-1, dp, s] after the acting seat stands: expected final share of one of
     m holders at grid value index s, pot pot1 + dp before the first later seat acts.
 
     ``hists`` are the later seats' final-value probabilities on the value grid
     (only values some seat can reach at or above the grid's lowest value matter:
     G is needed nowhere else); ``below0[k]``: seat k's probability mass below
-    the grid.  ``rule`` is the reading later seats use (PERFECT ..
-    POT_ODDS_FINAL_NO_BONUS); ``dealer_start``: the first grid index that
+    the grid.  ``reading``/``use_bonus``: the reading later seats use (a
+    :data:`Reading` code, and whether it counts the bonus); ``dealer_start``: the first grid index that
     reaches the dealer's hand (for the dealer-only pot-odds readings);
     ``active[k]``: False for a later seat proved to fold whatever stands (its
     step is the identity, skipped).  The arrays run over ``s`` innermost so
@@ -172,11 +150,9 @@ def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kic
     Gn = np.empty_like(G)  # entries a step does not write are never read
     A = np.empty(K + 1, dtype=np.float64)  # suffix sums over g > s
     below = np.empty(K, dtype=np.float64)  # mass below s (under the grid included)
-    use_bonus = (rule & 1) == 0
-    base = rule & 6
     F = np.zeros((1, 1))
-    if base == POT_ODDS_FINAL:
-        F = _pot_odds_final(rule, hists, bonuses, dealer_start, kicked, n_later, pot1)
+    if reading == Reading.pot_odds_final:
+        F = _pot_odds_final(use_bonus, hists, bonuses, dealer_start, kicked, n_later, pot1)
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
@@ -187,7 +163,7 @@ def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kic
             below[s] = acc
             acc += h[s]
         pr_dealer = 1.0
-        if base >= POT_ODDS_NOW:
+        if reading >= Reading.pot_odds_now:
             pr_dealer = 1.0 if kicked else _reach_from(h, dealer_start)
         for dp in range(k + 1):  # the later seats before k may have played
             A[K] = 0.0
@@ -199,7 +175,7 @@ def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kic
                 gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
                 stay = G[m, dp]
                 out = Gn[m, dp]
-                if base == PERFECT:
+                if reading == Reading.perfect:
                     for s in range(K):
                         t = h[s] * gt[s]
                         ev = A[s + 1] + t + bk - 2.0
@@ -207,10 +183,10 @@ def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kic
                 else:
                     for s in range(K):
                         ps = h[s]
-                        if base == MYOPIC:
+                        if reading == Reading.myopic:
                             pot_after = pot1 + dp + 1
                             ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
-                        elif base == POT_ODDS_NOW:
+                        elif reading == Reading.pot_odds_now:
                             ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
                         else:
                             ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
@@ -219,63 +195,74 @@ def _continuation(rule, hists, bonuses, below0, n_later, pot1, dealer_start, kic
     return G
 
 
-@njit
-def seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def seat_values(reading, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                 dealer_kicked, bonus_by_value, options):
     """(EV(play), EV(fold), P(win the pot), E[bonus], play?) of the seat ``order[pos]``.
 
-    EVs are expected net results in ante units (the ante already in the pot
-    counts as lost on a fold: EV(fold) = -1).  See :func:`perfect_decision`
-    for the arguments.  P(win) is the probability the seat ends holding (a
-    share of) the pot if it plays.
+    ``reading``: a reading name (:data:`READING_NAMES`, or ``MINE-vs-OTHERS``) or
+    :class:`Readings`.  EVs are expected net results in ante units (the ante
+    already in the pot counts as lost on a fold: EV(fold) = -1).  See
+    :func:`perfect_decision` for the other arguments.  P(win) is the probability
+    the seat ends holding (a share of) the pot if it plays.
     """
-    cards = _unseen(deck)
-    seat = order[pos]
-    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    return _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                        dealer_kicked, bonus_by_value, options, np.empty(0))
+    return _values_at(_as_readings(reading), deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                      dealer_kicked, bonus_by_value, options, False)[:5]
 
 
-@njit
-def model_shares(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def model_shares(reading, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options):
     """The look-ahead's expected pot share of the acting seat if it plays and ends its draw at
     each value: ``float64[7462]`` (-1 where that value does not stand).  EV(play) of
     :func:`seat_values` is ``sum_f p(f) max(share[f], 0) + E[bonus] - 2``; the exact references
     in :mod:`ricochet_math.solvers.nested` compare their shares draw by draw with these."""
-    cards = _unseen(deck)
-    seat = order[pos]
-    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    shares = np.full(NUM_VALUES, -1.0)
-    _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                 dealer_kicked, bonus_by_value, options, shares)
-    return shares
+    return _values_at(_as_readings(reading), deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                      dealer_kicked, bonus_by_value, options, True)[5]
+
+
+def _as_readings(reading) -> Readings:
+    if isinstance(reading, str):
+        return readings(reading)
+    if isinstance(reading, (int, np.integer)):
+        # transition (issue 10): solvers/advise.py passes READING_NAMES.index(name); delete once it passes the name
+        return readings(READING_NAMES[reading])
+    return Readings(int(reading[0]), bool(reading[1]), int(reading[2]), bool(reading[3]))
 
 
 @njit
-def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _values_at(rd, deck, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
+               options, want_shares):
+    """:func:`_seat_values` from the unseen-card mask ``deck``, with the shares by value when
+    ``want_shares`` (else an empty array) as a sixth entry."""
+    cards = unseen_cards(deck)
+    seat = order[pos]
+    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in,
+                                                       n_tied, pot, dealer_kicked, bonus_by_value, options, shares)
+    return ev_play, ev_fold, p_win, b_me, play, shares
+
+
+@njit
+def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options, shares_out):
     """:func:`seat_values` given the unseen ``cards`` and the acting seat's final-value
     distribution ``h_me``; ``shares_out`` (float64[7462] or empty) receives the share by value."""
-    mine = variant % 8
-    others = mine if variant < 8 else variant // 8 - 1
-    use_bonus = (mine & 1) == 0
     n = order.shape[0]
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
-    b_me = _expected_bonus(h_me, bonus_by_value)
+    ties_dealer = options[Option.dealer_loses_ties] != 0
+    b_me = expected_bonus(h_me, bonus_by_value)
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
-    if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
-        b = b_me if options[OPT_BONUS_ON_AUTOMATIC_WIN] != 0 else 0.0
+    if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
+        b = b_me if options[Option.bonus_on_automatic_win] != 0 else 0.0
         return pot - 1.0 + b, -1.0, 1.0, b, True
     # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
-    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    dv = options[Option.dealer_value]
     dv_reach = dv if ties_dealer else dv + 1
     # The value grid: every value some seat can reach from ``lo`` up, plus the value to
     # beat.  Whatever stands after my play is >= best_value, so lower values only count
     # as "below" (the dealer-only readings also need the values that reach her hand).
     lo = max(best_value, 0)
-    if (others & 6) >= POT_ODDS_NOW or (mine & 6) >= POT_ODDS_NOW:
+    if rd.others >= Reading.pot_odds_now or rd.mine >= Reading.pot_odds_now:
         lo = max(min(lo, dv_reach), 0)
     full = np.empty((max(n_later, 1), NUM_VALUES), dtype=np.float64)
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
@@ -283,7 +270,7 @@ def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, 
     for k in range(n_later):
         s2 = order[pos + 1 + k]
         full[k] = final_distribution(hole[s2, 0], hole[s2, 1], cards)
-        bonuses[k] = _expected_bonus(full[k], bonus_by_value)
+        bonuses[k] = expected_bonus(full[k], bonus_by_value)
         acc = 0.0
         for v in range(lo):
             acc += full[k, v]
@@ -316,13 +303,14 @@ def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, 
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
     # pay for their play at the lowest value that can stand) are skipped.
     active = np.ones(max(n_later, 1), dtype=np.bool_)
-    if (others & 6) == PERFECT:
+    if rd.others == Reading.perfect:
         pot_max = pot + 1.0 + n_later
         for k in range(n_later):
-            bk = bonuses[k] if (others & 1) == 0 else 0.0
+            bk = bonuses[k] if rd.others_bonus else 0.0
             if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
                 active[k] = False
-    G = _continuation(others, hists, bonuses, below0, n_later, pot + 1, dealer_start, dealer_kicked, active)
+    G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
+                      dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
@@ -349,12 +337,12 @@ def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, 
             shares_out[f] = share
     ev_play = ev + b_me - 2.0
     # decision by the acting seat's reading
-    base = mine & 6
-    bonus_term = b_me if use_bonus else 0.0
-    if base == PERFECT:
+    bonus_term = b_me if rd.mine_bonus else 0.0
+    if rd.mine == Reading.perfect:
         decide = ev + bonus_term - 2.0
-    elif base == MYOPIC:
-        G0 = _continuation(others, hists, bonuses, below0, 0, pot + 1, dealer_start, dealer_kicked, active)
+    elif rd.mine == Reading.myopic:
+        G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, pot + 1, dealer_start,
+                           dealer_kicked, active)
         e0 = 0.0
         for f in range(lo, NUM_VALUES):
             pf = h_me[f]
@@ -377,31 +365,30 @@ def _seat_values(variant, cards, h_me, hole, order, pos, best_value, dealer_in, 
             pr = 0.0
             for v in range(max(dv_reach, 0), NUM_VALUES):
                 pr += h_me[v]
-            if base == POT_ODDS_NOW:
+            if rd.mine == Reading.pot_odds_now:
                 final_pot = pot + 1.0
             else:
-                F = _pot_odds_final(mine, hists, bonuses, dealer_start, dealer_kicked, n_later, pot + 1)
+                F = _pot_odds_final(rd.mine_bonus, hists, bonuses, dealer_start, dealer_kicked, n_later, pot + 1)
                 final_pot = F[0, 0] if n_later > 0 else pot + 1.0
             decide = pr * final_pot + bonus_term - 2.0
     return ev_play, -1.0, p_win, b_me, decide > -1.0
 
 
 @njit
-def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _reading_decision(reading, use_bonus, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                       dealer_kicked, bonus_by_value, options):
     """The myopic and dealer-only pot-odds readings without the full look-ahead
     (the same rules as in :func:`seat_values`, computed from the distributions
     they need only)."""
-    cards = _unseen(deck)
+    cards = unseen_cards(deck)
     seat = order[pos]
     n_later = order.shape[0] - pos - 1
-    if dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0:
+    if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
         return True
-    ties_dealer = options[OPT_DEALER_LOSES_TIES] != 0
+    ties_dealer = options[Option.dealer_loses_ties] != 0
     h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
-    base = mine & 6
-    if base == MYOPIC:
+    b = expected_bonus(h, bonus_by_value) if use_bonus else 0.0
+    if reading == Reading.myopic:
         # as if no seat were still to act: win the pot after my play (or share a tie)
         ev = 0.0
         for f in range(NUM_VALUES):
@@ -419,14 +406,14 @@ def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tie
         return ev + b - 2.0 > -1.0
     if dealer_kicked:
         return True
-    dv = options[OPT_DEALER_VALUE] if options.shape[0] > OPT_DEALER_VALUE else best_value
+    dv = options[Option.dealer_value]
     reach = dv if ties_dealer else dv + 1
     pr = 0.0
     for v in range(max(reach, 0), NUM_VALUES):
         pr += h[v]
-    if base == POT_ODDS_NOW:
+    if reading == Reading.pot_odds_now:
         return pr * (pot + 1.0) + b - 2.0 > -1.0
-    # POT_ODDS_FINAL: later seats use the same rule on their own odds, backward over pot sizes
+    # pot odds on the final pot: later seats use the same rule on their own odds, backward over pot sizes
     if n_later == 0:
         return pr * (pot + 1.0) + b - 2.0 > -1.0
     reach_later = np.empty(n_later, dtype=np.float64)
@@ -438,7 +425,7 @@ def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tie
         for v in range(max(reach, 0), NUM_VALUES):
             p2 += h2[v]
         reach_later[k] = p2
-        bonus_later[k] = _expected_bonus(h2, bonus_by_value) if (mine & 1) == 0 else 0.0
+        bonus_later[k] = expected_bonus(h2, bonus_by_value) if use_bonus else 0.0
     # F[k][dp]: final pot when later seat k faces pot (pot + 1) + dp
     F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
     for dp in range(n_later + 1):
@@ -454,41 +441,37 @@ def _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tie
 
 
 @njit
-def perfect_decision(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def perfect_decision(rd, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
                      dealer_kicked, bonus_by_value, options):
     """Return True to play, False to fold, for the seat ``order[pos]``.
 
-    deck: uint8[52], 1 = card unseen (may still be drawn); hole: int64[N, 2];
-    order: int64[N] seats in acting order; pos: index into ``order`` of the
-    acting seat; best_value: value the acting seat must reach (-1: nothing to
-    beat); dealer_in: the dealer holds best_value (not kicked out, not beaten);
-    n_tied: players standing at best_value; pot: units in the pot now;
-    dealer_kicked; bonus_by_value: float64[7462] bonus in ante units;
-    options: int64[5] (see OPT_*; the dealer's own hand value last, which the
-    dealer-only readings need once she is beaten).  ``variant``: a reading code (PERFECT ...)
-    or a best-response code (:func:`best_response_code`).
+    rd: :class:`Readings`; deck: uint8[52], 1 = card unseen (may still be drawn);
+    hole: int64[N, 2]; order: int64[N] seats in acting order; pos: index into
+    ``order`` of the acting seat; best_value: value the acting seat must reach
+    (-1: nothing to beat); dealer_in: the dealer holds best_value (not kicked
+    out, not beaten); n_tied: players standing at best_value; pot: units in the
+    pot now; dealer_kicked; bonus_by_value: float64[7462] bonus in ante units;
+    options: int64[len(Option)] (:data:`~ricochet_math.rules.layout.Option`; the
+    dealer's own hand value in its slot, which the dealer-only readings need
+    once she is beaten).
     """
-    mine = variant % 8
-    if (mine & 6) != PERFECT:
-        return _reading_decision(mine, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                                 dealer_kicked, bonus_by_value, options)
-    if (mine & 6) == PERFECT:
-        # Exact shortcut, never a different decision: a share can never exceed the
-        # largest final pot, so if even that cannot pay for the play, fold now.
-        seat = order[pos]
-        n_later = order.shape[0] - pos - 1
-        auto = dealer_kicked and best_value < 0 and n_later == 0 and options[OPT_AUTOMATIC_WIN] != 0
-        if not auto and best_value >= 0:
-            cards = _unseen(deck)
-            h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-            ties = dealer_in and options[OPT_DEALER_LOSES_TIES] == 0
-            reach = 0.0
-            for v in range(best_value + (1 if ties else 0), NUM_VALUES):
-                reach += h[v]
-            b = _expected_bonus(h, bonus_by_value) if (mine & 1) == 0 else 0.0
-            if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
-                return False
-            return _seat_values(variant, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                                dealer_kicked, bonus_by_value, options, np.empty(0))[4]
-    return seat_values(variant, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                       dealer_kicked, bonus_by_value, options)[4]
+    if rd.mine != Reading.perfect:
+        return _reading_decision(rd.mine, rd.mine_bonus, deck, hole, order, pos, best_value, dealer_in, n_tied,
+                                 pot, dealer_kicked, bonus_by_value, options)
+    # Exact shortcut, never a different decision: a share can never exceed the
+    # largest final pot, so if even that cannot pay for the play, fold now.
+    seat = order[pos]
+    n_later = order.shape[0] - pos - 1
+    auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
+    cards = unseen_cards(deck)
+    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    if not auto and best_value >= 0:
+        ties = dealer_in and options[Option.dealer_loses_ties] == 0
+        reach = 0.0
+        for v in range(best_value + (1 if ties else 0), NUM_VALUES):
+            reach += h[v]
+        b = expected_bonus(h, bonus_by_value) if rd.mine_bonus else 0.0
+        if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
+            return False
+    return _seat_values(rd, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
+                        dealer_kicked, bonus_by_value, options, np.empty(0))[4]

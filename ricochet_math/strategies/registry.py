@@ -10,9 +10,9 @@ Every strategy exists twice and the tests check both agree on every decision:
 
 * a :class:`Strategy` object with a readable :meth:`Strategy.decide` for the
   reference engine (:mod:`ricochet_math.engine.round`);
-* an integer ``code`` plus a ``float64`` parameter row, dispatched by the
-  numba kernel :func:`decide` inside the fast engine
-  (:mod:`ricochet_math.engine.kernel`).
+* its ``int64`` policy row (:mod:`ricochet_math.strategies.policy`), which the
+  batch kernel (:mod:`ricochet_math.engine.kernel`) hands to the one dispatch
+  function :func:`ricochet_math.strategies.dispatch.decide`.
 
 Built-in strategies (resolve a name with :func:`get_strategy`; the list with
 :func:`strategy_names`):
@@ -41,10 +41,11 @@ Built-in strategies (resolve a name with :func:`get_strategy`; the list with
                             share a straight (ranks at most 4 apart, the ace
                             also low); folds everything else.
 ``perfect``                 perfect play (spec, "Money, strategy and the
-                            figures"), from :func:`ricochet_math.strategies.perfect.perfect_decision`.
+                            figures"), the look-ahead of
+                            :func:`ricochet_math.strategies.perfect.perfect_decision`.
 ``perfect-no-bonus``,       the other readings of the spec's "Strategy
-``myopic``, ...             readings", the same kernel with another
-                            ``variant``: ``myopic``, ``pot-odds-now``,
+``myopic``, ...             readings", the same kernel with other
+                            :class:`~ricochet_math.strategies.perfect.Readings`: ``myopic``, ``pot-odds-now``,
                             ``pot-odds-final``, each also ``-no-bonus``.
 ``A-vs-B``                  best response: this seat decides by reading ``A``
                             while modelling every later seat as reading ``B``
@@ -71,14 +72,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ricochet_math.strategies import perfect
-from ricochet_math._numba import njit
-from ricochet_math.evaluator.cards import RANKS, parse_cards
 from ricochet_math.errors import StrategyError
-from ricochet_math.evaluator.evaluation import (
-    FIVE_CARD_KEY, ORDER_KEY, PARTIAL_BASE, TWO_CARD_KEY, category_of, partial_key,
-)
-from ricochet_math.evaluator.tables import NUM_VALUES, THREE_OF_A_KIND
+from ricochet_math.evaluator.cards import RANKS, parse_cards
+from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, partial_key
+from ricochet_math.evaluator.tables import NUM_VALUES
+from ricochet_math.rules.layout import Option
+from ricochet_math.strategies import simple
+from ricochet_math.strategies.perfect import READING_NAMES, Readings, perfect_decision, readings
+from ricochet_math.strategies.policy import Code, PolicySlot
+from ricochet_math.strategies.simple import top_cards_key
 
 __all__ = [
     "TableState",
@@ -86,37 +88,12 @@ __all__ = [
     "get_strategy",
     "strategy_names",
     "resolve_strategies",
-    "decide",
-    "simple_decide",
-    "kernel_strategy_arrays",
-    "solver_ready",
+    "policy_array",
     "top_cards_key",
     "TWO_CARD_KEY",
     "ORDER_KEY",
     "FIVE_CARD_KEY",
-    "N_PARAMS",
-    "ALWAYS", "NEVER", "PAIR", "BEATS", "TIMID", "CHASER", "DEALER_ONLY", "BONUS_HUNTER", "SOLVER",
 ]
-
-# ----------------------------------------------------------------------------
-# The Quickdraw comparison on the evaluator's key tables
-# ----------------------------------------------------------------------------
-
-_PK_UNIT1 = PARTIAL_BASE ** 4  # the place value of the first ranked card's digit
-_PK_UNIT2 = PARTIAL_BASE ** 3  # ... and of the second's
-
-
-@njit(inline="always")
-def top_cards_key(key5, key2):
-    """``key5`` (a five-card key) cut to as many ranked cards as the two-card hand ``key2`` holds.
-
-    A two-card pair is one rank group, two unpaired cards are two (its second
-    digit is then non-zero); the rest of the five-card hand's ranked cards are
-    dropped, so two-card A-K ties A-K-Q-9-7 (spec, "Side bets", Quickdraw
-    ``top-cards``).
-    """
-    unit = _PK_UNIT1 if (key2 // _PK_UNIT2) % PARTIAL_BASE == 0 else _PK_UNIT2
-    return (key5 // unit) * unit
 
 
 # ----------------------------------------------------------------------------
@@ -139,8 +116,8 @@ class TableState:
     * ``unseen``: ``uint8[52]``, 1 for a card nobody has seen (the deck the
       draws come from), 0 for cards on the table or folded.
     * ``bonus_by_value``: ``float64[7462]`` bonus by final value;
-      ``options``: ``int64[5]`` in :mod:`ricochet_math.strategies.perfect`'s ``OPT_*``
-      layout (the last entry is the dealer's own value, ``dealer_value``).
+      ``options``: ``int64[len(Option)]`` in the
+      :data:`~ricochet_math.rules.layout.Option` layout (with the dealer's own value).
     """
 
     n_players: int
@@ -187,70 +164,49 @@ class TableState:
 # Strategy objects and the registry
 # ----------------------------------------------------------------------------
 
-ALWAYS, NEVER, PAIR, BEATS, TIMID, CHASER, DEALER_ONLY, BONUS_HUNTER, SOLVER = range(9)
-N_PARAMS = 2  # float64 parameters per seat in the kernels' params rows
-
-# The readings of the perfect-play kernel by name (perfect.READING_NAMES order).
-_SOLVER_READINGS = {name: code for code, name in enumerate(perfect.READING_NAMES)}
-
-
 @dataclass(frozen=True)
 class Strategy:
-    """A named fold-or-play rule with its kernel form (``code``, ``params``).
+    """A named fold-or-play rule with its kernel form (:meth:`policy_row`).
 
-    ``decide(state)`` is the readable rule the reference engine calls;
-    ``params`` fill the seat's ``float64[N_PARAMS]`` row for :func:`decide`.
-    ``uses_solver`` marks the readings that call the perfect-play kernel
-    (slow per decision compared with the table-free rules).
+    ``code``: a :data:`~ricochet_math.strategies.policy.Code`; ``key``: the
+    two-card key a ``beats:XY`` hand must beat; ``readings``: the look-ahead's
+    :class:`~ricochet_math.strategies.perfect.Readings` (``Code.look_ahead`` only).
+    ``decide(state)`` is the readable rule the reference engine calls.
     """
 
     name: str
     code: int
-    params: tuple[float, ...] = ()
+    key: int = 0
+    readings: Readings | None = None
     description: str = field(default="", compare=False)
 
     @property
-    def uses_solver(self) -> bool:
-        return self.code == SOLVER
+    def uses_look_ahead(self) -> bool:
+        """Whether the seat calls the look-ahead (milliseconds per decision, against nanoseconds)."""
+        return self.code == Code.look_ahead
 
-    def param_row(self) -> np.ndarray:
-        """The kernel parameter row, ``float64[N_PARAMS]``."""
-        row = np.zeros(N_PARAMS, dtype=np.float64)
-        row[: len(self.params)] = self.params
+    uses_solver = uses_look_ahead  # transition (issue 10): the old name, read by solvers/montecarlo.py
+
+    def policy_row(self) -> np.ndarray:
+        """The kernel's row, ``int64[len(PolicySlot)]``."""
+        row = np.zeros(len(PolicySlot), dtype=np.int64)
+        row[PolicySlot.code] = self.code
+        row[PolicySlot.key] = self.key
+        if self.readings is not None:
+            row[[PolicySlot.mine, PolicySlot.mine_bonus, PolicySlot.others, PolicySlot.others_bonus]] = self.readings
         return row
 
     def decide(self, state: TableState) -> bool:
-        """True to play, False to fold: the readable twin of :func:`decide`."""
-        c0, c1 = state.hole
-        pair = (c0 >> 2) == (c1 >> 2)
-        key = int(TWO_CARD_KEY[c0 * 52 + c1])
-        code = self.code
-        if code == ALWAYS:
-            return True
-        if code == NEVER:
-            return False
-        if code == PAIR:
-            return pair
-        if code == BEATS:
-            return key > self.params[0]
-        if code == TIMID:
-            return pair or key >= _TIMID_KEY
-        if code == CHASER:
-            hopeless = state.best_value >= 0 and int(category_of(state.best_value)) >= THREE_OF_A_KIND
-            return pair or not hopeless
-        if code == DEALER_ONLY:
-            if state.dealer_kicked:
-                return True
-            return key >= int(top_cards_key(state.dealer_key(), key))
-        if code == BONUS_HUNTER:
-            return pair or (c0 & 3) == (c1 & 3) or _can_share_straight(c0 >> 2, c1 >> 2)
-        if code == SOLVER:
-            return bool(perfect.perfect_decision(
-                int(self.params[0]), state.unseen, state.hole_array(), state.order_array(),
+        """True to play, False to fold: the readable decision (the kernel reaches the same
+        rules through :func:`ricochet_math.strategies.dispatch.decide`)."""
+        if self.code == Code.look_ahead:
+            return bool(perfect_decision(
+                self.readings, state.unseen, state.hole_array(), state.order_array(),
                 state.position, state.best_value, state.dealer_in, state.n_tied, state.pot,
                 state.dealer_kicked, state.bonus_by_value, state.options,
             ))
-        raise StrategyError(f"strategy {self.name!r} has unknown code {code}")
+        c0, c1 = state.hole
+        return simple.play(self.code, self.key, c0, c1, state.best_value, state.dealer_kicked, state.dealer_key())
 
     def decide_cards(self, hole) -> bool:
         """The decision with nothing else on the table known to matter: a dealer
@@ -262,20 +218,9 @@ class Strategy:
             n_players=1, seat=0, position=0, order=(0,), holes=((c0, c1),), dealer_cards=(),
             dealer_value=0, dealer_kicked=True, dealer_in=False, best_value=-1, n_tied=0,
             standing=(), pot=2, unseen=np.ones(52, np.uint8), bonus_by_value=np.zeros(NUM_VALUES),
-            options=np.zeros(5, np.int64),
+            options=np.zeros(len(Option), np.int64),
         )
         return self.decide(state)
-
-
-def _can_share_straight(r0: int, r1: int) -> bool:
-    """Two ranks 0..12 (deuce..ace) that fit in one five-card straight (ace high or low)."""
-    if r0 == r1:
-        return False
-    if abs(r0 - r1) <= 4:
-        return True
-    low0 = -1 if r0 == 12 else r0  # the ace as a one
-    low1 = -1 if r1 == 12 else r1
-    return abs(low0 - low1) <= 4
 
 
 def _two_rank_key(text: str, where: str) -> int:
@@ -290,28 +235,30 @@ def _two_rank_key(text: str, where: str) -> int:
     return int(partial_key(cards, len(cards)))
 
 
-_TIMID_KEY = _two_rank_key("AQ", "timid")
-
 _FIXED = {
-    "always": Strategy("always", ALWAYS, (), "always play"),
-    "never": Strategy("never", NEVER, (), "always fold (test device)"),
-    "pair": Strategy("pair", PAIR, (), "play a pair or better"),
-    "timid": Strategy("timid", TIMID, (), "weak, too tight: plays only a pair, A-K or A-Q"),
+    "always": Strategy("always", Code.always, description="always play"),
+    "never": Strategy("never", Code.never, description="always fold (test device)"),
+    "pair": Strategy("pair", Code.pair, description="play a pair or better"),
+    "timid": Strategy("timid", Code.timid, description="weak, too tight: plays only a pair, A-K or A-Q"),
     "chaser": Strategy(
-        "chaser", CHASER, (),
-        "weak, too loose: plays unless the hand to beat is three of a kind or better and her cards are unpaired",
+        "chaser", Code.chaser,
+        description="weak, too loose: plays unless the hand to beat is three of a kind or better and her cards "
+                    "are unpaired",
     ),
     "dealer-only": Strategy(
-        "dealer-only", DEALER_ONLY, (),
-        "weak, dealer-fixated: plays when the dealer is kicked out or her two cards match or beat the dealer's top two",
+        "dealer-only", Code.dealer_only,
+        description="weak, dealer-fixated: plays when the dealer is kicked out or her two cards match or beat the "
+                    "dealer's top two",
     ),
     "bonus-hunter": Strategy(
-        "bonus-hunter", BONUS_HUNTER, (),
-        "weak, bonus-fixated: plays pairs, suited cards and straight-connected cards (ranks at most 4 apart)",
+        "bonus-hunter", Code.bonus_hunter,
+        description="weak, bonus-fixated: plays pairs, suited cards and straight-connected cards (ranks at most 4 "
+                    "apart)",
     ),
 }
-for _name, _variant in _SOLVER_READINGS.items():
-    _FIXED[_name] = Strategy(_name, SOLVER, (float(_variant),), f"perfect-play kernel, reading {_name}")
+for _name in READING_NAMES:
+    _FIXED[_name] = Strategy(_name, Code.look_ahead, readings=readings(_name),
+                             description=f"perfect-play look-ahead, reading {_name}")
 _ALIASES = {"always-play": "always", "fold": "never", "pair-or-better": "pair"}
 _PARAMETERISED = ("beats:",)
 
@@ -319,18 +266,6 @@ _PARAMETERISED = ("beats:",)
 def strategy_names() -> tuple[str, ...]:
     """Names :func:`get_strategy` accepts (``beats:XY`` stands for every pattern)."""
     return tuple(_FIXED) + ("beats:XY", "READING-vs-READING")
-
-
-def solver_ready() -> bool:
-    """Whether :mod:`ricochet_math.strategies.perfect` holds the real solver rather than the stub.
-
-    The lead marks the landed solver with ``SOLVER_READY = True`` in
-    ``perfect.py``; failing that, a module docstring without ``STUB`` counts.
-    """
-    flag = getattr(perfect, "SOLVER_READY", None)
-    if flag is not None:
-        return bool(flag)
-    return "STUB" not in (perfect.__doc__ or "")
 
 
 def get_strategy(name: str | Strategy) -> Strategy:
@@ -349,16 +284,15 @@ def get_strategy(name: str | Strategy) -> Strategy:
         return _FIXED[key]
     if "-vs-" in key:
         mine, _, others = key.partition("-vs-")
-        if mine in _SOLVER_READINGS and others in _SOLVER_READINGS:
-            code = perfect.best_response_code(_SOLVER_READINGS[mine], _SOLVER_READINGS[others])
-            return Strategy(key, SOLVER, (float(code),),
-                            f"reading {mine} for this seat, modelling every later seat as {others}")
+        if mine in READING_NAMES and others in READING_NAMES:
+            return Strategy(key, Code.look_ahead, readings=readings(key),
+                            description=f"reading {mine} for this seat, modelling every later seat as {others}")
     if key.startswith("beats:"):
         pattern = name.strip()[len("beats:"):]
         threshold = _two_rank_key(pattern, f"strategy {name!r}")
         canonical = "beats:" + pattern.strip().upper().replace("10", "T")
-        return Strategy(canonical, BEATS, (float(threshold),),
-                        f"play when the two cards beat {pattern.strip().upper()}")
+        return Strategy(canonical, Code.beats, key=threshold,
+                        description=f"play when the two cards beat {pattern.strip().upper()}")
     known = list(_FIXED) + list(_ALIASES) + ["beats:A9"]
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
     hint = f"; did you mean '{_ALIASES.get(close[0], close[0])}'?" if close else ""
@@ -379,77 +313,7 @@ def resolve_strategies(spec, players: int) -> tuple[Strategy, ...]:
     raise StrategyError(f"strategy must be a name, a Strategy or a list of them, got {spec!r}")
 
 
-def kernel_strategy_arrays(strategies: Sequence[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes int64[N], params float64[N, N_PARAMS])`` for the fast engine."""
-    codes = np.array([s.code for s in strategies], dtype=np.int64)
-    params = np.stack([s.param_row() for s in strategies]) if strategies else np.zeros((0, N_PARAMS))
-    return codes, np.ascontiguousarray(params, dtype=np.float64)
-
-
-# ----------------------------------------------------------------------------
-# The numba dispatch
-# ----------------------------------------------------------------------------
-
-@njit(inline="always")
-def _straight_connected(r0, r1):
-    if r0 == r1:
-        return False
-    if abs(r0 - r1) <= 4:
-        return True
-    low0 = -1 if r0 == 12 else r0
-    low1 = -1 if r1 == 12 else r1
-    return abs(low0 - low1) <= 4
-
-
-@njit(inline="always")
-def simple_decide(code, p0, c0, c1, best_value, dealer_kicked, dealer_key):
-    """Fold (False) or play (True) for the table-free strategies (every code but ``SOLVER``).
-
-    Scalars only, so the engine's inner loop stays free of array traffic:
-    code int64, p0 float64 the seat's first parameter, c0/c1 the seat's two
-    cards, best_value (-1: nothing to beat), dealer_kicked, dealer_key (the
-    dealer's kicker-rule key).
-    """
-    pair = (c0 >> 2) == (c1 >> 2)
-    key = TWO_CARD_KEY[c0 * 52 + c1]
-    if code == ALWAYS:
-        return True
-    if code == NEVER:
-        return False
-    if code == PAIR:
-        return pair
-    if code == BEATS:
-        return key > p0
-    if code == TIMID:
-        return pair or key >= _TIMID_KEY
-    if code == CHASER:
-        hopeless = best_value >= 0 and category_of(best_value) >= THREE_OF_A_KIND
-        return pair or not hopeless
-    if code == DEALER_ONLY:
-        if dealer_kicked:
-            return True
-        return key >= top_cards_key(dealer_key, key)
-    if code == BONUS_HUNTER:
-        return pair or (c0 & 3) == (c1 & 3) or _straight_connected(c0 >> 2, c1 >> 2)
-    return False
-
-
-@njit
-def decide(code, params, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
-           dealer_kicked, dealer_key, bonus_by_value, options):
-    """Fold (False) or play (True) for seat ``order[pos]``: the kernel twin of :meth:`Strategy.decide`.
-
-    code: int64 strategy code; params: float64[N_PARAMS] the seat's row;
-    dealer_key: int64 kicker-rule key of the dealer's five cards; the other
-    arguments are exactly those of :func:`ricochet_math.strategies.perfect.perfect_decision`
-    (deck: uint8[52] 1 = unseen; hole: int64[N, 2]; order: int64[N]; ...).
-    ``SOLVER`` calls that kernel with the reading ``params[0]``; every other
-    code is :func:`simple_decide`.  (The fast engine spells out these two
-    branches in its loop: a call to a function that *may* call the solver
-    costs about 100 ns even when it does not.)
-    """
-    s = order[pos]
-    if code == SOLVER:
-        return perfect.perfect_decision(np.int64(params[0]), deck, hole, order, pos, best_value, dealer_in,
-                                        n_tied, pot, dealer_kicked, bonus_by_value, options)
-    return simple_decide(code, params[0], hole[s, 0], hole[s, 1], best_value, dealer_kicked, dealer_key)
+def policy_array(strategies: Sequence[Strategy]) -> np.ndarray:
+    """``int64[N, len(PolicySlot)]``: every seat's :meth:`Strategy.policy_row`, for the batch kernel."""
+    rows = [s.policy_row() for s in strategies]
+    return np.ascontiguousarray(np.stack(rows) if rows else np.zeros((0, len(PolicySlot)), np.int64))
