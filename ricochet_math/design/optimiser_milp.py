@@ -67,7 +67,8 @@ def secant_model(p: TuningProblem, evaluate, centre: Mapping[str, float]) -> Lin
 
 def _rtp_range(p: TuningProblem, model: LinearModel) -> tuple[float, float]:
     """Lowest and highest model RTP over the free lines' bounds (monotonic order included): two LPs."""
-    from scipy.optimize import linprog  # lazy: scipy.optimize adds about 0.6 s to `import ricochet_math` (measured)
+    # lazy: scipy.optimize adds about 0.6 s to `import ricochet_math` (measured)
+    from scipy.optimize import linprog
 
     c = np.array([model.slope[k] for k in p.free])
     a_ub, b_ub = _monotonic_rows(p)
@@ -162,7 +163,8 @@ def milp_n_best(p: TuningProblem, model: LinearModel, n_best: int) -> tuple[list
     * Range target, one solve: the fewest steps moved, then (weighted below
       one step) the distance to the middle of the range.
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy: scipy.optimize adds about 0.6 s to `import ricochet_math` (measured)
+    # lazy: scipy.optimize adds about 0.6 s to `import ricochet_math` (measured)
+    from scipy.optimize import Bounds, LinearConstraint, milp
 
     n = len(p.free)
     slope = np.array([model.slope[k] for k in p.free]) * _RTP_SCALE

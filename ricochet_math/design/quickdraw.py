@@ -6,6 +6,8 @@ conventions").  The counting itself is in
 :mod:`ricochet_math.design.quickdraw_count`; this module turns its integer
 counts into figures and return tables.
 
+The bet
+-------
 The player's two-card hand against the dealer's five-card hand; ties win for
 the player (second casino page).  Deals: every two-card hand of the player
 (C(52,2) = 1,326) times every five-card dealer hand of the remaining 50 cards

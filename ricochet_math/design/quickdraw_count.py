@@ -81,7 +81,7 @@ def quickdraw_wins(player_key: int, comparison: str) -> int:
 
 
 def check_comparison(comparison: str) -> None:
-    """Raise a one-line :class:`~ricochet_math.errors.RuleError` for a reading that is not ``kicker`` or ``top-cards``."""
+    """Raise one line of :class:`~ricochet_math.errors.RuleError` unless ``kicker`` or ``top-cards``."""
     if comparison not in COMPARISON_CHOICES:
         raise RuleError(f"Quickdraw comparison {comparison!r} is not allowed; choose one of "
                         + ", ".join(f'"{c}"' for c in COMPARISON_CHOICES))
