@@ -6,7 +6,10 @@ import argparse
 import sys
 
 from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.design import sidebets as sb
+from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.errors import RuleError
+
 
 def _show(frame, fmt: str) -> None:
     """Print a frame; in the aligned-table format floats are cut to 7 significant digits (csv/json keep all)."""
@@ -44,8 +47,6 @@ def _sidebets_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_sidebets_arguments,
 )
 def _sidebets(args: argparse.Namespace) -> int:
-    from ricochet_math.design import sidebets as sb
-
     rules = load_rules_option(args)
     progressive = args.reset is not None or args.meter_rate is not None
     if progressive and (args.reset is None or args.meter_rate is None):
@@ -171,8 +172,6 @@ def _number(text: str, what: str) -> float:
     arguments=_tune_arguments,
 )
 def _tune(args: argparse.Namespace) -> int:
-    from ricochet_math.design.tuning import tune_bonus, tune_cover
-
     rules = load_rules_option(args)
     table = rules.bonus if args.bet == "bonus" else rules.cover
     free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
