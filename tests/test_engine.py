@@ -9,6 +9,7 @@ hand in its comment.  The default rule set is paytables/publisher.toml
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -417,8 +418,6 @@ def test_cli_play_history(capsys):
 
 
 def test_cli_play_json_and_random_hand(capsys):
-    import json
-
     assert main(["play", "--players", "Ad 9c", "?", "--format", "json", "--seed", "5"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["players"] == 2 and data["seats"][0]["hole"] == "Ad 9c" and len(data["log"]) > 4
