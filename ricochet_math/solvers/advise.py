@@ -12,8 +12,8 @@ then values that seat's two choices.
 
 >>> from ricochet_math.solvers.advise import advise
 >>> a = advise(None, dealer="Ks Kd 7c 4h 2s", players=["Ad 9c", "7s 7h"])
->>> a.seat, a.decision in ("play", "fold")
-(1, True)
+>>> a.seat, a.decision in ("play", "fold")  # A-9 is below 7-7: seat 0 acts first
+(0, True)
 """
 from __future__ import annotations
 
