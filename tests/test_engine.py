@@ -8,17 +8,21 @@ hand in its comment.  The default rule set is paytables/publisher.toml
 """
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import numpy as np
 import pytest
 
 from ricochet_math.strategies.registry import perfect
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.cli.app import main
+from ricochet_math.engine.deal import face_up_table
 from ricochet_math.engine.round import (
     AUTO_WIN, BEATEN, FOLDED, WON, Round, cards_needed, check_players, deal_deck, format_history, options_array,
     play_round, quickdraw_result,
 )
-from ricochet_math.errors import CardError, RuleError, StrategyError
+from ricochet_math.errors import CardError, RuleError, StrategyError, TableStateError
 from ricochet_math.evaluator.evaluation import describe, hand_value
 from ricochet_math.rules.ruleset import load_rules
 
@@ -315,6 +319,67 @@ def test_conservation_on_random_rounds(strategy):
             assert rec.pot == n + 1 + sum(s.action == "play" for s in rec.seats)
 
 
+# ---------------------------------------------------------------- a table dealt face up
+
+def _recorded(rec):
+    """The face-up table an observer of ``rec`` writes down: each seat's fold, draw or free cards."""
+    actions = [None if s.action == "auto" and not s.draw else ("fold" if s.action == "fold" else s.draw)
+               for s in rec.seats]
+    return face_up_table(rec.dealer_cards, [s.hole for s in rec.seats], actions)
+
+
+@pytest.mark.parametrize("strategy", ["always", "never", "pair", "chaser", "beats:A9"])
+def test_face_up_replay_gives_the_deck_rounds_record(strategy):
+    """Told the same folds and draws in order of play, a face-up round ends with the deck round's record;
+    its deck is the deck round's cards as far as they were dealt."""
+    rng = np.random.default_rng(23)
+    rules = RULES.with_kickout(2, "22").with_kickout(3, "22")  # the dealer often kicked out: automatic wins
+    for n in range(1, 8):
+        for _ in range(6):
+            rec = play_round(rules, strategy, players=n, rng=rng)
+            face = Round.face_up(rules, _recorded(rec), [strategy] * n)
+            if not face.is_terminal():  # an automatic win without free cards waits to be told
+                assert face.legal_actions() == ("auto",)
+                face.apply("auto")
+            got = face.record()
+            assert got.deck == rec.deck[:len(got.deck)]
+            assert got == dataclasses.replace(rec, deck=got.deck)
+
+
+def test_face_up_round_plays_what_it_is_told():
+    table = face_up_table("Ks Kd 7c 4h 2s", ["Ad 9c", "7s 7h"], ["fold", None])
+    r = Round.face_up(RULES, table)
+    assert r.current_seat() == 1 and r.position == 1 and r.pot == 3
+    with pytest.raises(RuleError, match="has no deck: give the three cards seat 2 drew"):
+        r.apply("play")
+    with pytest.raises(CardError, match="duplicate card Ad .* in seat 2's draw .already in seat 1's hand."):
+        r.apply("Ad 8c 3s")
+    r.apply("Ac 8c 3s")
+    assert r.is_terminal() and r.record().deck == cards("Ad 9c 7s 7h Ks Kd 7c 4h 2s Ac 8c 3s")
+    with pytest.raises(TableStateError, match="player 2 has acted before player 1, who is lower and acts first"):
+        Round.face_up(RULES, face_up_table("Ks Kd 7c 4h 2s", ["Ad 9c", "7s 7h"], [None, "fold"]))
+
+
+def test_face_up_automatic_win_waits_to_be_told():
+    # 3 players, TTxx: the dealer's T-T-9-9 is kicked out; the two low seats fold.
+    kw = dict(dealer="Tc Td 9h 9s 2c", players=["2d 3d", "4c 5d", "Ah Kh"], actions=["fold", "fold", None])
+    r = Round.face_up(RULES, face_up_table(**kw))
+    assert r.current_seat() == 2 and r.legal_actions() == ("auto",) and r.automatic_win_due()
+    st = r.table_state()
+    assert st.position == 2 and st.best_value == -1 and not st.dealer_in and st.pot == 4
+    with pytest.raises(TableStateError, match="wins automatically .* give the three free cards"):
+        r.apply("fold")
+    r.apply("Qh Jh Th")
+    seat = r.record().seats[2]
+    assert seat.status == AUTO_WIN and seat.bonus == 1000.0 and seat.wagered == 1.0 and seat.net == 1003.0
+
+    no_bonus = Round.face_up(RULES.with_options(bonus_on_automatic_win=False), face_up_table(**kw))
+    with pytest.raises(TableStateError, match="dealt no free cards: apply 'auto'"):
+        no_bonus.apply("Qh Jh Th")
+    no_bonus.apply("auto")
+    assert no_bonus.record().seats[2].net == 3.0
+
+
 # ---------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("n", [0, 8, -1, "3", True, 2.5])
@@ -353,8 +418,6 @@ def test_cli_play_history(capsys):
 
 
 def test_cli_play_json_and_random_hand(capsys):
-    import json
-
     assert main(["play", "--players", "Ad 9c", "?", "--format", "json", "--seed", "5"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["players"] == 2 and data["seats"][0]["hole"] == "Ad 9c" and len(data["log"]) > 4

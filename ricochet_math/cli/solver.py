@@ -1,7 +1,19 @@
-"""``ricochet advise`` and ``ricochet solo``: thin shells over :mod:`advise` and :mod:`solo`."""
+"""``ricochet advise``, ``solo``, ``published`` and ``kickout``: thin shells over
+:func:`~ricochet_math.solvers.advise.advise`, :func:`~ricochet_math.solvers.solo.solo_analysis`,
+:mod:`ricochet_math.reports.published` and :mod:`ricochet_math.design.kickout`."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+
 from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
+from ricochet_math.engine.deal import parse_players
+from ricochet_math.errors import RuleError
+from ricochet_math.reports.published import READINGS, best_response, published_figures
+from ricochet_math.solvers.advise import advise
+from ricochet_math.solvers.solo import solo_analysis
 
 
 def _advise_arguments(parser):
@@ -20,7 +32,6 @@ def _advise_arguments(parser):
             example='ricochet advise --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --actions - fold',
             arguments=_advise_arguments)
 def _advise(args) -> int:
-    from ricochet_math.solvers.advise import advise
     a = advise(load_rules_option(args), args.dealer, args.players, args.actions, reading=args.reading)
     if args.format == "table":
         print(a.summary())
@@ -44,10 +55,6 @@ def _solo_arguments(parser):
             example="ricochet solo --table returns --format csv",
             arguments=_solo_arguments)
 def _solo(args) -> int:
-    import numpy as np
-
-    from ricochet_math.errors import RuleError
-    from ricochet_math.solvers.solo import solo_analysis
     classes = None
     if args.sample is not None:
         if not 1 <= args.sample <= 169:
@@ -85,8 +92,6 @@ def _published_arguments(parser):
             example="ricochet published --rounds 2000 --readings perfect pot-odds-now --write reports",
             arguments=_published_arguments)
 def _published(args) -> int:
-    from ricochet_math.errors import RuleError
-    from ricochet_math.reports.published import READINGS, published_figures
     readings = tuple(args.readings) if args.readings else READINGS
     for r in readings:
         if r not in READINGS:
@@ -94,9 +99,6 @@ def _published(args) -> int:
     if args.rounds < 1:
         raise RuleError(f"--rounds must be positive, got {args.rounds}")
     if args.best_response:
-        from pathlib import Path
-
-        from ricochet_math.reports.published import best_response
         if args.best_response not in READINGS:
             raise RuleError(f"unknown reading {args.best_response!r}; choose from {', '.join(READINGS)}")
         frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
@@ -135,8 +137,6 @@ def _kickout_arguments(parser):
             example="ricochet kickout --players 1 --target 96.5",
             arguments=_kickout_arguments)
 def _kickout(args) -> int:
-    from ricochet_math.engine.round import parse_players
-    from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
     rules = load_rules_option(args)
     counts = list(parse_players("1-7" if args.players == "all" else args.players))
     target = args.target

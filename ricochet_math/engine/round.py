@@ -16,7 +16,9 @@ at least ``5N + 5`` long for ``N`` players, read front to back:
    automatic winner's three free cards) gets ``deck[2N+5+3k : 2N+5+3k+3]``.
 
 So ``5N + 5`` cards always suffice, and a given deck order fixes every card
-any seat could receive, whatever the strategies decide.
+any seat could receive, whatever the strategies decide.  A table dealt face
+up (:meth:`Round.face_up`) is the same deal with the draws told one by one
+as the seats act, instead of read from a deck.
 
 A round, step by step
 ---------------------
@@ -59,81 +61,35 @@ players' nets and the house's always sum to zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.errors import CardError, RuleError
-from ricochet_math.evaluator.evaluation import describe, eval5
+from ricochet_math.errors import CardError, RuleError, TableStateError
+from ricochet_math.evaluator.cards import parse_cards
+from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, TWO_CARD_KEY, describe, eval5
+from ricochet_math.engine.deal import (
+    FaceUpTable, acting_order, cards_needed, check_deck, check_players, deal_deck, face_up_table, parse_players,
+)
+from ricochet_math.engine.records import (
+    AUTO_WIN, BEATEN, FOLDED, PLAYED, STATUSES, WON, LogEntry, RoundRecord, SeatRecord, format_history, show,
+)
 from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
 from ricochet_math.rules.layout import Option
-from ricochet_math.rules.ruleset import MAX_PLAYERS, RuleSet, load_rules
-from ricochet_math.strategies.registry import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, resolve_strategies, top_cards_key
+from ricochet_math.rules.ruleset import RuleSet, load_rules
+from ricochet_math.strategies.registry import Strategy, TableState, resolve_strategies, top_cards_key
 
+# The names below the Round and play_round are re-exported from the modules that
+# define them: the kernel, the CLI and notebooks import them from here.
 __all__ = [
+    "Round", "play_round", "quickdraw_result",
     "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
-    "LogEntry", "SeatRecord", "RoundRecord", "Round",
-    "play_round", "deal_deck", "cards_needed", "check_players",
-    "bonus_by_value", "cover_by_value", "options_array", "quickdraw_result",
-    "format_history",
+    "LogEntry", "SeatRecord", "RoundRecord", "format_history",
+    "deal_deck", "cards_needed", "check_players", "parse_players", "FaceUpTable", "face_up_table",
+    "bonus_by_value", "cover_by_value", "options_array",
 ]
 
-# Seat statuses.  PLAYED is "played and still standing" while the round runs;
-# at the end every standing seat has WON, so records hold the other four.
-FOLDED, PLAYED, BEATEN, WON, AUTO_WIN = "folded", "played", "beaten", "won", "auto-win"
-STATUSES = (FOLDED, PLAYED, BEATEN, WON, AUTO_WIN)
 _WAITING = "waiting"
 
-
-def check_players(n) -> int:
-    """``n`` as an int in ``1..7`` or :class:`RuleError`."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= MAX_PLAYERS:
-        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
-    return int(n)
-
-
-def parse_players(spec) -> tuple[int, ...]:
-    """Player counts from ``"1-7"``, ``"1,3,5"``, ``"2-4,7"``, an int or an iterable of ints.
-
-    Raises :class:`~ricochet_math.errors.RuleError` (one line) for anything outside 1..7.
-    """
-    if isinstance(spec, str):
-        out: list[int] = []
-        for part in spec.replace(" ", "").split(","):
-            if not part:
-                continue
-            lo, sep, hi = part.partition("-")
-            try:
-                a = int(lo)
-                b = int(hi) if sep else a
-            except ValueError:
-                raise RuleError(f"bad player counts {spec!r}: --players must be a count or a range "
-                                "such as 1-7, 2,4,7 or 3") from None
-            if a > b:
-                raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
-            out.extend(range(a, b + 1))
-        values = out
-    elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
-        values = [int(spec)]
-    else:
-        try:
-            values = list(spec)
-        except TypeError:
-            raise RuleError(f"bad player counts {spec!r}") from None
-    if not values:
-        raise RuleError("no player counts given")
-    return tuple(sorted({check_players(n) for n in values}))
-
-
-def cards_needed(players: int) -> int:
-    """Deck cards a round with ``players`` seats can use: ``5N + 5`` (2 + 3 per seat, 5 for the dealer)."""
-    return 5 * check_players(players) + 5
-
-
-# ----------------------------------------------------------------------------
-# Rule-set arrays shared with the kernels
-# ----------------------------------------------------------------------------
 
 def quickdraw_result(rules: RuleSet, hole: Sequence[int], dealer_value: int) -> float:
     """Quickdraw result per unit staked: ``+pays`` when the two cards reach the dealer's five, else ``-1``.
@@ -150,106 +106,6 @@ def quickdraw_result(rules: RuleSet, hole: Sequence[int], dealer_value: int) -> 
 
 
 # ----------------------------------------------------------------------------
-# Records
-# ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One step of a round: ``kind`` (ante, deal, sidebets, kickout, fold, play,
-    out, auto-win, award, bonus), the seat it concerns (``None``: the dealer or
-    the table), a readable line, and the pot after the step (ante units)."""
-
-    kind: str
-    seat: int | None
-    text: str
-    pot: int
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    """One seat's round.  Money in ante units (floats; whole numbers unless ``split = "fractional"``).
-
-    ``position``: 0 = acted first.  ``action``: ``fold``, ``play`` or ``auto``
-    (won automatically, no decision).  ``status``: folded, beaten, won or
-    auto-win.  ``draw``: the three cards received (none for a fold).
-    ``final_value``: dense value of the five-card hand, ``-1`` without one.
-    ``quickdraw``: the Quickdraw result per unit staked.
-    """
-
-    seat: int
-    hole: tuple[int, int]
-    position: int
-    strategy: str
-    action: str
-    status: str
-    wagered: float
-    pot_share: float
-    bonus: float
-    net: float
-    draw: tuple[int, ...]
-    final_value: int
-    quickdraw: float
-    reason: str
-
-    @property
-    def final_cards(self) -> tuple[int, ...]:
-        return self.hole + self.draw
-
-    @property
-    def returned(self) -> float:
-        """What the seat got back: pot share plus bonus."""
-        return self.pot_share + self.bonus
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """Everything that happened in one round (see the module docstring for the rules).
-
-    ``deck``: the deck order played (the first ``5N + 5`` cards decide
-    everything).  ``order``: seats in acting order.  ``winners``: seats that
-    won or shared the pot (empty when the house took it).  ``house_net``: the
-    house's result on the main game.  ``cover``: Cover result per unit staked
-    (the same for every seat).  ``log``: the readable steps.
-    """
-
-    rules_name: str
-    n_players: int
-    deck: tuple[int, ...]
-    dealer_cards: tuple[int, ...]
-    dealer_value: int
-    kickout_value: int
-    kicked: bool
-    order: tuple[int, ...]
-    seats: tuple[SeatRecord, ...]
-    pot: int
-    winners: tuple[int, ...]
-    house_takes_pot: bool
-    house_net: float
-    cover: float
-    log: tuple[LogEntry, ...] = field(repr=False)
-
-    @property
-    def players_net(self) -> float:
-        return sum(s.net for s in self.seats)
-
-    def to_frame(self):
-        """One row per seat (pandas)."""
-        import pandas as pd
-
-        rows = []
-        for s in self.seats:
-            rows.append({
-                "seat": s.seat + 1, "hole": format_cards(s.hole), "position": s.position + 1,
-                "strategy": s.strategy, "action": s.action, "status": s.status,
-                "final_hand": format_cards(s.final_cards) if s.final_value >= 0 else "",
-                "hand": describe(s.final_value) if s.final_value >= 0 else "",
-                "wagered": s.wagered, "pot_share": s.pot_share, "bonus": s.bonus, "net": s.net,
-                "quickdraw": s.quickdraw,
-            })
-        return pd.DataFrame(rows)
-
-
-# ----------------------------------------------------------------------------
 # The round as a state machine
 # ----------------------------------------------------------------------------
 
@@ -257,16 +113,57 @@ class Round:
     """A round in progress.  Construction does the antes, the deal, the side
     bets and the kickout check; then, while not :meth:`is_terminal`, the seat
     :meth:`current_seat` chooses one of :meth:`legal_actions` (``"fold"``,
-    ``"play"``) and :meth:`apply` plays it.  :meth:`record` gives the result.
+    ``"play"``) and :meth:`apply` plays it.  :meth:`record` gives the result;
+    :meth:`table_state` is what the acting seat sees.
 
-    ``strategy_names`` only labels the seats in the record.
+    ``Round(rules, players, deck)`` deals from a deck order (module
+    docstring); :meth:`Round.face_up` deals a recorded face-up table, whose
+    draws the caller tells as the seats act.  ``strategy_names`` only labels
+    the seats in the record.
     """
 
     def __init__(self, rules: RuleSet, players: int, deck: Sequence[int],
                  strategy_names: Sequence[str] | None = None) -> None:
+        n = check_players(players)
+        self._start(rules, n, check_deck(deck, n), strategy_names, dealt_face_up=False)
+
+    @classmethod
+    def face_up(cls, rules: RuleSet | str | None, table: FaceUpTable,
+                strategy_names: Sequence[str] | None = None) -> Round:
+        """The round at a face-up table, its recorded actions played in order of play.
+
+        ``table``: a :class:`~ricochet_math.engine.deal.FaceUpTable` (from
+        :func:`~ricochet_math.engine.deal.face_up_table`, which checks its
+        cards).  The seats' two cards and the dealer's five are the deck's
+        first ``2N + 5`` cards; each recorded draw follows as its seat plays.
+        Raises :class:`~ricochet_math.errors.TableStateError` when a seat has
+        acted while a seat before it in the order of play has not.  The round
+        then waits for the next seat: :meth:`apply` ``"fold"`` or the three
+        cards drawn; an automatic win waits too (:meth:`apply`).
+        """
+        n = len(table.players)
+        rnd = cls.__new__(cls)
+        deck = tuple(c for hole in table.players for c in hole) + tuple(table.dealer)
+        rnd._start(load_rules(rules), n, deck, strategy_names, dealt_face_up=True)
+        acted = [table.actions[s] is not None for s in rnd.order]
+        if False in acted and any(acted[acted.index(False):]):
+            first_waiting = acted.index(False)
+            late = rnd.order[first_waiting + acted[first_waiting:].index(True)]
+            raise TableStateError(
+                f"player {late + 1} has acted before player {rnd.order[first_waiting] + 1}, "
+                "who is lower and acts first (order of play: lowest two-card hand first)"
+            )
+        for seat in rnd.order[:acted.count(True)]:
+            rnd.apply(table.actions[seat])
+        return rnd
+
+    def _start(self, rules: RuleSet, n: int, deck: tuple[int, ...], strategy_names: Sequence[str] | None, *,
+               dealt_face_up: bool) -> None:
+        """Steps 1 to 3 and the order of play.  ``deck`` holds at least the deal (``2N + 5`` cards)."""
         self.rules = rules
-        self.n = n = check_players(players)
-        self.deck = _check_deck(deck, n)
+        self.n = n
+        self.deck = deck
+        self.dealt_face_up = dealt_face_up  # True: the draws are told through apply, not read from the deck
         self.strategy_names = tuple(strategy_names) if strategy_names else ("",) * n
         self.bonus_table = bonus_by_value(rules).copy()  # writable: the kernels are compiled for writable arrays
         self.log: list[LogEntry] = []
@@ -285,8 +182,8 @@ class Round:
         for c in self.dealer_cards + tuple(c for h in self.holes for c in h):
             self.unseen[c] = 0
         for i, h in enumerate(self.holes):
-            self._log("deal", i, f"Seat {i + 1} is dealt {_show(h)}")
-        self._log("deal", None, f"Dealer is dealt {_show(self.dealer_cards)}: {describe(self.dealer_value)}")
+            self._log("deal", i, f"Seat {i + 1} is dealt {show(h)}")
+        self._log("deal", None, f"Dealer is dealt {show(self.dealer_cards)}: {describe(self.dealer_value)}")
 
         # Side bets, settled on the deal.
         self.quickdraw = tuple(quickdraw_result(rules, h, self.dealer_value) for h in self.holes)
@@ -307,7 +204,7 @@ class Round:
                       f"(kickout hand for {n}: {rules.kickout[n]})")
 
         # 4. Order of play: lowest two-card hand first, suit tie-break.
-        self.order = tuple(sorted(range(n), key=lambda i: int(ORDER_KEY[self.holes[i][0] * 52 + self.holes[i][1]])))
+        self.order = acting_order(self.holes)
         self._log("order", None, "Order of play: " + ", ".join(f"seat {i + 1}" for i in self.order))
 
         self.position = 0
@@ -331,7 +228,10 @@ class Round:
         return None if self.terminal else self.order[self.position]
 
     def legal_actions(self) -> tuple[str, ...]:
-        return () if self.terminal else ("fold", "play")
+        """``("fold", "play")``; ``("auto",)`` while a face-up round waits at an automatic win; ``()`` at the end."""
+        if self.terminal:
+            return ()
+        return ("auto",) if self.automatic_win_due() else ("fold", "play")
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -339,6 +239,12 @@ class Round:
     def standing(self) -> tuple[int, ...]:
         """Seats that played and still stand."""
         return tuple(i for i in range(self.n) if self.status[i] == PLAYED)
+
+    def automatic_win_due(self) -> bool:
+        """Step 4: the option is on, the dealer is kicked out and every earlier seat folded; only the last seat is left."""
+        return (not self.terminal and bool(self.options[Option.automatic_win]) and self.kicked
+                and self.position == self.n - 1
+                and all(self.status[s] == FOLDED for s in self.order[:-1]))
 
     def table_state(self) -> TableState:
         """What the acting seat sees (a :class:`~ricochet_math.strategies.registry.TableState`)."""
@@ -354,29 +260,52 @@ class Round:
             unseen=self.unseen.copy(), bonus_by_value=self.bonus_table, options=self.options,
         )
 
-    def apply(self, action: str) -> None:
-        """The acting seat folds (``"fold"``) or plays (``"play"``)."""
+    def apply(self, action) -> None:
+        """The acting seat folds (``"fold"``) or plays: ``"play"`` deals it the deck's next
+        three cards; at a round dealt face up, give the three cards it drew instead
+        (text or kernel integers).
+
+        A face-up round also waits at an automatic win: give ``"auto"``, or with
+        ``bonus_on_automatic_win`` the three free cards the seat is dealt.
+        """
         seat = self.current_seat()
         if seat is None:
             raise RuleError("the round is over: no seat is to act")
-        if action not in ("fold", "play"):
-            raise RuleError(f"action must be 'fold' or 'play', got {action!r}")
-        self.action[seat] = action
-        if action == "fold":
+        if self.automatic_win_due():  # only a face-up round stops here (_advance)
+            self._told_automatic_win(seat, action)
+            return
+        if isinstance(action, str) and action == "fold":
+            self.action[seat] = "fold"
             self.status[seat] = FOLDED
             self.reason[seat] = "folded"
-            self._log("fold", seat, f"Seat {seat + 1} ({_show(self.holes[seat])}) folds")
+            self._log("fold", seat, f"Seat {seat + 1} ({show(self.holes[seat])}) folds")
         else:
+            if self.dealt_face_up:
+                if isinstance(action, str) and action.strip().lower() == "play":
+                    raise RuleError(f"a round dealt face up has no deck: give the three cards seat {seat + 1} drew")
+                self._tell_cards(action, f"seat {seat + 1}'s draw")
+            elif not (isinstance(action, str) and action == "play"):
+                raise RuleError(f"action must be 'fold' or 'play', got {action!r}")
+            self.action[seat] = "play"
             self.pot += 1
             self.wagered[seat] = 2.0
             v = self._deal_three(seat)
-            self._log("play", seat, f"Seat {seat + 1} plays, pays 1 and draws {_show(self.draw[seat])}: "
-                      f"{_show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
+            self._log("play", seat, f"Seat {seat + 1} plays, pays 1 and draws {show(self.draw[seat])}: "
+                      f"{show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
             self._eliminate(seat, v)
         self.position += 1
         self._advance()
 
     # ---- the rules -------------------------------------------------------
+
+    def _tell_cards(self, cards, where: str) -> None:
+        """A face-up round: three cards the caller tells, checked unseen, become the deck's next cards."""
+        placed = {c: "the dealer's hand" for c in self.dealer_cards}
+        for i in range(self.n):
+            placed.update({c: f"seat {i + 1}'s hand" for c in self.holes[i]})
+            placed.update({c: f"seat {i + 1}'s cards" for c in self.draw[i]})
+        drawn = parse_cards(cards, count=3, where=where, dead=placed)
+        self.deck = self.deck + tuple(int(c) for c in drawn)
 
     def _deal_three(self, seat: int) -> int:
         """The next three deck cards to ``seat``; returns its five-card value (bonus noted)."""
@@ -432,29 +361,39 @@ class Round:
                 self._log("out", seat, f"{who} is out: {self.reason[seat]}")
 
     def _advance(self) -> None:
-        """Apply the automatic win if it is due, and the award once every seat has acted."""
-        if self.position < self.n and self._automatic_win_due():
-            seat = self.order[self.position]
-            self.action[seat] = "auto"
-            self.status[seat] = AUTO_WIN
-            self._log("auto-win", seat, f"Seat {seat + 1}: the dealer is kicked out and everyone else folded, "
-                      f"so seat {seat + 1} wins automatically without a play bet")
-            if self.options[Option.bonus_on_automatic_win]:
-                v = self._deal_three(seat)
-                self._log("auto-win", seat, f"Seat {seat + 1} is dealt 3 free cards for the bonus: "
-                          f"{_show(self.draw[seat])}: {_show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
-            self.share[seat] = float(self.pot)
-            self.position = self.n
-            self._finish(winners=(seat,))
+        """The automatic win if it is due (a face-up round waits to be told it), and the award once every seat has acted."""
+        if self.automatic_win_due():
+            if not self.dealt_face_up:
+                self._automatic_win(self.order[self.position])
             return
         if self.position >= self.n and not self.terminal:
             self._finish(winners=self.standing())
 
-    def _automatic_win_due(self) -> bool:
-        """Step 8: the dealer is kicked out and every other seat folded; only the last seat is left."""
-        return (bool(self.options[Option.automatic_win]) and self.kicked
-                and self.position == self.n - 1
-                and all(self.status[s] == FOLDED for s in self.order[:-1]))
+    def _told_automatic_win(self, seat: int, action) -> None:
+        """A face-up round at an automatic win: ``"auto"``, or the free cards when the option deals them."""
+        said = action.strip().lower() if isinstance(action, str) else None
+        why = f"seat {seat + 1} wins automatically (the dealer is kicked out and every other seat folded)"
+        if self.options[Option.bonus_on_automatic_win]:
+            if said in ("auto", "fold", "play"):
+                raise TableStateError(f"{why}: give the three free cards it is dealt for the bonus")
+            self._tell_cards(action, f"seat {seat + 1}'s free cards")
+        elif said != "auto":
+            raise TableStateError(f"{why} and is dealt no free cards: apply 'auto'")
+        self._automatic_win(seat)
+
+    def _automatic_win(self, seat: int) -> None:
+        """Step 4: the last seat wins the pot without a play bet (free cards for the bonus if the option says so)."""
+        self.action[seat] = "auto"
+        self.status[seat] = AUTO_WIN
+        self._log("auto-win", seat, f"Seat {seat + 1}: the dealer is kicked out and everyone else folded, "
+                  f"so seat {seat + 1} wins automatically without a play bet")
+        if self.options[Option.bonus_on_automatic_win]:
+            v = self._deal_three(seat)
+            self._log("auto-win", seat, f"Seat {seat + 1} is dealt 3 free cards for the bonus: "
+                      f"{show(self.draw[seat])}: {show(self.holes[seat] + self.draw[seat])}, {describe(v)}")
+        self.share[seat] = float(self.pot)
+        self.position = self.n
+        self._finish(winners=(seat,))
 
     def _finish(self, winners: tuple[int, ...]) -> None:
         """Step 7: the award, then the bonuses."""
@@ -505,7 +444,7 @@ class Round:
         )
         house_net = -1.0 + (float(self.pot) if self.house_takes_pot else 0.0) - sum(self.bonus)
         return RoundRecord(
-            rules_name=self.rules.name, n_players=self.n, deck=self.deck, dealer_cards=self.dealer_cards,
+            rules_name=self.rules.name, n_players=self.n, deck=tuple(self.deck), dealer_cards=self.dealer_cards,
             dealer_value=self.dealer_value, kickout_value=self.kickout_value, kicked=self.kicked,
             order=self.order, seats=seats, pot=self.pot, winners=self.winners,
             house_takes_pot=self.house_takes_pot, house_net=house_net, cover=self.cover, log=tuple(self.log),
@@ -524,23 +463,6 @@ def _split_pot(pot: int, positions: Sequence[int], *, fractional: bool) -> list[
     base, odd = divmod(pot, k)
     last = sorted(positions, reverse=True)[:odd]
     return [float(base + (1 if p in last else 0)) for p in positions]
-
-
-def _check_deck(deck: Sequence[int], n: int) -> tuple[int, ...]:
-    cards = [int(c) for c in np.asarray(deck).ravel()]
-    if any(not 0 <= c < 52 for c in cards):
-        raise CardError("deck cards must be kernel integers 0..51")
-    if len(set(cards)) != len(cards):
-        raise CardError("the deck holds a card twice")
-    need = cards_needed(n)
-    if len(cards) < need:
-        raise CardError(f"a deck for {n} players needs at least {need} cards (2 per seat, 5 for the dealer, "
-                        f"3 per draw), got {len(cards)}")
-    return tuple(cards)
-
-
-def _show(cards) -> str:
-    return format_cards(cards, symbols=True)
 
 
 # ----------------------------------------------------------------------------
@@ -572,70 +494,3 @@ def play_round(rules: RuleSet | str | None = None, strategies: str | Strategy | 
         seat = rnd.current_seat()
         rnd.apply("play" if seat_strategies[seat].decide(rnd.table_state()) else "fold")
     return rnd.record()
-
-
-def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws=None,
-              rng: np.random.Generator | None = None, seed: int | None = None) -> np.ndarray:
-    """A full 52-card deck order with some cards fixed, the rest shuffled.
-
-    ``dealer``: up to 5 cards (text or kernel integers); ``hands``: up to
-    ``players`` hands of up to 2 cards each (``None`` or ``""`` for a random
-    hand); ``draws``: cards for the draws in acting order, three per drawing
-    seat (module docstring).  Missing cards are dealt at random from the rest.
-    Raises :class:`CardError` for unreadable, duplicate or too many cards.
-    """
-    n = check_players(players)
-    fixed: dict[int, int] = {}
-    used: dict[int, str] = {}  # card -> where it already is, for duplicate messages
-
-    def place(text, start: int, room: int, where: str) -> None:
-        if text is None or (isinstance(text, str) and not text.strip()):
-            return
-        cards = parse_cards(text if isinstance(text, str) else list(text), where=where, dead=used)
-        if len(cards) > room:
-            raise CardError(f"too many cards for {where}: at most {room}, got {len(cards)}: {format_cards(cards)}")
-        for i, c in enumerate(cards):
-            fixed[start + i] = int(c)
-            used[int(c)] = where
-
-    hands = list(hands or [])
-    if len(hands) > n:
-        raise CardError(f"{len(hands)} hands given for {n} players")
-    for i, h in enumerate(hands):
-        place(h, 2 * i, 2, f"seat {i + 1}'s hand")
-    place(dealer, 2 * n, 5, "the dealer's hand")
-    if draws is not None:
-        text = " ".join(draws) if (not isinstance(draws, str) and all(isinstance(d, str) for d in draws)) else draws
-        place(text, 2 * n + 5, 52 - (2 * n + 5), "the draws")
-    rng = rng if rng is not None else np.random.default_rng(seed)
-    rest = [c for c in rng.permutation(52).tolist() if c not in set(used)]
-    deck = []
-    for pos in range(52):
-        deck.append(fixed[pos] if pos in fixed else rest.pop(0))
-    return np.array(deck, dtype=np.int64)
-
-
-# ----------------------------------------------------------------------------
-# A readable hand history
-# ----------------------------------------------------------------------------
-
-def format_history(record: RoundRecord) -> str:
-    """The round as a hand history: the deal, who acts, the pot after each action, who is out and why, payouts."""
-    lines = []
-    title = f"Ricochet Poker, {record.n_players} player(s), rules {record.rules_name}"
-    lines += [title, "=" * len(title)]
-    for e in record.log:
-        lines.append(f"  {e.text}" + (f"   [pot {e.pot}]" if e.kind in ("ante", "fold", "play", "auto-win") else ""))
-    lines.append("")
-    lines.append("Payouts (ante units):")
-    width = max(len(s.strategy) for s in record.seats)
-    for s in record.seats:
-        hand = (f"{_show(s.final_cards)} {describe(s.final_value)}" if s.final_value >= 0 else _show(s.hole))
-        reason = f" ({s.reason})" if s.reason and s.status == BEATEN else ""
-        lines.append(
-            f"  Seat {s.seat + 1} [{s.strategy:<{width}}] {s.status:<8} wagered {s.wagered:g}, pot share {s.pot_share:g}, "
-            f"bonus {s.bonus:g}, net {s.net:+g}  | Quickdraw {s.quickdraw:+g}  | {hand}{reason}"
-        )
-    lines.append(f"  House: net {record.house_net:+g}" + (" (takes the pot)" if record.house_takes_pot else "")
-                 + f"  | Cover {record.cover:+g} per unit")
-    return "\n".join(lines)
