@@ -93,7 +93,7 @@ def test_advise_equals_the_round_on_random_states(rules):
                 holder = "dealer" if st.dealer_in else ("player" if st.n_tied == 1 else f"{st.n_tied} players")
                 assert a.to_beat == f"{describe(st.best_value)} ({holder})"
             ev_play, ev_fold, p_win, bonus, play = seat_values(
-                READING_NAMES.index(reading), st.unseen, st.hole_array(), st.order_array(), st.position,
+                reading, st.unseen, st.hole_array(), st.order_array(), st.position,
                 st.best_value, st.dealer_in, st.n_tied, st.pot, st.dealer_kicked, st.bonus_by_value, st.options)
             assert (a.ev_play, a.ev_fold, a.p_win, a.expected_bonus) == (ev_play, ev_fold, p_win, bonus)
             assert a.decision == ("automatic win" if auto else ("play" if play else "fold"))

@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from ricochet_math.strategies.registry import perfect
+from ricochet_math.rules.layout import Option
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.cli.app import main
 from ricochet_math.engine.deal import face_up_table
@@ -299,11 +299,11 @@ def test_state_machine_interface():
 
 def test_options_array_layout():
     opts = options_array(RULES.with_options(split="fractional", dealer_loses_ties=False), 123)
-    assert opts[perfect.OPT_AUTOMATIC_WIN] == 1
-    assert opts[perfect.OPT_SPLIT_FRACTIONAL] == 1
-    assert opts[perfect.OPT_DEALER_LOSES_TIES] == 0
-    assert opts[perfect.OPT_BONUS_ON_AUTOMATIC_WIN] == 1
-    assert opts[perfect.OPT_DEALER_VALUE] == 123
+    assert opts[Option.automatic_win] == 1
+    assert opts[Option.split_fractional] == 1
+    assert opts[Option.dealer_loses_ties] == 0
+    assert opts[Option.bonus_on_automatic_win] == 1
+    assert opts[Option.dealer_value] == 123
 
 
 @pytest.mark.parametrize("strategy", ["always", "never", "pair", "beats:A9", "timid", "chaser", "dealer-only",

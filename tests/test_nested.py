@@ -9,7 +9,7 @@ import pytest
 from ricochet_math.solvers import nested
 from ricochet_math.strategies import perfect as P
 from ricochet_math.strategies.draws import unseen_cards
-from ricochet_math.solvers.advise import rule_arrays
+from ricochet_math.rules.arrays import bonus_by_value
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.rules.ruleset import load_rules
 
@@ -18,7 +18,7 @@ from bench_perfect_accuracy import first_seat_state, random_state  # noqa: E402
 
 RULES = load_rules("publisher")
 PERFECT = P.readings("perfect")
-BONUS, _, _ = rule_arrays(RULES, 3)
+BONUS = bonus_by_value(RULES).copy()
 
 
 def test_last_seat_counts_by_inclusion_exclusion():

@@ -28,7 +28,7 @@ from ricochet_math.evaluator.cards import parse_cards, random_deals
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import (
     FIVE_CARD_KEY,
-    NUM_VALUES, ROYAL_FLUSH_VALUE, all_five_card_values, evaluate, partial_key, value_counts_5,
+    NUM_VALUES, evaluate, partial_key, value_counts_5,
 )
 from ricochet_math.rules.ruleset import Paytable, PayLine, load_rules
 from ricochet_math.design.sidebets import (
@@ -36,7 +36,7 @@ from ricochet_math.design.sidebets import (
     quickdraw, quickdraw_both, quickdraw_brute_force, quickdraw_counts_for, quickdraw_table,
     reference_quickdraw_win, sidebets_summary,
 )
-from ricochet_math.evaluator.tables import CATEGORY_NAMES, hand_classes
+from ricochet_math.evaluator.tables import hand_classes
 
 # ---------------------------------------------------------------- pinned exact figures
 # Computed by exhaustive counting over C(52,2) x C(50,5) deals (Quickdraw) and

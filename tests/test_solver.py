@@ -12,12 +12,19 @@ import pytest
 from ricochet_math.solvers import nested
 from ricochet_math.strategies import perfect as P
 from ricochet_math.solvers import solo
-from ricochet_math.solvers.advise import advise, rule_arrays, table_state
+from ricochet_math.solvers.advise import advise
+from ricochet_math.rules.arrays import bonus_by_value as _bonus_by_value, options_array
+from ricochet_math.rules.layout import Option
 from ricochet_math.errors import CardError, TableStateError
 from ricochet_math.evaluator.evaluation import pattern_value
 from ricochet_math.rules.ruleset import load_rules
 
 RULES = load_rules()
+
+
+def _rule_arrays(n):
+    """Bonus by value (a writable copy), options (dealer value to be set) and kickout value for N = ``n``."""
+    return _bonus_by_value(RULES).copy(), options_array(RULES, 0), RULES.kickout_value(n)
 SAMPLE = [0, 60, 167]  # AA, a middle class, 32o
 
 
@@ -133,15 +140,14 @@ def _state(rng, n):
 
 def test_perfect_solo_matches_direct_enumeration():
     """With one player there is no look-ahead: the kernel's EV is exact."""
-    bonus_by_value, opts, threshold = rule_arrays(RULES, 1)
+    bonus_by_value, opts, threshold = _rule_arrays(1)
     rng = np.random.default_rng(11)
     for _ in range(10):
         deck, hole, order, dv = _state(rng, 1)
-        opts[4] = dv
+        opts[Option.dealer_value] = dv
         kicked = dv >= threshold
         ev, _, pw, b, play = P.seat_values(P.readings("perfect"), deck, hole, order, 0, -1 if kicked else dv, not kicked, 0, 2,
                                            kicked, bonus_by_value, opts)
-        from ricochet_math.evaluator.cards import format_cards
         d = solo.solo_deal(RULES, hole[0], [c for c in range(52) if not deck[c] and c not in hole[0]])
         assert ev == pytest.approx(d.ev_play, abs=1e-12)
         assert play == (d.decision in ("play", "automatic win"))
@@ -149,10 +155,10 @@ def test_perfect_solo_matches_direct_enumeration():
 
 def test_look_ahead_close_to_exact_nested_enumeration():
     """N = 2, first seat: the documented look-ahead approximation stays within 0.05 ante of exact."""
-    bonus_by_value, opts, threshold = rule_arrays(RULES, 2)
+    bonus_by_value, opts, threshold = _rule_arrays(2)
     rng = np.random.default_rng(5)
     deck, hole, order, dv = _state(rng, 2)
-    opts[4] = dv
+    opts[Option.dealer_value] = dv
     kicked = dv >= threshold
     best, din = (-1, False) if kicked else (dv, True)
     ev_a = P.seat_values(P.readings("perfect"), deck, hole, order, 0, best, din, 0, 3, kicked, bonus_by_value, opts)[0]
@@ -162,10 +168,10 @@ def test_look_ahead_close_to_exact_nested_enumeration():
 
 def test_last_seat_is_exact():
     """The last seat has nothing to look ahead to: kernel EV == exact enumeration of its draws."""
-    bonus_by_value, opts, threshold = rule_arrays(RULES, 3)
+    bonus_by_value, opts, threshold = _rule_arrays(3)
     rng = np.random.default_rng(3)
     deck, hole, order, dv = _state(rng, 3)
-    opts[4] = dv
+    opts[Option.dealer_value] = dv
     ev, _, pw, b, play = P.seat_values(P.readings("perfect"), deck, hole, order, 2, dv, True, 0, 4, False, bonus_by_value, opts)
     # direct: the last seat wins pot 5 when it reaches the dealer
     from itertools import combinations
@@ -179,10 +185,10 @@ def test_last_seat_is_exact():
 
 
 def test_readings_all_run():
-    bonus_by_value, opts, threshold = rule_arrays(RULES, 4)
+    bonus_by_value, opts, threshold = _rule_arrays(4)
     rng = np.random.default_rng(8)
     deck, hole, order, dv = _state(rng, 4)
-    opts[4] = dv
+    opts[Option.dealer_value] = dv
     for name in P.READING_NAMES:
         out = P.seat_values(P.readings(name), deck, hole, order, 0, dv, True, 0, 5, False, bonus_by_value, opts)
         assert out[1] == -1.0 and 0.0 <= out[2] <= 1.0
@@ -222,10 +228,10 @@ def test_decision_shortcuts_agree_with_full_values():
     change a decision: compare with seat_values on random tables, every reading."""
     rng = np.random.default_rng(4)
     for n in (2, 3, 5, 7):
-        bonus_by_value, opts, threshold = rule_arrays(RULES, n)
+        bonus_by_value, opts, threshold = _rule_arrays(n)
         for _ in range(12):
             deck, hole, order, dv = _state(rng, n)
-            opts[4] = dv
+            opts[Option.dealer_value] = dv
             kicked = dv >= threshold
             best, din = (-1, False) if kicked else (dv, True)
             for name in P.READING_NAMES:

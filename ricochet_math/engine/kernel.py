@@ -36,7 +36,7 @@ Money is ``float64`` in ante units.  Sums are read by name: the columns
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import numpy as np
 

@@ -25,23 +25,14 @@ from ricochet_math.engine.round import Round
 from ricochet_math.errors import TableStateError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import describe
-from ricochet_math.rules.arrays import bonus_by_value, options_array
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.strategies.perfect import READING_NAMES, seat_values
 
-__all__ = ["Advice", "advise", "table_state", "rule_arrays"]
+__all__ = ["Advice", "advise", "table_state"]
 
 #: Parse and check a face-up table (the name notebooks and the CLI have used):
 #: :func:`~ricochet_math.engine.deal.face_up_table`.
 table_state = face_up_table
-
-
-def rule_arrays(rules, n_players: int):
-    """``(bonus_by_value float64[7462], options int64[5], kickout value)`` for calling the decision
-    kernels by hand: the bonus by final value (a writable copy), the options in the
-    :data:`~ricochet_math.rules.layout.Option` layout with the dealer's value 0 (set it), and
-    the dealer's kickout threshold for ``n_players``.  :func:`advise` reads the engine's own."""
-    return bonus_by_value(rules).copy(), options_array(rules, 0), rules.kickout_value(n_players)
 
 
 @dataclass(frozen=True)
@@ -96,13 +87,13 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: FaceUpTable
             raise TableStateError("advise needs the dealer's cards and every player's two cards")
         state = face_up_table(dealer, players, actions)
     rnd = Round.face_up(rules, state)
-    code = _reading_code(reading)
+    _check_reading(reading)
     seat = rnd.current_seat()
     if seat is None:
         raise TableStateError("every player has acted: there is no decision left")
     st = rnd.table_state()
     ev_play, ev_fold, p_win, bonus, play = seat_values(
-        code, st.unseen, st.hole_array(), st.order_array(), st.position, st.best_value, st.dealer_in,
+        reading, st.unseen, st.hole_array(), st.order_array(), st.position, st.best_value, st.dealer_in,
         st.n_tied, st.pot, st.dealer_kicked, st.bonus_by_value, st.options)
     if rnd.automatic_win_due():
         decision = "automatic win"
@@ -120,10 +111,9 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: FaceUpTable
     )
 
 
-def _reading_code(reading: str) -> int:
-    """The kernel code of a strategy reading's name, or a one-line error with the closest name."""
+def _check_reading(reading: str) -> None:
+    """A one-line error, with the closest name, for a name that is not a strategy reading."""
     if reading not in READING_NAMES:
         close = difflib.get_close_matches(reading, READING_NAMES, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise TableStateError(f"unknown strategy reading {reading!r}{hint}; choose from {', '.join(READING_NAMES)}")
-    return READING_NAMES.index(reading)

@@ -222,9 +222,6 @@ def model_shares(reading, deck, hole, order, pos, best_value, dealer_in, n_tied,
 def _as_readings(reading) -> Readings:
     if isinstance(reading, str):
         return readings(reading)
-    if isinstance(reading, (int, np.integer)):
-        # transition (issue 10): solvers/advise.py passes READING_NAMES.index(name); delete once it passes the name
-        return readings(READING_NAMES[reading])
     return Readings(int(reading[0]), bool(reading[1]), int(reading[2]), bool(reading[3]))
 
 
