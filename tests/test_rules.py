@@ -390,3 +390,18 @@ def test_module_doctest():
 
     result = doctest.testmod(ricochet_math.rules.ruleset)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_toml_writer_keys_values_and_lines():
+    """The one TOML writer (rules.toml_writer): what tomllib reads back is what was written."""
+    import tomllib
+
+    from ricochet_math.rules.toml_writer import paytable_line, toml_key, toml_value
+
+    assert toml_key("flush") == "flush" and toml_key("pair of 5s") == '"pair of 5s"'
+    assert [toml_value(v) for v in (True, 3, 2.5, float("inf"), 'a "b"')] == ["true", "3", "2.5", "inf", '"a \\"b\\""']
+    with pytest.raises(TypeError):
+        toml_value(None)
+    assert paytable_line("flush", "flush", 6, category_pattern="flush") == "flush = 6"
+    line = paytable_line("my line", "QQQ", 3.5, category_pattern=None)
+    assert tomllib.loads(line) == {"my line": {"hand": "QQQ", "pays": 3.5}}
