@@ -120,6 +120,8 @@ def per_hand_loop(f, rows, star=True):
 
 # ---------------------------------------------------------------------------- peers
 def load_peers() -> dict:
+    """The peer evaluators that are installed (the ``bench`` extra): each is optional, so each is
+    imported here, inside its own ``try``, rather than at the top of the module."""
     peers = {}
     try:
         from phevaluator import _pheval

@@ -1,47 +1,65 @@
 """ricochet_math: the mathematics of the casino table game Ricochet Poker.
 
-``import ricochet_math as rm`` gives the names a notebook uses: rule loading,
-the readable round and the Monte Carlo driver, the exact solo analysis,
-advice, the side bets, the kickout finder, paytable tuning and the report.
+``import ricochet_math as rm`` gives the names a notebook uses: rule loading and
+editing, cards and hand values, the readable round and the Monte Carlo driver,
+the exact solo analysis, advice, the side bets, the kickout finder, paytable
+tuning and the report.  ``rm.__all__`` lists them section by section, in the
+order of the layers they come from (``docs/architecture.md``); code inside the
+package imports each name from the module that defines it, never from here.
 """
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
-try:
-    __version__ = _version("ricochet_math")
-except PackageNotFoundError:  # running from a source tree without install
-    __version__ = "0.1.0"
-
-from ricochet_math.errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError  # noqa: E402
-from ricochet_math.evaluator.cards import format_cards, parse_cards  # noqa: E402
-from ricochet_math.evaluator.evaluation import describe, hand_value, pattern_value  # noqa: E402
-from ricochet_math.rules.ruleset import RuleSet, load_rules  # noqa: E402
-from ricochet_math.engine.round import Round, play_round  # noqa: E402
-from ricochet_math.strategies.registry import get_strategy, strategy_names  # noqa: E402
-from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate  # noqa: E402
-from ricochet_math.solvers.solo import SoloAnalysis, solo_analysis, solo_deal  # noqa: E402
-from ricochet_math.solvers.advise import Advice, advise, table_state  # noqa: E402
-from ricochet_math.design.sidebets import cover, cover_progressive, quickdraw, quickdraw_both, sidebets_summary  # noqa: E402
-from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table  # noqa: E402
-from ricochet_math.design.tuning import tune_cover, tune_paytable  # noqa: E402
-from ricochet_math.reports.published import best_response, published_figures  # noqa: E402
-from ricochet_math.reports.build import build_report  # noqa: E402
+from ricochet_math._version import __version__
+from ricochet_math.errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.evaluator.evaluation import evaluate, hand_value
+from ricochet_math.evaluator.names import category_name, describe, pattern_of, pattern_value
+from ricochet_math.evaluator.classes import player_classes
+from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+from ricochet_math.rules.ruleset import (
+    KickoutTable, PayLine, Paytable, QuickdrawRules, RuleOptions, RuleSet, load_rules, rules_from_toml,
+)
+from ricochet_math.strategies.registry import get_strategy, strategy_names
+from ricochet_math.engine.round import Round, RoundRecord, deal_deck, format_history, play_round
+from ricochet_math.solvers.stats import Estimate
+from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate
+from ricochet_math.solvers.solo import SoloAnalysis, SoloDeal, solo_analysis, solo_deal
+from ricochet_math.solvers.advise import Advice, advise, table_state
+from ricochet_math.solvers.timing import bench
+from ricochet_math.design.sidebets import (
+    cover, cover_progressive, quickdraw, quickdraw_both, quickdraw_table, sidebets_summary,
+)
+from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table
+from ricochet_math.design.tuning import tune_bonus, tune_cover, tune_paytable
+from ricochet_math.reports.published import best_response, published_figures
+from ricochet_math.reports.build import build_report
 
 __all__ = [
     "__version__",
     # errors
     "RicochetError", "CardError", "PatternError", "RuleError", "StrategyError", "TableStateError",
-    # cards and hands
-    "parse_cards", "format_cards", "hand_value", "describe", "pattern_value",
-    # rules, rounds, strategies
-    "RuleSet", "load_rules", "Round", "play_round", "get_strategy", "strategy_names",
-    # Monte Carlo and exact analyses
-    "SimulationResult", "simulate", "rtp_table", "SoloAnalysis", "solo_analysis", "solo_deal",
+    # cards and hand values
+    "parse_cards", "format_cards", "hand_value", "evaluate", "describe", "category_name", "pattern_value",
+    "pattern_of", "player_classes",
+    # rule sets: loading, the shipped files, editing
+    "paytables_dir", "shipped_rule_sets",
+    "load_rules", "rules_from_toml", "RuleSet", "KickoutTable", "Paytable", "PayLine", "QuickdrawRules",
+    "RuleOptions",
+    # strategies and one round
+    "get_strategy", "strategy_names",
+    "Round", "RoundRecord", "play_round", "deal_deck", "format_history",
+    # Monte Carlo
+    "Estimate",
+    "SimulationResult", "simulate", "rtp_table",
+    # exact solo analysis, advice, timings
+    "SoloAnalysis", "SoloDeal", "solo_analysis", "solo_deal",
     "Advice", "advise", "table_state",
-    # design
-    "quickdraw", "quickdraw_both", "cover", "cover_progressive", "sidebets_summary",
-    "kickout_curve", "find_kickout", "kickout_table", "tune_paytable", "tune_cover",
+    "bench",
+    # design: side bets, kickout thresholds, paytable tuning
+    "quickdraw", "quickdraw_both", "quickdraw_table", "cover", "cover_progressive", "sidebets_summary",
+    "kickout_curve", "find_kickout", "kickout_table",
+    "tune_paytable", "tune_cover", "tune_bonus",
     # reports
-    "published_figures", "best_response", "build_report",
+    "published_figures", "best_response",
+    "build_report",
 ]

@@ -41,10 +41,7 @@ from ricochet_math.evaluator.evaluation import (
     NUM_VALUES,
     ROYAL_FLUSH_VALUE,
     all_five_card_values,
-    bonus_category,
-    category_name,
     category_of,
-    describe,
     eval5,
     eval6,
     eval7,
@@ -55,11 +52,16 @@ from ricochet_math.evaluator.evaluation import (
     order_key_of,
     partial_key,
     partial_key_of,
-    pattern_of,
-    pattern_value,
     reference_partial_key,
     reference_value,
     value_counts_5,
+)
+from ricochet_math.evaluator.names import (
+    bonus_category,
+    category_name,
+    describe,
+    pattern_of,
+    pattern_value,
     value_from_name,
 )
 from ricochet_math.evaluator.tables import (

@@ -19,11 +19,9 @@ from ricochet_math.rules.ruleset import (
     PayLine,
     RuleSet,
     load_rules,
-    paytables_dir,
-    resolve_rules_path,
     rules_from_toml,
-    shipped_rule_sets,
 )
+from ricochet_math.rules.files import paytables_dir, resolve_rules_path, shipped_rule_sets
 
 # First casino page, "Dealer Kickout".
 PUBLISHED_KICKOUT = {1: "KKQ", 2: "AAQ", 3: "TTxx", 4: "AAxx", 5: "222", 6: "QQQ", 7: "A2345"}
@@ -91,7 +89,7 @@ def test_load_rules_passes_a_rule_set_through(default_rules):
 # ---------------------------------------------------------------- hand values
 
 def test_kickout_values_follow_the_patterns(default_rules):
-    from ricochet_math.evaluator.evaluation import pattern_value
+    from ricochet_math.evaluator.names import pattern_value
 
     for n, pattern in PUBLISHED_KICKOUT.items():
         assert default_rules.kickout_value(n) == pattern_value(pattern)
@@ -100,7 +98,7 @@ def test_kickout_values_follow_the_patterns(default_rules):
 
 
 def test_category_patterns_are_the_weakest_of_each_category():
-    from ricochet_math.evaluator.evaluation import category_name, pattern_value
+    from ricochet_math.evaluator.names import category_name, pattern_value
     from ricochet_math.evaluator.tables import NUM_VALUES
 
     values = [pattern_value(p) for p in CATEGORY_PATTERNS.values()]
@@ -114,7 +112,7 @@ def test_category_patterns_are_the_weakest_of_each_category():
 
 
 def test_paytable_payout_pays_the_highest_line_reached(default_rules):
-    from ricochet_math.evaluator.evaluation import pattern_value
+    from ricochet_math.evaluator.names import pattern_value
 
     bonus = default_rules.bonus
     assert bonus.payout(pattern_value("A2345") - 1) == 0
@@ -392,3 +390,18 @@ def test_module_doctest():
 
     result = doctest.testmod(ricochet_math.rules.ruleset)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_toml_writer_keys_values_and_lines():
+    """The one TOML writer (rules.toml_writer): what tomllib reads back is what was written."""
+    import tomllib
+
+    from ricochet_math.rules.toml_writer import paytable_line, toml_key, toml_value
+
+    assert toml_key("flush") == "flush" and toml_key("pair of 5s") == '"pair of 5s"'
+    assert [toml_value(v) for v in (True, 3, 2.5, float("inf"), 'a "b"')] == ["true", "3", "2.5", "inf", '"a \\"b\\""']
+    with pytest.raises(TypeError):
+        toml_value(None)
+    assert paytable_line("flush", "flush", 6, category_pattern="flush") == "flush = 6"
+    line = paytable_line("my line", "QQQ", 3.5, category_pattern=None)
+    assert tomllib.loads(line) == {"my line": {"hand": "QQQ", "pays": 3.5}}

@@ -11,12 +11,13 @@ import pytest
 
 from ricochet_math.solvers import nested
 from ricochet_math.strategies import perfect as P
-from ricochet_math.solvers import solo
+from ricochet_math.evaluator.classes import player_classes
+from ricochet_math.solvers import solo, solo_kernel
 from ricochet_math.solvers.advise import advise
 from ricochet_math.rules.arrays import bonus_by_value as _bonus_by_value, options_array
 from ricochet_math.rules.layout import Option
 from ricochet_math.errors import CardError, TableStateError
-from ricochet_math.evaluator.evaluation import pattern_value
+from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.rules.ruleset import load_rules
 
 RULES = load_rules()
@@ -25,6 +26,8 @@ RULES = load_rules()
 def _rule_arrays(n):
     """Bonus by value (a writable copy), options (dealer value to be set) and kickout value for N = ``n``."""
     return _bonus_by_value(RULES).copy(), options_array(RULES, 0), RULES.kickout_value(n)
+
+
 SAMPLE = [0, 60, 167]  # AA, a middle class, 32o
 
 
@@ -34,35 +37,35 @@ def sample_analysis():
 
 
 def test_player_classes_cover_all_two_card_hands():
-    reps, weights, labels = solo.player_classes()
+    reps, weights, labels = player_classes()
     assert len(labels) == 169 and weights.sum() == comb(52, 2)
     assert labels[0] == "AA" and labels[167] == "32o" and labels[-1] == "22"
 
 
 def test_inclusion_exclusion_matches_direct_enumeration():
     """Per-deal counts from the class tables equal a direct walk over the 14,190 draws."""
-    reps, _, _ = solo.player_classes()
-    lov, pays, names = solo.bonus_lines(RULES.bonus)
+    reps, _, _ = player_classes()
+    lov, pays, names = solo_kernel.bonus_lines(RULES.bonus)
     rng = np.random.default_rng(20261129)
     for k in SAMPLE:
         p0, p1 = reps[k]
-        levels = solo._build_levels(p0, p1, lov, len(names) - 1)
+        levels = solo_kernel.build_levels(p0, p1, lov, len(names) - 1)
         deck = levels[0]
         for _ in range(8):
             pos = np.sort(rng.choice(50, 5, replace=False)).astype(np.int64)
-            w, cnt, v = solo._deal_counts(p0, p1, pos, levels, lov, len(names) - 1)
+            w, cnt, v = solo_kernel.deal_counts(p0, p1, pos, levels, lov, len(names) - 1)
             d = solo.solo_deal(RULES, [p0, p1], deck[pos])
-            assert cnt.sum() == solo.N_DRAWS
-            assert float((cnt * pays).sum()) / solo.N_DRAWS == pytest.approx(d.expected_bonus, abs=1e-12)
+            assert cnt.sum() == solo_kernel.N_DRAWS
+            assert float((cnt * pays).sum()) / solo_kernel.N_DRAWS == pytest.approx(d.expected_bonus, abs=1e-12)
             if not d.kicked_out:
-                assert w / solo.N_DRAWS == pytest.approx(d.p_win, abs=1e-12)
+                assert w / solo_kernel.N_DRAWS == pytest.approx(d.p_win, abs=1e-12)
 
 
 def test_sample_analysis_accounts_for_every_combination(sample_analysis):
     a = sample_analysis
-    _, weights, _ = solo.player_classes()
+    _, weights, _ = player_classes()
     table = a.return_table()
-    expected = int(weights[SAMPLE].sum()) * solo.N_DEALER * solo.N_DRAWS
+    expected = int(weights[SAMPLE].sum()) * solo_kernel.N_DEALER * solo_kernel.N_DRAWS
     assert int(table["combinations"].sum()) == expected
     assert table["probability"].sum() == pytest.approx(1.0, abs=1e-12)
 
@@ -120,7 +123,7 @@ def test_full_solo_analysis_pinned():
     """Exhaustive solo figures for publisher.toml (about 3 minutes on 2 cores)."""
     a = solo.solo_analysis(RULES)
     s = a.at_threshold()
-    assert int(a.return_table()["combinations"].sum()) == solo.N_DEALS * solo.N_DRAWS
+    assert int(a.return_table()["combinations"].sum()) == solo_kernel.N_DEALS * solo_kernel.N_DRAWS
     assert s["rtp_per_initial_bet"] == pytest.approx(0.9694752031, abs=1e-9)
     assert s["fold_frequency"] == pytest.approx(0.2140712, abs=1e-6)
 

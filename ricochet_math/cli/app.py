@@ -9,7 +9,8 @@ Subcommands are registered, not listed in one big function.  Write them in a
 module of :mod:`ricochet_math.cli` and add that module to the explicit list in
 ``ricochet_math/cli/__init__.py``::
 
-    from ricochet_math.cli.app import add_format_option, add_rules_option, print_frame, subcommand
+    from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+    from ricochet_math.engine.round import rtp
 
     def _rtp_arguments(parser):
         add_rules_option(parser)
@@ -20,7 +21,6 @@ module of :mod:`ricochet_math.cli` and add that module to the explicit list in
                 example="ricochet rtp --rules publisher-4p-tens --players 3",
                 arguments=_rtp_arguments)
     def _rtp(args) -> int:
-        from ricochet_math.engine.round import rtp      # heavy imports inside run
         print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format)
         return 0
 
@@ -36,7 +36,16 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import pandas as pd
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+from ricochet_math._version import __version__
 from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.evaluator.evaluation import hand_value
+from ricochet_math.evaluator.names import category_name, describe
+from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+from ricochet_math.rules.ruleset import RuleSet, load_rules
 
 __all__ = [
     "Subcommand",
@@ -122,10 +131,8 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
                         help="output format (default: table)")
 
 
-def load_rules_option(args: argparse.Namespace):
+def load_rules_option(args: argparse.Namespace) -> RuleSet:
     """The :class:`~ricochet_math.rules.ruleset.RuleSet` named by ``--rules`` (default publisher)."""
-    from ricochet_math.rules.ruleset import load_rules
-
     return load_rules(getattr(args, "rules", None))
 
 
@@ -144,8 +151,6 @@ def print_frame(frame, fmt: str = "table", file=None) -> None:
 
 def _table_text(frame) -> str:
     """Aligned text: numeric columns right-aligned, everything else left-aligned."""
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
-
     if not len(frame):
         return "(no rows)"
     columns = []
@@ -178,8 +183,6 @@ def _report(message: object, status: int = 2) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The full ``ricochet`` parser with every registered subcommand."""
-    from ricochet_math import __version__
-
     commands = registry()
     parser = _Parser(
         prog=PROG,
@@ -239,11 +242,7 @@ def _rules_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_rules_arguments,
 )
 def _rules(args: argparse.Namespace) -> int:
-    from ricochet_math.rules.ruleset import load_rules, paytables_dir, shipped_rule_sets
-
     if args.list:
-        import pandas as pd
-
         frame = pd.DataFrame(
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
             columns=["name", "description"],
@@ -277,11 +276,6 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_hands_arguments,
 )
 def _hands(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    from ricochet_math.evaluator.cards import format_cards, parse_cards
-    from ricochet_math.evaluator.evaluation import category_name, describe, hand_value
-
     rows = []
     for i, text in enumerate(args.hands, start=1):
         cards = parse_cards(text, count=(5, 6, 7), where=f"hand {i}")

@@ -6,11 +6,18 @@ through :mod:`ricochet_math.solvers.montecarlo`.
 """
 from __future__ import annotations
 
+import json
 import sys
 
+import numpy as np
+import pandas as pd
+
 from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-from ricochet_math.engine.round import parse_players
-from ricochet_math.errors import RuleError
+from ricochet_math.engine.round import deal_deck, format_history, parse_players, play_round
+from ricochet_math.evaluator.cards import format_cards
+from ricochet_math.solvers.montecarlo import rtp_table, simulate
+from ricochet_math.solvers.stats import Estimate
+from ricochet_math.strategies.registry import solver_ready
 
 DEFAULT_RTP_SEED = 2026
 #: used by ``rtp`` while the perfect-play solver is not in place (see strategies.solver_ready)
@@ -54,13 +61,6 @@ def _play_arguments(parser) -> None:
             example='ricochet play --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --strategy pair',
             arguments=_play_arguments)
 def _play(args) -> int:
-    import json
-
-    import numpy as np
-
-    from ricochet_math.evaluator.cards import format_cards
-    from ricochet_math.engine.round import deal_deck, format_history, play_round
-
     rules = load_rules_option(args)
     hands = [None if h.strip() in ("?", "") else h for h in (args.players or [])]
     n = args.num_players if args.num_players is not None else (len(hands) or 3)
@@ -109,11 +109,6 @@ def _simulate_arguments(parser) -> None:
             example="ricochet simulate --players 4 --strategy pair --rounds 2000000 --seed 1",
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
-    import pandas as pd
-
-    from ricochet_math.solvers.montecarlo import simulate
-    from ricochet_math.solvers.stats import Estimate
-
     res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed,
                    workers=args.workers, checkpoint=args.checkpoint, progress=True)
     if args.table == "seats":
@@ -159,11 +154,6 @@ def _rtp_arguments(parser) -> None:
             example="ricochet rtp --players 1-7 --strategy always --rounds 1000000",
             arguments=_rtp_arguments)
 def _rtp(args) -> int:
-    import pandas as pd
-
-    from ricochet_math.solvers.montecarlo import rtp_table
-    from ricochet_math.strategies.registry import solver_ready
-
     rules = load_rules_option(args)
     players = list(parse_players(args.players))
     note = ""

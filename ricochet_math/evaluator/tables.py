@@ -37,9 +37,14 @@ of which a seven-card lookup touches about 240 kB.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
+import os
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -50,7 +55,8 @@ __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH_CAT",
     "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH",
     "NUM_VALUES", "ROYAL_FLUSH_VALUE",
-    "HandClass", "hand_classes", "Tables", "build_tables", "load_tables", "table_sizes", "classify",
+    "HandClass", "hand_classes", "class_values", "Tables", "build_tables", "load_tables", "table_sizes",
+    "classify", "cache_dir",
 ]
 
 # Category codes, weakest first.  Royal flush is the top straight flush, not a category.
@@ -150,6 +156,12 @@ def hand_classes() -> tuple[HandClass, ...]:
     classes = tuple(HandClass(i, c, g, r, f) for i, (c, r, g, f) in enumerate(found))
     assert len(classes) == NUM_VALUES
     return classes
+
+
+@lru_cache(maxsize=1)
+def class_values() -> dict[tuple[int, tuple[int, ...], bool], int]:
+    """Dense value of each hand class keyed by ``(category, ranked, flush)``: :func:`hand_classes` inverted."""
+    return {(hc.category, hc.ranked, hc.flush): hc.value for hc in hand_classes()}
 
 
 def _rank_counts(groups) -> list[int]:
@@ -344,20 +356,14 @@ def table_sizes(t: Tables | None = None) -> dict[str, int]:
     return sizes
 
 
-def cache_dir():
+def cache_dir() -> Path:
     """Where ricochet_math keeps derived data (tables, finished exact analyses):
     ``$RICOCHET_CACHE_DIR``, else ``$XDG_CACHE_HOME/ricochet_math``, else ``~/.cache/ricochet_math``."""
-    import os
-    from pathlib import Path
-
     return Path(os.environ.get("RICOCHET_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math"))
 
 
-def _cache_path():
-    import hashlib
-    from pathlib import Path
-
+def _cache_path() -> Path:
     digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     return cache_dir() / f"tables-{digest}.npz"
 
@@ -372,10 +378,6 @@ def load_tables() -> Tables:
     go through a private temporary file and an atomic rename, so concurrent
     test workers never see a half-written cache.
     """
-    import os
-    import tempfile
-    import zipfile
-
     try:
         path = _cache_path()
     except (OSError, RuntimeError):  # no home directory

@@ -1,46 +1,13 @@
 """Rule sets as data: the kickout table, paytables and rule options of one game.
 
-A rule set is a TOML file (read with the standard library's :mod:`tomllib`);
-the shipped ones live in the repository's ``paytables/`` folder (installed as
-``ricochet_math/paytables``, see :func:`paytables_dir`):
-
-* ``publisher.toml`` - the default: the first casino page's kickout table, the
-  published bonus, Quickdraw 5 to 1, a placeholder Cover table, default options;
-* ``publisher-4p-tens.toml`` - the same with the second casino page's
-  four-player kickout (``TTxx``).
-
-Schema (every amount in units of the ante; see ``paytables/publisher.toml``)::
-
-    extends = "publisher.toml"   # optional: a path relative to this file, or a
-                                 # bare name of a shipped rule set
-    name = "my-rules"            # optional: defaults to the file's stem
-    description = "..."          # optional
-
-    [kickout]                    # required, players "1".."7" -> threshold pattern
-    1 = "KKQ"                    # the dealer folds at or above this hand
-    ...
-
-    [bonus]                      # required (may be empty): high-hand bonus
-    straight = 2                 # a named category = pays
-    my_line = { hand = "QQQ", pays = 3 }   # or any threshold pattern
-
-    [cover]                      # required (may be empty): Cover side bet, same form
-
-    [quickdraw]
-    pays = 5                     # required: wins `pays` to 1
-    comparison = "top-cards"     # "top-cards" (default) or "kicker"
-
-    [options]                    # all optional, defaults shown
-    automatic_win = true
-    bonus_on_automatic_win = true
-    dealer_loses_ties = true
-    split = "odd-units-last"     # or "fractional"
-
-With ``extends`` the parent is loaded first and the child merged over it:
-tables merge key by key (so ``flush = 6`` under ``[bonus]`` changes one line),
-every other value replaces the parent's.  Every problem is raised as one
+A :class:`RuleSet` is a frozen dataclass built from a TOML file
+(:func:`load_rules`; the file format, where the shipped files are and how
+``extends`` merges them: :mod:`ricochet_math.rules.files`).  Building checks
+every key and value; every problem is raised as one
 :class:`~ricochet_math.errors.RuleError` line naming the file, the key and what
-is wrong.
+is wrong (:mod:`ricochet_math.rules.checks`).  The ``with_*`` helpers edit a
+copy in a notebook, and :meth:`RuleSet.to_toml` writes any rule set back as a
+standalone file.
 
 >>> from ricochet_math.rules.ruleset import load_rules
 >>> rules = load_rules()                      # paytables/publisher.toml
@@ -55,21 +22,28 @@ True
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
-import json
-import math
-import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.evaluator.names import describe, pattern_value
+from ricochet_math.rules.checks import (
+    KeyOrigins, check_bool, check_choice, check_keys, check_pattern, check_pays, did_you_mean, prefix, show,
+)
+# paytables_dir, shipped_rule_sets and resolve_rules_path are re-exported while callers
+# move to ricochet_math.rules.files (issue 10).
+from ricochet_math.rules.files import (  # noqa: F401
+    DEFAULT_RULES, load_chain, parse_toml, paytables_dir, resolve_extends, resolve_rules_path, shipped_rule_sets,
+)
+from ricochet_math.rules.toml_writer import paytable_line, toml_key, toml_value
 
 __all__ = [
-    "DEFAULT_RULES",
     "MAX_PLAYERS",
     "CATEGORY_PATTERNS",
     "SPLIT_CHOICES",
@@ -80,21 +54,17 @@ __all__ = [
     "QuickdrawRules",
     "RuleOptions",
     "RuleSet",
-    "paytables_dir",
-    "shipped_rule_sets",
-    "resolve_rules_path",
     "load_rules",
     "rules_from_toml",
 ]
 
-DEFAULT_RULES = "publisher.toml"
 MAX_PLAYERS = 7
 SPLIT_CHOICES = ("odd-units-last", "fractional")
 COMPARISON_CHOICES = ("kicker", "top-cards")
 
 # Paytable lines written as `category = pays`: the threshold of each named
 # category is the weakest five-card hand of that category, written with the
-# category words of ricochet_math.evaluator.evaluation.pattern_value.
+# category words of ricochet_math.evaluator.names.pattern_value.
 CATEGORY_PATTERNS: Mapping[str, str] = {
     "pair": "pair",
     "two_pair": "two pair",
@@ -111,76 +81,16 @@ _TOP_KEYS = ("extends", "name", "description", "kickout", "bonus", "quickdraw", 
 _QUICKDRAW_KEYS = ("pays", "comparison")
 _LINE_KEYS = ("hand", "pays")
 _OPTION_KEYS = ("automatic_win", "bonus_on_automatic_win", "dealer_loses_ties", "split")
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-# --------------------------------------------------------------------------
-# Where the shipped rule sets are
-# --------------------------------------------------------------------------
-
-def paytables_dir() -> Path:
-    """The folder of the shipped rule sets.
-
-    Installed from a wheel it is ``ricochet_math/paytables`` (package data,
-    mapped from the repository's ``paytables/`` in ``pyproject.toml``); in a
-    source tree or an editable install it is ``<repo>/paytables``.
-    """
-    package = Path(__file__).resolve().parents[1]  # ricochet_math/
-    for candidate in (package / "paytables", package.parent / "paytables"):
-        if (candidate / DEFAULT_RULES).is_file():
-            return candidate
-    raise RuleError(f"rule-set file not found: {package.parent / 'paytables' / DEFAULT_RULES} (the shipped paytables folder is missing)")
-
-
-def shipped_rule_sets() -> tuple[str, ...]:
-    """Names of the shipped rule sets (file stems), default first."""
-    stems = sorted(p.stem for p in paytables_dir().glob("*.toml"))
-    default = Path(DEFAULT_RULES).stem
-    return tuple(sorted(stems, key=lambda s: (s != default, s)))
-
-
-def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | None = None) -> Path:
-    """The file a rule-set reference names.
-
-    ``None`` is the default ``publisher.toml``.  A path that exists (relative to
-    ``relative_to`` when given, else to the working directory) wins; otherwise a
-    bare name such as ``publisher`` or ``publisher.toml`` is looked up among
-    the shipped rule sets.  Raises :class:`RuleError` "rule-set file not found".
-    """
-    if source is None:
-        return paytables_dir() / DEFAULT_RULES
-    path = Path(source).expanduser()
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
-    if path.is_file():
-        return path
-    text = str(source)
-    if "/" not in text and "\\" not in text:
-        name = text if text.endswith(".toml") else text + ".toml"
-        shipped = paytables_dir() / name
-        if shipped.is_file():
-            return shipped
-    raise RuleError(f"rule-set file not found: {path}")
 
 
 # --------------------------------------------------------------------------
 # The rule-set objects
 # --------------------------------------------------------------------------
 
-def _pattern_value(pattern: str) -> int:
-    from ricochet_math.evaluator.evaluation import pattern_value  # lazy: the evaluator builds tables on import
-
-    return int(pattern_value(pattern))
-
-
 def _describe_pattern(pattern: str) -> str:
-    """Description of a threshold pattern's hand, or the pattern itself if the evaluator cannot say."""
+    """The hand a threshold pattern stands for, or the pattern itself if it does not parse."""
     try:
-        from ricochet_math.evaluator.evaluation import describe, pattern_value
-    except ImportError:
-        return pattern
-    try:
-        return str(describe(pattern_value(pattern)))
+        return describe(pattern_value(pattern))
     except PatternError:
         return pattern
 
@@ -199,7 +109,7 @@ class PayLine:
 
     def value(self) -> int:
         """Dense hand value (``0..7461``) of the threshold."""
-        return _pattern_value(self.hand_pattern)
+        return pattern_value(self.hand_pattern)
 
 
 @dataclass(frozen=True)
@@ -245,15 +155,15 @@ class Paytable:
         """A copy with new payouts for existing lines (``with_pays(flush=6)``)."""
         unknown = [k for k in pays if k not in self]
         if unknown:
-            raise RuleError(f"paytable has no line {unknown[0]!r}{_did_you_mean(unknown[0], self.keys())}")
+            raise RuleError(f"paytable has no line {unknown[0]!r}{did_you_mean(unknown[0], self.keys())}")
         for k, v in pays.items():
-            _check_pays(v, "", k)
+            check_pays(v, "", k)
         return Paytable(tuple(dataclasses.replace(l, pays=pays.get(l.key, l.pays)) for l in self.lines))
 
     def with_line(self, key: str, hand_pattern: str, pays: int | float) -> Paytable:
         """A copy with line ``key`` added (at the end) or replaced (in place)."""
-        _check_pays(pays, "", key)
-        _check_pattern(hand_pattern, "", key)
+        check_pays(pays, "", key)
+        check_pattern(hand_pattern, "", key)
         new = PayLine(key, hand_pattern, pays)
         if key in self:
             return Paytable(tuple(new if l.key == key else l for l in self.lines))
@@ -267,8 +177,6 @@ class Paytable:
         thresholds, v, side="right") - 1``.  Lines sharing a threshold keep the
         later one.
         """
-        import numpy as np
-
         by_value = {}
         for line in self.lines:
             by_value[line.value()] = float(line.pays)
@@ -286,8 +194,6 @@ class Paytable:
 
     def to_frame(self):
         """``pandas.DataFrame`` with columns ``key``, ``hand`` (pattern), ``pays``."""
-        import pandas as pd
-
         return pd.DataFrame(
             {"key": [l.key for l in self.lines], "hand": [l.hand_pattern for l in self.lines],
              "pays": [l.pays for l in self.lines]},
@@ -346,8 +252,8 @@ class QuickdrawRules:
     comparison: str = "top-cards"
 
     def __post_init__(self) -> None:
-        _check_pays(self.pays, "", "quickdraw.pays")
-        _check_choice(self.comparison, COMPARISON_CHOICES, "", "quickdraw.comparison")
+        check_pays(self.pays, "", "quickdraw.pays")
+        check_choice(self.comparison, COMPARISON_CHOICES, "", "quickdraw.comparison")
 
 
 @dataclass(frozen=True)
@@ -370,8 +276,8 @@ class RuleOptions:
 
     def __post_init__(self) -> None:
         for key in ("automatic_win", "dealer_loses_ties", "bonus_on_automatic_win"):
-            _check_bool(getattr(self, key), "", f"options.{key}")
-        _check_choice(self.split, SPLIT_CHOICES, "", "options.split")
+            check_bool(getattr(self, key), "", f"options.{key}")
+        check_choice(self.split, SPLIT_CHOICES, "", "options.split")
 
 
 @dataclass(frozen=True)
@@ -405,7 +311,7 @@ class RuleSet:
     def kickout_value(self, n_players: int) -> int:
         """Dense hand value of the kickout threshold for ``n_players`` (the dealer folds at ``>=``)."""
         _check_players(n_players)
-        return _pattern_value(self.kickout[n_players])
+        return pattern_value(self.kickout[n_players])
 
     # ---- changing (for notebooks) ---------------------------------------
 
@@ -421,7 +327,7 @@ class RuleSet:
     def with_kickout(self, n_players: int, pattern: str) -> RuleSet:
         """A copy with the kickout threshold for ``n_players`` set to ``pattern``."""
         _check_players(n_players)
-        _check_pattern(pattern, "", f"kickout.{n_players}")
+        check_pattern(pattern, "", f"kickout.{n_players}")
         return self.replace(kickout=self.kickout.replace(n_players, pattern))
 
     def with_bonus(self, **pays: int | float) -> RuleSet:
@@ -465,8 +371,6 @@ class RuleSet:
 
     def to_frame(self, *, describe: bool = False):
         """Tidy ``pandas.DataFrame`` of every key in force: ``section, key, value, detail``."""
-        import pandas as pd
-
         return pd.DataFrame(self.rows(describe=describe), columns=["section", "key", "value", "detail"])
 
     def summary(self) -> str:
@@ -474,7 +378,7 @@ class RuleSet:
         kick = ", ".join(f"{n}: {p}" for n, p in self.kickout.items())
         bonus = ", ".join(f"{l.key} {l.pays:g}" for l in self.bonus)
         cover = ", ".join(f"{l.key} {l.pays:g}" for l in self.cover)
-        opts = ", ".join(f"{k}={_toml_value(getattr(self.options, k))}" for k in _OPTION_KEYS)
+        opts = ", ".join(f"{k}={toml_value(getattr(self.options, k))}" for k in _OPTION_KEYS)
         lines = [
             f"rule set {self.name}: {self.description}".rstrip(": "),
             f"  source: {self.source or '(none)'}" + (f" (sha256 {self.sha256[:12]})" if self.sha256 else ""),
@@ -493,24 +397,20 @@ class RuleSet:
         """
         out = [
             f"# Rule set {self.name}, resolved" + (f" from {self.source}" if self.source else ""),
-            f"name = {_toml_value(self.name)}",
-            f"description = {_toml_value(self.description)}",
+            f"name = {toml_value(self.name)}",
+            f"description = {toml_value(self.description)}",
             "",
             "[kickout]",
         ]
-        out += [f"{n} = {_toml_value(p)}" for n, p in self.kickout.items()]
+        out += [f"{n} = {toml_value(p)}" for n, p in self.kickout.items()]
         for section, table in (("bonus", self.bonus), ("cover", self.cover)):
             out += ["", f"[{section}]"]
-            for line in table:
-                if CATEGORY_PATTERNS.get(line.key) == line.hand_pattern:
-                    out.append(f"{_toml_key(line.key)} = {_toml_value(line.pays)}")
-                else:
-                    out.append(f"{_toml_key(line.key)} = {{ hand = {_toml_value(line.hand_pattern)}, "
-                               f"pays = {_toml_value(line.pays)} }}")
+            out += [paytable_line(line.key, line.hand_pattern, line.pays,
+                                  category_pattern=CATEGORY_PATTERNS.get(line.key)) for line in table]
         out += ["", "[quickdraw]"]
-        out += [f"{k} = {_toml_value(getattr(self.quickdraw, k))}" for k in _QUICKDRAW_KEYS]
+        out += [f"{k} = {toml_value(getattr(self.quickdraw, k))}" for k in _QUICKDRAW_KEYS]
         out += ["", "[options]"]
-        out += [f"{k} = {_toml_value(getattr(self.options, k))}" for k in _OPTION_KEYS]
+        out += [f"{k} = {toml_value(getattr(self.options, k))}" for k in _OPTION_KEYS]
         return "\n".join(out) + "\n"
 
 
@@ -529,150 +429,70 @@ def load_rules(source: str | Path | RuleSet | None = None) -> RuleSet:
     if isinstance(source, RuleSet):
         return source
     path = resolve_rules_path(source)
-    raw, chain_bytes, origins = _load_chain(path, ())
+    raw, chain_bytes, origins = load_chain(path, ())
     digest = hashlib.sha256(b"".join(chain_bytes)).hexdigest()
     return _build(raw, origins, default_name=path.stem, sha256=digest)
 
 
 def rules_from_toml(text: str, *, source: str = "<string>") -> RuleSet:
     """A rule set from TOML text (``extends`` is resolved against the working directory)."""
-    raw = _parse_toml(text, source)
-    raw, parents, origins = _resolve_extends(raw, source, Path.cwd(), (source,))
+    raw = parse_toml(text, source)
+    raw, parents, origins = resolve_extends(raw, source, Path.cwd(), (source,))
     digest = hashlib.sha256(b"".join(parents) + text.encode()).hexdigest()
     return _build(raw, origins, default_name=Path(source).stem if source != "<string>" else "unnamed", sha256=digest)
 
 
-def _parse_toml(text: str, where: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"{where}: invalid TOML: {exc}") from None
-
-
-class _Origins:
-    """Which file each dotted key of a merged document came from (for messages).
-
-    ``str()`` of it is the leaf file, named for keys no file wrote (missing keys).
-    """
-
-    def __init__(self, leaf: str, by_key: dict[str, str] | None = None) -> None:
-        self.leaf = leaf
-        self.by_key = dict(by_key or {})
-
-    def record(self, table: dict, file: str, prefix: str = "") -> None:
-        for key, value in table.items():
-            self.by_key[prefix + key] = file
-            if isinstance(value, dict):
-                self.record(value, file, prefix + key + ".")
-
-    def file_of(self, key: str) -> str:
-        return self.by_key.get(key, self.leaf)
-
-    def __str__(self) -> str:
-        return self.leaf
-
-
-def _load_chain(path: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes], _Origins]:
-    """The file at ``path`` merged over its ``extends`` parents, their bytes (parents first), key origins."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RuleError(f"rule-set file not found: {path} ({exc.strerror})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleError(f"{path}: invalid TOML: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    raw = _parse_toml(text, str(path))
-    me = str(path.resolve())
-    merged, parents, origins = _resolve_extends(raw, str(path), path.parent, seen + (me,))
-    return merged, parents + [data], origins
-
-
-def _resolve_extends(raw: dict, where: str, base: Path, seen: tuple[str, ...]) -> tuple[dict, list[bytes], _Origins]:
-    """``raw`` merged over its parent chain, the parents' bytes, and key origins."""
-    origins = _Origins(where)
-    if "extends" not in raw:
-        origins.record(raw, where)
-        return raw, [], origins
-    parent_ref = raw.pop("extends")
-    if not isinstance(parent_ref, str) or not parent_ref.strip():
-        raise RuleError(f"{_prefix(where, 'extends')}: must be a file name (string), got {_show(parent_ref)}")
-    try:
-        parent = resolve_rules_path(parent_ref, relative_to=base)
-    except RuleError:
-        raise RuleError(f"{_prefix(where, 'extends')}: parent rule-set file not found: {base / parent_ref}") from None
-    if str(parent.resolve()) in seen:
-        chain = " -> ".join(Path(s).name for s in seen + (str(parent.resolve()),))
-        raise RuleError(f"{_prefix(where, 'extends')}: inheritance cycle: {chain}")
-    parent_raw, parent_bytes, parent_origins = _load_chain(parent, seen)
-    # The leaf's own name, not the parent's, unless it sets one.
-    parent_raw.pop("name", None)
-    origins = _Origins(where, parent_origins.by_key)
-    origins.record(raw, where)
-    return _deep_merge(parent_raw, raw), parent_bytes, origins
-
-
-def _deep_merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
-def _build(raw: dict, where: _Origins, *, default_name: str, sha256: str) -> RuleSet:
+def _build(raw: dict, where: KeyOrigins, *, default_name: str, sha256: str) -> RuleSet:
     """Validate a merged TOML document and build the rule set."""
-    _check_keys(raw, _TOP_KEYS, where, "")
+    check_keys(raw, _TOP_KEYS, where, "")
     for section in ("kickout", "bonus", "quickdraw", "cover"):
         if section not in raw:
-            raise RuleError(f"{_prefix(where, section)}: missing required table [{section}]")
+            raise RuleError(f"{prefix(where, section)}: missing required table [{section}]")
         if not isinstance(raw[section], dict):
-            raise RuleError(f"{_prefix(where, section)}: must be a table [{section}], got {_show(raw[section])}")
+            raise RuleError(f"{prefix(where, section)}: must be a table [{section}], got {show(raw[section])}")
     name = raw.get("name", default_name)
     description = raw.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
-            raise RuleError(f"{_prefix(where, key)}: must be a string, got {_show(value)}")
+            raise RuleError(f"{prefix(where, key)}: must be a string, got {show(value)}")
 
     # [kickout]: "1".."7" -> pattern, all required.
     kick = raw["kickout"]
     for key in kick:
         if not key.isdigit():
-            raise RuleError(f"{_prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
+            raise RuleError(f"{prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
         if not 1 <= int(key) <= MAX_PLAYERS or key != str(int(key)):
-            raise RuleError(f"{_prefix(where, f'kickout.{key}')}: player count must be 1..{MAX_PLAYERS}")
+            raise RuleError(f"{prefix(where, f'kickout.{key}')}: player count must be 1..{MAX_PLAYERS}")
     patterns = []
     for n in range(1, MAX_PLAYERS + 1):
         if str(n) not in kick:
-            raise RuleError(f"{_prefix(where, f'kickout.{n}')}: missing required key (all of 1..{MAX_PLAYERS} players need a threshold)")
+            raise RuleError(f"{prefix(where, f'kickout.{n}')}: missing required key (all of 1..{MAX_PLAYERS} players need a threshold)")
         pattern = kick[str(n)]
         if not isinstance(pattern, str):
-            raise RuleError(f"{_prefix(where, f'kickout.{n}')}: threshold must be a hand pattern string such as \"KKQ\", got {_show(pattern)}")
-        _check_pattern(pattern, where, f"kickout.{n}")
+            raise RuleError(f"{prefix(where, f'kickout.{n}')}: threshold must be a hand pattern string such as \"KKQ\", got {show(pattern)}")
+        check_pattern(pattern, where, f"kickout.{n}")
         patterns.append(pattern)
 
     bonus = _build_paytable(raw["bonus"], where, "bonus")
     cover = _build_paytable(raw["cover"], where, "cover")
 
     qd = raw["quickdraw"]
-    _check_keys(qd, _QUICKDRAW_KEYS, where, "quickdraw.")
+    check_keys(qd, _QUICKDRAW_KEYS, where, "quickdraw.")
     if "pays" not in qd:
-        raise RuleError(f"{_prefix(where, 'quickdraw.pays')}: missing required key (the Quickdraw payout, e.g. pays = 5)")
-    _check_pays(qd["pays"], where, "quickdraw.pays")
+        raise RuleError(f"{prefix(where, 'quickdraw.pays')}: missing required key (the Quickdraw payout, e.g. pays = 5)")
+    check_pays(qd["pays"], where, "quickdraw.pays")
     comparison = qd.get("comparison", QuickdrawRules.comparison)
-    _check_choice(comparison, COMPARISON_CHOICES, where, "quickdraw.comparison")
+    check_choice(comparison, COMPARISON_CHOICES, where, "quickdraw.comparison")
 
     opts = raw.get("options", {})
     if not isinstance(opts, dict):
-        raise RuleError(f"{_prefix(where, 'options')}: must be a table [options], got {_show(opts)}")
-    _check_keys(opts, _OPTION_KEYS, where, "options.")
+        raise RuleError(f"{prefix(where, 'options')}: must be a table [options], got {show(opts)}")
+    check_keys(opts, _OPTION_KEYS, where, "options.")
     for key in ("automatic_win", "dealer_loses_ties", "bonus_on_automatic_win"):
         if key in opts:
-            _check_bool(opts[key], where, f"options.{key}")
+            check_bool(opts[key], where, f"options.{key}")
     if "split" in opts:
-        _check_choice(opts["split"], SPLIT_CHOICES, where, "options.split")
+        check_choice(opts["split"], SPLIT_CHOICES, where, "options.split")
 
     return RuleSet(
         name=name,
@@ -687,116 +507,34 @@ def _build(raw: dict, where: _Origins, *, default_name: str, sha256: str) -> Rul
     )
 
 
-def _build_paytable(table: dict, where: _Origins, section: str) -> Paytable:
+def _build_paytable(table: dict, where: KeyOrigins, section: str) -> Paytable:
     lines = []
     for key, value in table.items():
         dotted = f"{section}.{key}"
         if isinstance(value, dict):
-            _check_keys(value, _LINE_KEYS, where, dotted + ".")
+            check_keys(value, _LINE_KEYS, where, dotted + ".")
             if "pays" not in value:
-                raise RuleError(f"{_prefix(where, f'{dotted}.pays')}: missing required key (the line's payout)")
+                raise RuleError(f"{prefix(where, f'{dotted}.pays')}: missing required key (the line's payout)")
             hand = value.get("hand", CATEGORY_PATTERNS.get(key))
             if hand is None:
-                raise RuleError(f"{_prefix(where, f'{dotted}.hand')}: missing required key ('{key}' is not a named category, so the line needs a hand pattern)")
+                raise RuleError(f"{prefix(where, f'{dotted}.hand')}: missing required key ('{key}' is not a named category, so the line needs a hand pattern)")
             if not isinstance(hand, str):
-                raise RuleError(f"{_prefix(where, f'{dotted}.hand')}: must be a hand pattern string, got {_show(hand)}")
-            _check_pattern(hand, where, f"{dotted}.hand")
+                raise RuleError(f"{prefix(where, f'{dotted}.hand')}: must be a hand pattern string, got {show(hand)}")
+            check_pattern(hand, where, f"{dotted}.hand")
             pays = value["pays"]
-            _check_pays(pays, where, f"{dotted}.pays")
+            check_pays(pays, where, f"{dotted}.pays")
         else:
             if key not in CATEGORY_PATTERNS:
                 raise RuleError(
-                    f"{_prefix(where, dotted)}: unknown hand category{_did_you_mean(key, CATEGORY_PATTERNS)}"
-                    f"; for another threshold write {_toml_key(key)} = {{ hand = \"PATTERN\", pays = N }}"
+                    f"{prefix(where, dotted)}: unknown hand category{did_you_mean(key, CATEGORY_PATTERNS)}"
+                    f"; for another threshold write {toml_key(key)} = {{ hand = \"PATTERN\", pays = N }}"
                 )
             hand, pays = CATEGORY_PATTERNS[key], value
-            _check_pays(pays, where, dotted)
+            check_pays(pays, where, dotted)
         lines.append(PayLine(key, hand, pays))
     return Paytable(tuple(lines))
-
-
-# --------------------------------------------------------------------------
-# Checks (one-line messages: file, key, problem)
-# --------------------------------------------------------------------------
-
-def _prefix(where: str | _Origins, key: str) -> str:
-    """``FILE: key 'KEY'``; ``where`` is a file name, key origins, or "" (a change made in code)."""
-    if isinstance(where, _Origins):
-        where = where.file_of(key)
-    return f"{where}: key '{key}'" if where else f"key '{key}'"
-
-
-def _check_keys(table: dict, allowed: tuple[str, ...], where: str, prefix: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise RuleError(f"{_prefix(where, prefix + key)}: unknown key{_did_you_mean(key, allowed)}")
-
-
-def _did_you_mean(key: str, allowed) -> str:
-    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean '{close[0]}'?"
-    return f"; allowed keys: {', '.join(allowed)}"
-
-
-def _check_pays(value: Any, where: str, key: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RuleError(f"{_prefix(where, key)}: payout must be a number of ante units, got {_show(value)}")
-    if not math.isfinite(value) or value < 0:
-        raise RuleError(f"{_prefix(where, key)}: payout must be a finite number >= 0, got {_show(value)}")
-
-
-def _check_bool(value: Any, where: str, key: str) -> None:
-    if not isinstance(value, bool):
-        raise RuleError(f"{_prefix(where, key)}: must be true or false, got {_show(value)}")
-
-
-def _check_choice(value: Any, allowed: tuple[str, ...], where: str, key: str) -> None:
-    if value not in allowed:
-        choices = ", ".join(f'"{a}"' for a in allowed)
-        raise RuleError(f"{_prefix(where, key)}: {_show(value)} is not allowed; choose one of {choices}")
 
 
 def _check_players(n: Any) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PLAYERS:
         raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
-
-
-def _check_pattern(pattern: str, where: str, key: str) -> None:
-    try:
-        _pattern_value(pattern)
-    except PatternError as exc:
-        raise RuleError(f"{_prefix(where, key)}: threshold {pattern!r} does not parse: {exc}") from None
-
-
-def _show(value: Any) -> str:
-    """A value as TOML would write it, for messages."""
-    try:
-        return _toml_value(value)
-    except TypeError:
-        return f"a {type(value).__name__}"
-
-
-# --------------------------------------------------------------------------
-# A tiny TOML writer (strings, numbers, booleans: all a rule set holds)
-# --------------------------------------------------------------------------
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        # JSON string escapes are a subset of TOML basic-string escapes.
-        return json.dumps(value, ensure_ascii=False)
-    raise TypeError(f"cannot write {type(value).__name__} as a TOML value")

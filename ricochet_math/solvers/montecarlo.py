@@ -49,20 +49,25 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
 
-from ricochet_math.engine.round import check_players
-from ricochet_math.errors import RicochetError
-from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES
+from ricochet_math._version import __version__
 from ricochet_math.engine.kernel import (
     F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
     F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_CATEGORIES, R_ALL_FOLD,
     R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
     R_POT_SQ, R_SPLIT, R_TOT_RET_WAG, ChunkSums, prepare, run_chunk,
 )
+from ricochet_math.engine.round import check_players
+from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
+from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio, seat_index
+from ricochet_math.strategies.registry import resolve_strategies
 
-__all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "MonteCarlo", "SimulationResult", "simulate", "rtp_table",
+__all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "SimulationResult", "simulate", "rtp_table",
            "default_workers", "default_chunk_size", "RTP_ROUNDS", "RTP_ROUNDS_SOLVER"]
 
 #: rounds per chunk: the unit of seeding, parallel work and checkpointing
@@ -88,20 +93,6 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
-
-
-@dataclass(frozen=True)
-class MonteCarlo:
-    """How to run a Monte Carlo estimate (a small config object; see :func:`simulate`)."""
-
-    rounds: int = 1_000_000
-    seed: int | None = None
-    chunk_size: int | None = None
-    workers: int | None = None
-
-    def run(self, rules=None, players: int = 1, strategy="always", **kwargs) -> SimulationResult:
-        return simulate(rules, players, strategy, self.rounds, self.seed, workers=self.workers,
-                        chunk_size=self.chunk_size, **kwargs)
 
 
 # ----------------------------------------------------------------------------
@@ -137,16 +128,12 @@ class SimulationResult:
         total net per round, or None when the run did not record controls."""
         if not self.control_means or self.sums.controls.size == 0:
             return None
-        from ricochet_math.solvers.variance import controlled_estimate
-
         return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level)
 
     def controlled_seat(self, seat: int):
         """The control-variate estimate of seat ``seat``'s (0-based) mean net per round, or None."""
         if not self.control_means or self.sums.controls.size == 0:
             return None
-        from ricochet_math.solvers.variance import controlled_estimate, seat_index
-
         return controlled_estimate(self.sums.controls, np.array(self.control_means), self.level,
                                    target=seat_index(seat))
 
@@ -230,8 +217,6 @@ class SimulationResult:
             out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c, rate=True)
         cv = self.controlled
         if cv is not None:  # the same RTP per initial bet, with the control variates (ricochet_math.solvers.variance)
-            from ricochet_math.solvers.variance import controlled_ratio
-
             out["rtp_initial_cv"] = cv.controlled.shifted(1.0, 1.0 / n)
             out["rtp_wagered_cv"] = controlled_ratio(self.sums.controls, np.array(self.control_means), lv)
             out["variance_ratio"] = cv.variance_ratio
@@ -239,8 +224,6 @@ class SimulationResult:
 
     def to_frame(self):
         """One row (pandas): the run's identity, every figure, and ``_low``/``_high`` interval columns."""
-        import pandas as pd
-
         row: dict[str, object] = {}
         for name, value in self.summary().items():
             if isinstance(value, Estimate):
@@ -257,8 +240,6 @@ class SimulationResult:
     def seat_frame(self, by: str = "seat"):
         """Per seat (``by="seat"``) or per acting position (``by="position"``, 1 = acted first):
         RTP both ways, mean net and its standard deviation, fold and win frequency, with 95% intervals."""
-        import pandas as pd
-
         table = self.sums.seat if by == "seat" else self.sums.position
         r, lv = self.rounds, self.level
         rows = []
@@ -289,8 +270,6 @@ class SimulationResult:
     def hands_frame(self):
         """Final five-card hands of the seats that have one: count and frequency per player-round, and the
         bonus paid on them (frequency with its 95% interval)."""
-        import pandas as pd
-
         s, n, r = self.sums, self.players, self.rounds
         rows = []
         for c in range(N_CATEGORIES):
@@ -345,8 +324,6 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     default: on when a seat uses the perfect-play kernel (whose cost dwarfs
     theirs), off otherwise.
     """
-    from ricochet_math import __version__
-
     rules = load_rules(rules)
     n = check_players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
@@ -354,8 +331,6 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
     if control_variates is None:
-        from ricochet_math.strategies.registry import resolve_strategies
-
         control_variates = any(s.uses_solver for s in resolve_strategies(strategy, n))
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
     if chunk_size is None:
@@ -382,8 +357,6 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     run_chunk(setup, children[0], 0)  # compile (or load) the kernel once, before the threads start
     pending = [i for i in range(n_chunks) if i not in done]
     workers = workers or default_workers()
-    from tqdm.auto import tqdm
-
     bar = tqdm(total=rounds, initial=sum(lengths[i] for i in done), unit="round", unit_scale=True,
                desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
                disable=True if not progress or len(pending) < 4 else None)
@@ -469,10 +442,6 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     reproduces its row.  Returns the results and the ``pandas`` table (one
     row per player count: :meth:`SimulationResult.to_frame`).
     """
-    import pandas as pd
-
-    from ricochet_math.strategies.registry import resolve_strategies
-
     rules = load_rules(rules)
     results = []
     for n in players:

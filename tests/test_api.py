@@ -1,0 +1,172 @@
+"""The public API (``import ricochet_math as rm``) and the layer rule of docs/architecture.md.
+
+A module may import only its own layer and the layers below it; ``games/`` may
+import anything below ``cli/``; no module imports the package root (the
+façade); and no chain of imports between modules leads back to where it started.
+Imports are read from the source with :mod:`ast`, wherever they sit in a module
+(an import inside a function is a dependency all the same).
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import ricochet_math as rm
+
+PACKAGE = "ricochet_math"
+ROOT = Path(rm.__file__).resolve().parent
+
+# Known edges that break the layer rule or close a cycle today, in files other helpers are moving.
+ALLOWED = {
+    ("ricochet_math.engine.kernel", "ricochet_math.solvers.variance"),  # being removed in issue 10
+    ("ricochet_math.reports.build", "ricochet_math"),  # being removed in issue 10 (__version__: use _version)
+}
+
+# Layer of each top-level part of the package, bottom up (docs/architecture.md).
+LAYERS = {
+    "errors": 0, "_numba": 0, "_version": 0,
+    "evaluator": 1,
+    "rules": 2,
+    "strategies": 3,
+    "engine": 4,
+    "solvers": 5,
+    "design": 6,
+    "reports": 7,
+    "games": 7.5,  # reuses anything below cli; no casino layer but the CLI imports a game
+    "cli": 8, "__main__": 8,
+}
+FACADE = 9  # the package root: imports everything, imported by nothing inside the package
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _layer(module: str) -> float:
+    parts = module.split(".")
+    return FACADE if len(parts) == 1 else LAYERS[parts[1]]
+
+
+def _imports(module: str) -> set[str]:
+    """The package's modules that ``module`` names in an import statement (anywhere in it)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the importing module's package
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            # ``from pkg import sub`` imports the submodule ``pkg.sub``; any other name comes from ``pkg``
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        found.update(t for t in targets if t == PACKAGE or t.startswith(PACKAGE + "."))
+    return found
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def test_every_module_is_in_a_layer():
+    assert all(isinstance(_layer(m), (int, float)) for m in MODULES)
+    unknown = [t for targets in GRAPH.values() for t in targets if t not in MODULES]
+    assert not unknown, f"imports of modules that do not exist: {unknown}"
+
+
+def test_no_module_imports_a_higher_layer_or_the_package_root():
+    bad = sorted((m, t) for m, targets in GRAPH.items() for t in targets
+                 if m != PACKAGE and _layer(t) > _layer(m) and (m, t) not in ALLOWED)
+    assert not bad, "imports against the layer order:\n" + "\n".join(f"  {m} -> {t}" for m, t in bad)
+
+
+def test_no_import_cycles():
+    graph = {m: {t for t in targets if (m, t) not in ALLOWED} for m, targets in GRAPH.items()}
+    cycles = [c for c in _strongly_connected(graph) if len(c) > 1 or c[0] in graph[c[0]]]
+    assert not cycles, "import cycles:\n" + "\n".join("  " + " <-> ".join(sorted(c)) for c in cycles)
+
+
+def test_allow_list_is_still_needed():
+    stale = sorted(edge for edge in ALLOWED if edge[1] not in GRAPH.get(edge[0], ()))
+    assert not stale, f"allow-listed imports that are gone (remove them from ALLOWED): {stale}"
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm (iterative): the strongly connected components of ``graph``."""
+    index, low, on_stack, stack, out = {}, {}, set(), [], []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
+    return out
+
+
+# ------------------------------------------------------------------ the public names
+def _facade_imports() -> list[tuple[str, list[str]]]:
+    """``(module, names)`` of each ``from ricochet_math... import`` in ``ricochet_math/__init__.py``, in order."""
+    tree = ast.parse((ROOT / "__init__.py").read_text(encoding="utf-8"))
+    return [(n.module, [a.asname or a.name for a in n.names]) for n in tree.body
+            if isinstance(n, ast.ImportFrom) and n.module.startswith(PACKAGE)]
+
+
+def test_every_public_name_exists():
+    missing = [name for name in rm.__all__ if not hasattr(rm, name)]
+    assert not missing
+    assert len(set(rm.__all__)) == len(rm.__all__), "a name is listed twice"
+
+
+@pytest.mark.parametrize("name", [n for n in rm.__all__ if n != "__version__"])
+def test_public_name_comes_from_its_defining_module(name):
+    obj = getattr(rm, name)
+    module = getattr(obj, "__module__", None)
+    if module is not None and module.startswith(PACKAGE):
+        assert getattr(importlib.import_module(module), name, None) is obj
+
+
+def test_all_follows_the_imports_section_by_section():
+    """``__all__`` names every imported name once, in the order of the imports, which go up the layers."""
+    imports = _facade_imports()
+    layers = [_layer(module) for module, _ in imports]
+    assert layers == sorted(layers), "the façade imports go up the layers"
+    statement = {name: i for i, (_, names) in enumerate(imports) for name in names}
+    assert set(statement) == set(rm.__all__), "imported but not listed, or listed but not imported"
+    order = [statement[name] for name in rm.__all__]
+    assert order == sorted(order), "rm.__all__ lists the names in the order they are imported"
