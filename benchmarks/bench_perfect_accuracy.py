@@ -32,7 +32,7 @@ from ricochet_math.solvers import nested
 from ricochet_math.strategies import perfect as P
 from ricochet_math.evaluator.evaluation import eval_cards, order_key
 from ricochet_math.rules.ruleset import load_rules
-from ricochet_math.solvers.solo import bonus_lines
+from ricochet_math.solvers.solo_kernel import bonus_lines
 
 PERFECT = P.readings("perfect")  # the look-ahead's own reading, for every seat
 

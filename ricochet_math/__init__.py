@@ -20,17 +20,20 @@ from ricochet_math.rules.ruleset import (
     KickoutTable, PayLine, Paytable, QuickdrawRules, RuleOptions, RuleSet, load_rules, rules_from_toml,
 )
 from ricochet_math.strategies.registry import get_strategy, strategy_names
-from ricochet_math.engine.round import Round, RoundRecord, deal_deck, format_history, play_round
+from ricochet_math.engine.deal import FaceUpTable, deal_deck, face_up_table
+from ricochet_math.engine.records import RoundRecord, format_history
+from ricochet_math.engine.round import Round, play_round
 from ricochet_math.solvers.stats import Estimate
 from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate
 from ricochet_math.solvers.solo import SoloAnalysis, SoloDeal, solo_analysis, solo_deal
-from ricochet_math.solvers.advise import Advice, advise, table_state
+from ricochet_math.solvers.advise import Advice, advise
 from ricochet_math.solvers.timing import bench
-from ricochet_math.design.sidebets import (
-    cover, cover_progressive, quickdraw, quickdraw_both, quickdraw_table, sidebets_summary,
-)
+from ricochet_math.design.cover import cover, cover_progressive
+from ricochet_math.design.quickdraw import quickdraw, quickdraw_both, quickdraw_table
+from ricochet_math.design.sidebets import sidebets_summary
 from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table
-from ricochet_math.design.tuning import tune_bonus, tune_cover, tune_paytable
+from ricochet_math.design.optimiser import tune_paytable
+from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
 
@@ -47,16 +50,16 @@ __all__ = [
     "RuleOptions",
     # strategies and one round
     "get_strategy", "strategy_names",
-    "Round", "RoundRecord", "play_round", "deal_deck", "format_history",
+    "FaceUpTable", "face_up_table", "deal_deck", "RoundRecord", "format_history", "Round", "play_round",
     # Monte Carlo
     "Estimate",
     "SimulationResult", "simulate", "rtp_table",
     # exact solo analysis, advice, timings
     "SoloAnalysis", "SoloDeal", "solo_analysis", "solo_deal",
-    "Advice", "advise", "table_state",
+    "Advice", "advise",
     "bench",
     # design: side bets, kickout thresholds, paytable tuning
-    "quickdraw", "quickdraw_both", "quickdraw_table", "cover", "cover_progressive", "sidebets_summary",
+    "cover", "cover_progressive", "quickdraw", "quickdraw_both", "quickdraw_table", "sidebets_summary",
     "kickout_curve", "find_kickout", "kickout_table",
     "tune_paytable", "tune_cover", "tune_bonus",
     # reports

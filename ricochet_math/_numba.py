@@ -17,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import types
 from pathlib import Path
 
 import numba
 
-__all__ = ["njit", "pnjit", "prange", "drop_stale_caches"]
+__all__ = ["njit", "pnjit", "prange", "specialise", "drop_stale_caches"]
 
 prange = numba.prange
 
@@ -40,6 +41,19 @@ def pnjit(*args, **kwargs):
     """Parallel variant of :func:`njit` for batch kernels over independent items."""
     kwargs.setdefault("parallel", True)
     return njit(*args, **kwargs)
+
+
+def specialise(fn, name: str, **constants):
+    """A copy of ``fn`` named ``name`` whose globals hold ``constants`` (numba freezes globals as
+    compile-time constants and prunes the branches they decide; the distinct name gives the
+    copy its own cache file)."""
+    scope = dict(fn.__globals__)
+    scope.update(constants)
+    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return copy
 
 
 def kernel_sources(root: Path = PACKAGE_ROOT) -> list[Path]:

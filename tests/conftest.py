@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ricochet_math.rules.ruleset import load_rules, paytables_dir
+from ricochet_math.rules.files import paytables_dir
+from ricochet_math.rules.ruleset import load_rules
 
 
 @pytest.fixture(scope="session")

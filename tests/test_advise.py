@@ -15,10 +15,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ricochet_math.engine.round import AUTO_WIN, Round
+from ricochet_math.engine.records import AUTO_WIN
+from ricochet_math.engine.round import Round
 from ricochet_math.errors import TableStateError
 from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.evaluator.evaluation import describe
+from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.arrays import options_array
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.advise import advise

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 
 from ricochet_math.cli.app import build_parser, main, registry
 

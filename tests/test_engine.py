@@ -18,12 +18,14 @@ from ricochet_math.rules.layout import Option
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.cli.app import main
 from ricochet_math.engine.deal import face_up_table
-from ricochet_math.engine.round import (
-    AUTO_WIN, BEATEN, FOLDED, WON, Round, cards_needed, check_players, deal_deck, format_history, options_array,
-    play_round, quickdraw_result,
-)
+from ricochet_math.engine.deal import cards_needed, check_players, deal_deck
+from ricochet_math.engine.records import format_history
+from ricochet_math.engine.records import AUTO_WIN, BEATEN, FOLDED, WON
+from ricochet_math.engine.round import Round, play_round, quickdraw_result
+from ricochet_math.rules.arrays import options_array
 from ricochet_math.errors import CardError, RuleError, StrategyError, TableStateError
-from ricochet_math.evaluator.evaluation import describe, hand_value
+from ricochet_math.evaluator.evaluation import hand_value
+from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.ruleset import load_rules
 
 RULES = load_rules()

@@ -15,10 +15,11 @@ import pytest
 
 from ricochet_math.engine.round import play_round
 from ricochet_math.errors import CardError, RuleError
+from ricochet_math.engine.shuffle import xoshiro_decks
 from ricochet_math.engine.kernel import (
-    N_ROUND_FIELDS, N_SEAT_FIELDS, ROUND_FIELDS, SEAT_FIELDS, STATUS_CODES, RoundSum, SeatSum, Status, play_decks,
-    prepare, run_chunk, xoshiro_decks,
+    N_ROUND_FIELDS, N_SEAT_FIELDS, ROUND_FIELDS, SEAT_FIELDS, STATUS_CODES, Status, play_decks, prepare, run_chunk,
 )
+from ricochet_math.engine.sums import RoundSum, SeatSum
 from ricochet_math.evaluator.evaluation import category_of
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE

@@ -31,11 +31,12 @@ from ricochet_math.evaluator.evaluation import (
     NUM_VALUES, evaluate, partial_key, value_counts_5,
 )
 from ricochet_math.rules.ruleset import Paytable, PayLine, load_rules
-from ricochet_math.design.sidebets import (
-    DEALS_COVER, DEALS_QUICKDRAW, cover, cover_lines, cover_progressive, player_classes,
-    quickdraw, quickdraw_both, quickdraw_brute_force, quickdraw_counts_for, quickdraw_table,
-    reference_quickdraw_win, sidebets_summary,
+from ricochet_math.design.cover import cover, cover_lines, cover_progressive
+from ricochet_math.design.quickdraw import player_classes, quickdraw, quickdraw_both, quickdraw_table
+from ricochet_math.design.quickdraw_count import (
+    quickdraw_brute_force, quickdraw_counts_for, reference_quickdraw_win,
 )
+from ricochet_math.design.sidebets import DEALS_COVER, DEALS_QUICKDRAW, sidebets_summary
 from ricochet_math.evaluator.tables import hand_classes
 
 # ---------------------------------------------------------------- pinned exact figures

@@ -15,11 +15,10 @@ import numpy as np
 import pytest
 
 import ricochet_math.solvers.montecarlo as simulate_module
-from ricochet_math.strategies.registry import perfect
 from ricochet_math.cli.app import main
 from ricochet_math.errors import RicochetError, RuleError, StrategyError
 from ricochet_math.evaluator.evaluation import category_of, value_counts_5
-from ricochet_math.engine.kernel import F_NET, R_HOUSE_NET
+from ricochet_math.engine.sums import RoundSum, SeatSum
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import CHUNK_ROUNDS, SOLVER_CHUNK_ROUNDS, rtp_table, simulate
 from ricochet_math.solvers.stats import mean_ci, proportion_ci, ratio_ci, sample_std, wilson_ci, z_value
@@ -116,7 +115,7 @@ def test_frames_and_figures():
     s = res.sums
     assert m["rtp_wagered"].estimate == pytest.approx(s.total[1] / s.total[0])
     # the house's result is the players' loss, round by round and so in total
-    assert s.round[R_HOUSE_NET] + s.total[F_NET] == pytest.approx(0.0, abs=1e-6)
+    assert s.round[RoundSum.house_net] + s.total[SeatSum.net] == pytest.approx(0.0, abs=1e-6)
     # a seat folds, plays, or (the last seat, dealer kicked out, all others folded) wins automatically
     assert m["fold_frequency"].estimate + m["play_frequency"].estimate + m["automatic_win_rate"].estimate / 4 \
         == pytest.approx(1.0)
@@ -293,12 +292,7 @@ def test_cli_rtp_csv_and_json(capsys):
     assert lines[0].startswith("rules,players,strategy,rounds,rtp_initial") and len(lines) == 2
 
 
-def test_cli_rtp_default_strategy(capsys, monkeypatch):
-    monkeypatch.setattr(perfect, "SOLVER_READY", False, raising=False)
-    assert main(["rtp", "--rounds", "3000", "--players", "2"]) == 0
-    out = capsys.readouterr().out
-    assert "solver is not in place yet" in out and "strategy pair" in out
-    monkeypatch.setattr(perfect, "SOLVER_READY", True, raising=False)
+def test_cli_rtp_default_strategy(capsys):
     assert main(["rtp", "--rounds", "20", "--players", "2"]) == 0
     assert "strategy perfect" in capsys.readouterr().out
 

@@ -22,9 +22,9 @@ from ricochet_math.strategies.dispatch import decide, decide_table_free
 from ricochet_math.strategies.perfect import READING_NAMES, Reading, Readings, perfect_decision, readings
 from ricochet_math.strategies.policy import Code, PolicySlot
 from ricochet_math.strategies.registry import (
-    FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, TableState, get_strategy, policy_array, resolve_strategies,
-    strategy_names, top_cards_key,
+    FIVE_CARD_KEY, ORDER_KEY, Strategy, TWO_CARD_KEY, TableState, get_strategy, policy_array, resolve_strategies, strategy_names,
 )
+from ricochet_math.strategies.simple import top_cards_key
 from ricochet_math.strategies.simple import simple_decide
 
 SIMPLE = ("always", "never", "pair", "beats:A9", "beats:77", "beats:K", "timid", "chaser", "dealer-only",

@@ -17,10 +17,11 @@ import pytest
 from ricochet_math.cli.app import main
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.ruleset import load_rules
-from ricochet_math.design.sidebets import cover
-from ricochet_math.design.tuning import (
-    LinearRTP, cover_rtp_function, enumerate_paytables, override_toml, tune_cover, tune_paytable,
-)
+from ricochet_math.design.cover import cover
+from ricochet_math.design.optimiser import enumerate_paytables, tune_paytable
+from ricochet_math.design.optimiser_problem import LinearRTP
+from ricochet_math.design.optimiser_result import override_toml
+from ricochet_math.design.tuning import cover_rtp_function, tune_cover
 
 SMALL = dict(free_lines=["flush", "full_house", "four_of_a_kind"],
              bounds={"flush": (1, 20), "full_house": (1, 30), "four_of_a_kind": (10, 80)})

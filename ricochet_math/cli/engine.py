@@ -7,21 +7,19 @@ through :mod:`ricochet_math.solvers.montecarlo`.
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pandas as pd
 
 from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-from ricochet_math.engine.round import deal_deck, format_history, parse_players, play_round
+from ricochet_math.engine.deal import deal_deck, parse_players
+from ricochet_math.engine.records import format_history
+from ricochet_math.engine.round import play_round
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.solvers.montecarlo import rtp_table, simulate
 from ricochet_math.solvers.stats import Estimate
-from ricochet_math.strategies.registry import solver_ready
 
 DEFAULT_RTP_SEED = 2026
-#: used by ``rtp`` while the perfect-play solver is not in place (see strategies.solver_ready)
-FALLBACK_STRATEGY = "pair"
 
 
 def _strategy_option(parser, default, help_default: str) -> None:
@@ -142,7 +140,7 @@ def _rtp_arguments(parser) -> None:
     add_format_option(parser)
     parser.add_argument("--players", default="1-7", metavar="RANGE",
                         help="player counts: 1-7 (default), 4, or 2,4,7")
-    _strategy_option(parser, None, "perfect (or 'pair' while the solver is a stub)")
+    _strategy_option(parser, None, "perfect")
     parser.add_argument("--rounds", type=int, default=None, metavar="R",
                         help="rounds per player count (default: 2,000,000; 4,000 with the perfect-play kernel)")
     parser.add_argument("--seed", type=int, default=DEFAULT_RTP_SEED, metavar="INT",
@@ -156,19 +154,9 @@ def _rtp_arguments(parser) -> None:
 def _rtp(args) -> int:
     rules = load_rules_option(args)
     players = list(parse_players(args.players))
-    note = ""
-    strategy = args.strategy
-    if strategy is None:
-        if solver_ready():
-            strategy = ["perfect"]
-        else:
-            strategy = [FALLBACK_STRATEGY]
-            note = (f"note: the perfect-play solver is not in place yet, so this table uses the simple strategy "
-                    f"'{FALLBACK_STRATEGY}' (play a pair or better); pass --strategy to choose")
+    strategy = args.strategy or ["perfect"]
     results, frame = rtp_table(rules, players, strategy, args.rounds, args.seed, workers=args.workers,
                                progress=True)
-    if note:
-        print(note, file=sys.stderr if args.format != "table" else sys.stdout)
     if args.format != "table":
         print_frame(frame, args.format)
         return 0

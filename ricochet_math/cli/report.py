@@ -5,24 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
-import sys
-import time
 
 import numba
-import numpy as np
+import pandas as pd
 
 from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
 from ricochet_math.errors import RicochetError
-from ricochet_math.evaluator.cards import random_deals
-from ricochet_math.evaluator.evaluation import all_five_card_values, evaluate
 from ricochet_math.reports.build import SIZES, build_report, parse_players
-from ricochet_math.rules.ruleset import load_rules
-from ricochet_math.solvers.advise import advise, table_state
-from ricochet_math.solvers.montecarlo import default_workers, simulate
-
-__all__ = ["bench_frame"]
-
+from ricochet_math.solvers.timing import bench
 
 # --------------------------------------------------------------------------- report
 
@@ -82,10 +72,6 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_report_arguments,
 )
 def _report(args: argparse.Namespace) -> int:
-    # pandas loads here, not at the top: every `ricochet` command imports this module, and pandas would add
-    # 1.0 s to each (measured: `import ricochet_math` 2.1 s -> 3.1 s)
-    import pandas as pd
-
     rules = load_rules_option(args)
     result = build_report(rules, args.players, rounds=args.rounds, seed=args.seed, out_dir=args.out,
                           size=args.size, progress=not args.quiet, reproducible=args.reproducible)
@@ -110,68 +96,6 @@ def _report(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- bench
 
-def bench_frame(rules=None, repeat: int = 5, *, seven_hands: int = 1_000_000, engine_rounds: int = 262_144,
-                decisions: int = 20, seed: int = 1, progress: bool = False):
-    """Time the library's hot paths; one row per benchmark with the median and best of ``repeat`` runs.
-
-    Each benchmark runs once untimed first (numba compilation or cache load),
-    then ``repeat`` timed runs.  Rows: the evaluator over all 2,598,960
-    five-card hands; ``seven_hands`` random seven-card hands in one batch; the
-    engine's always-play rounds at N = 1, 4, 7 (``engine_rounds`` rounds,
-    every core); one perfect-play decision for the first seat to act at a
-    seven-player table (the mean over ``decisions`` random tables).
-    """
-    import pandas as pd  # here, not at the top: see _report
-
-    rules = load_rules(rules)
-    rng = np.random.default_rng(seed)
-    seven = random_deals(rng, seven_hands, 7)
-    tables = random_deals(rng, decisions, 7 * 2 + 5)
-    states = [table_state(t[14:19], [t[2 * i:2 * i + 2] for i in range(7)]) for t in tables]
-
-    def decide_all():
-        for st in states:
-            advise(rules, state=st)
-
-    cases = [
-        ("evaluator: all five-card hands", "2,598,960 hands", 2_598_960, "hands/s", all_five_card_values),
-        ("evaluator: random seven-card hands", f"{seven_hands:,} hands", seven_hands, "hands/s",
-         lambda: evaluate(seven)),
-    ]
-    for n in (1, 4, 7):
-        cases.append((f"engine: always play, N = {n}", f"{engine_rounds:,} rounds", engine_rounds, "rounds/s",
-                      lambda n=n: simulate(rules, n, "always", engine_rounds, seed, progress=False)))
-    cases.append(("solver: one perfect decision, N = 7 (first to act)", f"{decisions} tables", decisions,
-                  "decisions/s", decide_all))
-    rows = []
-    for name, work, count, unit, fn in cases:
-        if progress:
-            print(f"  {name} ...", file=sys.stderr, flush=True)
-        fn()  # warm-up: compile or load the kernels
-        times = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-        med = statistics.median(times)
-        per = med / count
-        rows.append({"benchmark": name, "work": work, "median_s": med, "best_s": min(times),
-                     "per_item": _seconds(per), "rate": count / med, "unit": unit})
-    frame = pd.DataFrame(rows)
-    frame.attrs["cores"] = default_workers()
-    return frame
-
-
-def _seconds(s: float) -> str:
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.2f} ms"
-    if s >= 1e-6:
-        return f"{s * 1e6:.2f} us"
-    return f"{s * 1e9:.1f} ns"
-
-
 def _bench_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
     add_format_option(parser)
@@ -186,7 +110,7 @@ def _bench_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_bench_arguments,
 )
 def _bench(args: argparse.Namespace) -> int:
-    frame = bench_frame(load_rules_option(args), args.repeat, progress=args.format == "table")
+    frame = bench(load_rules_option(args), args.repeat, progress=args.format == "table")
     if args.format != "table":
         print_frame(frame, args.format)
         return 0

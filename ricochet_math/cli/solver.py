@@ -3,7 +3,6 @@
 :mod:`ricochet_math.reports.published` and :mod:`ricochet_math.design.kickout`."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
@@ -11,7 +10,9 @@ from ricochet_math.cli.app import add_format_option, add_rules_option, load_rule
 from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
 from ricochet_math.engine.deal import parse_players
 from ricochet_math.errors import RuleError
-from ricochet_math.reports.published import READINGS, best_response, published_figures
+from ricochet_math.reports.published import (
+    READINGS, best_response, check_readings, published_figures, write_best_response,
+)
 from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.solo import solo_analysis
 
@@ -92,25 +93,16 @@ def _published_arguments(parser):
             example="ricochet published --rounds 2000 --readings perfect pot-odds-now --write reports",
             arguments=_published_arguments)
 def _published(args) -> int:
-    readings = tuple(args.readings) if args.readings else READINGS
-    for r in readings:
-        if r not in READINGS:
-            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)}")
+    readings = check_readings(args.readings) if args.readings else READINGS
     if args.rounds < 1:
         raise RuleError(f"--rounds must be positive, got {args.rounds}")
     if args.best_response:
-        if args.best_response not in READINGS:
-            raise RuleError(f"unknown reading {args.best_response!r}; choose from {', '.join(READINGS)}")
+        check_readings(args.best_response)
         frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
                               seed=args.seed, progress=True)
         print_frame(frame, args.format)
         if args.write:
-            path = Path(args.write) / f"best-response-vs-{args.best_response}.csv"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".csv.tmp")
-            tmp.write_text(frame.to_csv(index=False), encoding="utf-8")
-            tmp.replace(path)
-            print(f"wrote {path}")
+            print(f"wrote {write_best_response(frame, args.write)}")
         return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             progress=True)

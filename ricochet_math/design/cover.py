@@ -42,9 +42,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 
 from ricochet_math.errors import RuleError
-from ricochet_math.evaluator.evaluation import NUM_VALUES, ROYAL_FLUSH_VALUE, describe, value_counts_5
+from ricochet_math.evaluator.evaluation import NUM_VALUES, ROYAL_FLUSH_VALUE, value_counts_5
+from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.ruleset import Paytable, RuleSet, load_rules
 
 __all__ = [
@@ -154,7 +156,6 @@ class CoverResult:
         (to 1), ``return`` (``1 + pays``; 0 for no line or a line paying 0), ``rtp_contribution``
         (``probability * return``; sums to the RTP).
         """
-        import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
         rows = [("(no line)", "", "", self.losing, 0.0, 0.0)]
         rows += [(l.key, l.hand_pattern, describe(l.threshold), l.combinations, float(l.pays),
@@ -252,7 +253,6 @@ class ProgressiveResult:
 
     def to_frame(self, meters: Sequence[float] | None = None):
         """RTP at a range of meters (default: reset to twice the break-even meter)."""
-        import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
         if meters is None:
             top = max(self.reset, self.break_even_meter, 1.0) * 2.0

@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ricochet_math.errors import PatternError, RuleError
-from ricochet_math.evaluator.evaluation import describe, pattern_value
+from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.ruleset import MAX_PLAYERS, load_rules
 from ricochet_math.solvers.montecarlo import simulate
 from ricochet_math.solvers.solo import solo_analysis
@@ -71,7 +72,6 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
 
     ``solo``: a finished :class:`~ricochet_math.solvers.solo.SoloAnalysis` to reuse for N = 1.
     """
-    import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
     rules = load_rules(rules)
     if not 1 <= int(players) <= MAX_PLAYERS:
@@ -143,7 +143,6 @@ def find_kickout(rules=None, *, players: int = 1, target_rtp: float = 0.965, cur
 
 def kickout_table(rules=None, *, target_rtp: float = 0.965, players=range(1, 8), **kw):
     """:func:`find_kickout` for every player count at once, as a DataFrame."""
-    import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
     rows = []
     for n in players:
         try:

@@ -59,6 +59,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator import classes as evaluator_classes
@@ -217,7 +218,6 @@ class QuickdrawResult:
         (``(1 + pays) * win_probability``; the column sums to the RTP).  Cells
         with no deals are left out.
         """
-        import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
         labels, combos, wins = self._grouped(by)
         rows = []
@@ -238,7 +238,6 @@ class QuickdrawResult:
         Columns: ``player``, ``combinations`` (deals), ``probability``,
         ``wins``, ``win_rate`` (P(win | that player hand)), ``rtp_contribution``.
         """
-        import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
         labels, combos, wins = self._grouped(by)
         c, w = combos.sum(axis=1), wins.sum(axis=1)
@@ -249,7 +248,6 @@ class QuickdrawResult:
 
     def by_dealer(self):
         """One row per dealer category: deals, probability, wins, P(win | dealer category)."""
-        import pandas as pd  # lazy: pandas adds about 1 s to `import ricochet_math` (measured)
 
         c, w = self.combinations.sum(axis=0), self.wins.sum(axis=0)
         frame = pd.DataFrame({"dealer_category": list(CATEGORY_NAMES), "combinations": c,

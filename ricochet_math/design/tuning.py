@@ -42,7 +42,7 @@ from ricochet_math.design.optimiser import enumerate_paytables, tune_paytable
 from ricochet_math.design.optimiser_problem import LinearRTP, plain_number
 from ricochet_math.design.optimiser_result import Candidate, TuningResult, override_toml
 from ricochet_math.errors import RuleError
-from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES
+from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import MAX_PLAYERS, Paytable, RuleSet, load_rules
 from ricochet_math.solvers.montecarlo import simulate
 from ricochet_math.solvers.solo import solo_analysis

@@ -11,7 +11,7 @@ Two entry points:
   number (:class:`FastRecords`), for the differential tests and for analyses
   that bring their own decks (common random numbers).
 * :func:`run_chunk` deals ``rounds`` random rounds in the kernel
-  (:mod:`ricochet_math.engine.dealing`) and returns only running sums
+  (:mod:`ricochet_math.engine.shuffle`) and returns only running sums
   (:class:`ChunkSums`); :mod:`ricochet_math.solvers.montecarlo` builds Monte
   Carlo runs from chunks.
 
@@ -40,26 +40,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ricochet_math._numba import njit
+from ricochet_math._numba import njit, specialise
 from ricochet_math.engine import controls as cv
 from ricochet_math.engine.controls import SeatU, U
-from ricochet_math.engine.dealing import seed_state, shuffle_prefix, xoshiro_decks
+from ricochet_math.engine.shuffle import seed_state, shuffle_prefix, xoshiro_decks
 from ricochet_math.engine.sums import (
     N_CATEGORIES, N_ROUND_FIELDS, N_SEAT_FIELDS, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum,
 )
-from ricochet_math.engine.round import (
-    AUTO_WIN, BEATEN, FOLDED, PLAYED, WON, bonus_by_value, cards_needed, check_players, cover_by_value,
-    options_array,
-)
+from ricochet_math.engine.deal import cards_needed, check_players
+from ricochet_math.engine.records import AUTO_WIN, BEATEN, FOLDED, PLAYED, WON
+from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
 from ricochet_math.errors import CardError, RuleError
-from ricochet_math.evaluator.evaluation import NUM_VALUES, category_of, eval5
+from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, NUM_VALUES, ORDER_KEY, TWO_CARD_KEY, category_of, eval5
 from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 from ricochet_math.rules.layout import Option, layout
 from ricochet_math.rules.ruleset import RuleSet, load_rules
-from ricochet_math.strategies.dispatch import decide, decide_table_free, specialise
-from ricochet_math.strategies.registry import (
-    FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, Strategy, policy_array, resolve_strategies, top_cards_key,
-)
+from ricochet_math.strategies.dispatch import decide, decide_table_free
+from ricochet_math.strategies.registry import Strategy, policy_array, resolve_strategies
+from ricochet_math.strategies.simple import top_cards_key
 
 __all__ = [
     "STATUS_CODES", "Status", "SEAT_FIELDS", "SeatSum", "N_SEAT_FIELDS", "ROUND_FIELDS", "RoundSum",
@@ -71,25 +69,6 @@ __all__ = [
 #: the reference engine's status words, by :data:`Status` code
 STATUS_CODES = (FOLDED, PLAYED, BEATEN, WON, AUTO_WIN)
 Status = layout("Status", ("folded", "played", "beaten", "won", "auto_win"), module=__name__)
-# Transition (issue 10): the old index names, generated from the layouts, for
-# solvers/montecarlo.py, reports/build.py and tests/test_simulate.py until they
-# read SeatSum/RoundSum by name; delete then.
-_OLD_NAMES = {
-    "F_WAG": SeatSum.wagered, "F_RET": SeatSum.returned, "F_NET": SeatSum.net, "F_NET_SQ": SeatSum.net_sq,
-    "F_SHARE": SeatSum.pot_share, "F_BONUS": SeatSum.bonus, "F_FOLD": SeatSum.fold, "F_PLAY": SeatSum.play,
-    "F_WIN": SeatSum.win, "F_AUTO": SeatSum.auto_win, "F_BEATEN": SeatSum.beaten, "F_HIT": SeatSum.hit,
-    "F_BONUS_HIT": SeatSum.bonus_hit, "F_SPLIT": SeatSum.split_win, "F_QD": SeatSum.quickdraw,
-    "F_QD_WIN": SeatSum.quickdraw_win, "F_RET_SQ": SeatSum.returned_sq, "F_WAG_SQ": SeatSum.wagered_sq,
-    "F_RET_WAG": SeatSum.returned_wagered, "F_HAND0": SeatSum.hand_0, "F_BONUS0": SeatSum.bonus_0,
-    "R_ROUNDS": RoundSum.rounds, "R_KICKED": RoundSum.kicked, "R_POT": RoundSum.pot, "R_POT_SQ": RoundSum.pot_sq,
-    "R_HOUSE_TAKES": RoundSum.house_takes_pot, "R_HOUSE_NET": RoundSum.house_net,
-    "R_HOUSE_NET_SQ": RoundSum.house_net_sq, "R_AUTO": RoundSum.auto_win, "R_ALL_FOLD": RoundSum.all_fold,
-    "R_SPLIT": RoundSum.split, "R_COVER": RoundSum.cover, "R_COVER_SQ": RoundSum.cover_sq,
-    "R_COVER_WIN": RoundSum.cover_win, "R_TOT_RET_WAG": RoundSum.total_returned_wagered,
-}
-globals().update({k: int(v) for k, v in _OLD_NAMES.items()})
-
-
 # ----------------------------------------------------------------------------
 # The kernel's arguments: small bundles (namedtuples of arrays and scalars,
 # which numba types field by field and caches like any argument)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pandas as pd
+
 from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.evaluator.evaluation import describe
+from ricochet_math.evaluator.names import describe
 
 __all__ = [
     "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
@@ -109,10 +111,6 @@ class RoundRecord:
 
     def to_frame(self):
         """One row per seat (pandas)."""
-        # pandas takes about 2 s to import here (measured on the 2-core build machine) and
-        # nothing else in `import ricochet_math` needs it: only the frame methods load it.
-        import pandas as pd
-
         rows = []
         for s in self.seats:
             rows.append({

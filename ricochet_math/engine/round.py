@@ -66,27 +66,21 @@ import numpy as np
 
 from ricochet_math.errors import CardError, RuleError, TableStateError
 from ricochet_math.evaluator.cards import parse_cards
-from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, TWO_CARD_KEY, describe, eval5
+from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, TWO_CARD_KEY, eval5
+from ricochet_math.evaluator.names import describe
 from ricochet_math.engine.deal import (
-    FaceUpTable, acting_order, cards_needed, check_deck, check_players, deal_deck, face_up_table, parse_players,
+    FaceUpTable, acting_order, cards_needed, check_deck, check_players,
 )
 from ricochet_math.engine.records import (
-    AUTO_WIN, BEATEN, FOLDED, PLAYED, STATUSES, WON, LogEntry, RoundRecord, SeatRecord, format_history, show,
+    AUTO_WIN, BEATEN, FOLDED, PLAYED, WON, LogEntry, RoundRecord, SeatRecord, show,
 )
-from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
+from ricochet_math.rules.arrays import bonus_by_value, options_array
 from ricochet_math.rules.layout import Option
 from ricochet_math.rules.ruleset import RuleSet, load_rules
-from ricochet_math.strategies.registry import Strategy, TableState, resolve_strategies, top_cards_key
+from ricochet_math.strategies.registry import Strategy, TableState, resolve_strategies
+from ricochet_math.strategies.simple import top_cards_key
 
-# The names below the Round and play_round are re-exported from the modules that
-# define them: the kernel, the CLI and notebooks import them from here.
-__all__ = [
-    "Round", "play_round", "quickdraw_result",
-    "FOLDED", "PLAYED", "BEATEN", "WON", "AUTO_WIN", "STATUSES",
-    "LogEntry", "SeatRecord", "RoundRecord", "format_history",
-    "deal_deck", "cards_needed", "check_players", "parse_players", "FaceUpTable", "face_up_table",
-    "bonus_by_value", "cover_by_value", "options_array",
-]
+__all__ = ["Round", "play_round", "quickdraw_result"]
 
 _WAITING = "waiting"
 

@@ -31,10 +31,6 @@ import numpy as np
 from ricochet_math._numba import njit, pnjit, prange
 from ricochet_math.errors import CardError
 from ricochet_math.evaluator.cards import parse_cards
-# The names of values, re-exported while callers move to ricochet_math.evaluator.names (issue 10).
-from ricochet_math.evaluator.names import (  # noqa: F401
-    BONUS_CATEGORY_NAMES, bonus_category, category_name, describe, pattern_of, pattern_value, value_from_name,
-)
 from ricochet_math.evaluator.tables import (
     CATEGORY_NAMES, FLUSH_INIT, FLUSH_TEST, FOUR_OF_A_KIND, HASH_MASK, HASH_SHIFT, HIGH_CARD, KEY_SHIFT,
     NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE, SUIT_LANE, THREE_OF_A_KIND, TWO_PAIR, class_values, classify,

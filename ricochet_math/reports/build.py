@@ -99,7 +99,7 @@ from typing import Any
 
 import numpy as np
 
-from ricochet_math.engine.round import parse_players  # re-exported: one parser of player counts
+from ricochet_math.engine.deal import parse_players
 from ricochet_math.errors import RicochetError, RuleError
 from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize

@@ -20,11 +20,14 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.design.kickout import DEFAULT_GRID
-from ricochet_math.design.sidebets import cover, quickdraw_both, sidebets_summary
+from ricochet_math.design.cover import cover
+from ricochet_math.design.quickdraw import quickdraw_both
+from ricochet_math.design.sidebets import sidebets_summary
 from ricochet_math.engine.kernel import play_decks
-from ricochet_math.engine.round import cards_needed
+from ricochet_math.engine.deal import cards_needed
 from ricochet_math.evaluator.cards import random_deals
-from ricochet_math.evaluator.evaluation import pattern_value, value_counts_5
+from ricochet_math.evaluator.evaluation import value_counts_5
+from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.reports.jobs import Job, job_key, run_jobs
 from ricochet_math.reports.published import PublishedFigures, published_figures
 from ricochet_math.reports.sizes import PUBLISHER_LIKE, ReportSize

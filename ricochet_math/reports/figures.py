@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.engine.kernel import SEAT_FIELDS
-from ricochet_math.evaluator.evaluation import BONUS_CATEGORY_NAMES, bonus_category, describe
+from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
+from ricochet_math.evaluator.names import bonus_category, describe
 from ricochet_math.evaluator.tables import NUM_VALUES
 from ricochet_math.reports.compute import ReportData
 from ricochet_math.reports.published import WEAK_PROFILES

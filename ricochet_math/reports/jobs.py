@@ -22,7 +22,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from ricochet_math import __version__
+from ricochet_math._version import __version__
 from ricochet_math.reports.document import slug
 
 __all__ = ["Job", "job_key", "run_jobs", "work_folder", "remove_work_folder"]

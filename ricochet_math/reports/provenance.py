@@ -18,8 +18,8 @@ import numpy as np
 import pandas
 import scipy
 
-from ricochet_math import __version__
-from ricochet_math.rules.ruleset import paytables_dir
+from ricochet_math._version import __version__
+from ricochet_math.rules.files import paytables_dir
 
 __all__ = ["provenance_rows", "build_date", "source_text"]
 

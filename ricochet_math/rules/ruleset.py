@@ -36,10 +36,8 @@ from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.checks import (
     KeyOrigins, check_bool, check_choice, check_keys, check_pattern, check_pays, did_you_mean, prefix, show,
 )
-# paytables_dir, shipped_rule_sets and resolve_rules_path are re-exported while callers
-# move to ricochet_math.rules.files (issue 10).
-from ricochet_math.rules.files import (  # noqa: F401
-    DEFAULT_RULES, load_chain, parse_toml, paytables_dir, resolve_extends, resolve_rules_path, shipped_rule_sets,
+from ricochet_math.rules.files import (
+    load_chain, parse_toml, resolve_extends, resolve_rules_path,
 )
 from ricochet_math.rules.toml_writer import paytable_line, toml_key, toml_value
 

@@ -20,19 +20,17 @@ from __future__ import annotations
 import difflib
 from dataclasses import asdict, dataclass
 
+import pandas as pd
+
 from ricochet_math.engine.deal import FaceUpTable, face_up_table
 from ricochet_math.engine.round import Round
 from ricochet_math.errors import TableStateError
 from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.evaluator.evaluation import describe
+from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.strategies.perfect import READING_NAMES, seat_values
 
-__all__ = ["Advice", "advise", "table_state"]
-
-#: Parse and check a face-up table (the name notebooks and the CLI have used):
-#: :func:`~ricochet_math.engine.deal.face_up_table`.
-table_state = face_up_table
+__all__ = ["Advice", "advise"]
 
 
 @dataclass(frozen=True)
@@ -65,10 +63,6 @@ class Advice:
         )
 
     def to_frame(self):
-        # pandas takes about 2 s to import (measured on the 2-core build machine) and
-        # nothing else in `import ricochet_math` needs it: only the frame methods load it.
-        import pandas as pd
-
         return pd.DataFrame([asdict(self)])
 
 
@@ -77,7 +71,7 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: FaceUpTable
     """Perfect-play advice for the next seat to act (spec, "Perfect play").
 
     Give either ``state`` (a :class:`~ricochet_math.engine.deal.FaceUpTable`) or
-    ``dealer``/``players``/``actions`` (see :func:`table_state`).  ``reading``
+    ``dealer``/``players``/``actions`` (see :func:`~ricochet_math.engine.deal.face_up_table`).  ``reading``
     names a strategy reading from :data:`ricochet_math.strategies.perfect.READING_NAMES`.
     Raises :class:`~ricochet_math.errors.TableStateError` when every player has acted.
     """

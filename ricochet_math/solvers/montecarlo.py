@@ -53,18 +53,15 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
-from ricochet_math.engine.kernel import (
-    F_AUTO, F_BEATEN, F_BONUS, F_BONUS0, F_BONUS_HIT, F_FOLD, F_HAND0, F_HIT, F_NET, F_NET_SQ, F_PLAY, F_QD,
-    F_QD_WIN, F_RET, F_RET_SQ, F_RET_WAG, F_SHARE, F_SPLIT, F_WAG, F_WAG_SQ, F_WIN, N_CATEGORIES, R_ALL_FOLD,
-    R_AUTO, R_COVER, R_COVER_SQ, R_COVER_WIN, R_HOUSE_NET, R_HOUSE_NET_SQ, R_HOUSE_TAKES, R_KICKED, R_POT,
-    R_POT_SQ, R_SPLIT, R_TOT_RET_WAG, ChunkSums, prepare, run_chunk,
-)
-from ricochet_math.engine.round import check_players
+from ricochet_math.engine.kernel import prepare, run_chunk
+from ricochet_math.engine.sums import N_CATEGORIES, ChunkSums, RoundSum, SeatSum
+from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
-from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio, seat_index
+from ricochet_math.engine.controls import seat_index
+from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.strategies.registry import resolve_strategies
 
 __all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "SimulationResult", "simulate", "rtp_table",
@@ -79,7 +76,7 @@ SOLVER_CHUNK_ROUNDS = 256
 
 def default_chunk_size(strategies) -> int:
     """:data:`SOLVER_CHUNK_ROUNDS` if any seat uses the solver, else :data:`CHUNK_ROUNDS`."""
-    return SOLVER_CHUNK_ROUNDS if any(s.uses_solver for s in strategies) else CHUNK_ROUNDS
+    return SOLVER_CHUNK_ROUNDS if any(s.uses_look_ahead for s in strategies) else CHUNK_ROUNDS
 
 
 #: default rounds per player count of ``ricochet rtp`` (about a minute on 2 cores)
@@ -181,8 +178,8 @@ class SimulationResult:
                 return proportion_ci(rd[f], r, lv)
             return mean_ci(rd[f], rd[f_sq], r, lv)
 
-        net = per_seat(F_NET)
-        rtp_w = ratio_ci(tot[F_RET], tot[F_WAG], sq[F_RET], sq[F_WAG], rd[R_TOT_RET_WAG], r, lv)
+        net = per_seat(SeatSum.net)
+        rtp_w = ratio_ci(tot[SeatSum.returned], tot[SeatSum.wagered], sq[SeatSum.returned], sq[SeatSum.wagered], rd[RoundSum.total_returned_wagered], r, lv)
         out: dict[str, Estimate | float | int | str] = {
             "rules": self.rules_name,
             "players": n,
@@ -192,29 +189,29 @@ class SimulationResult:
             "rtp_wagered": rtp_w,
             "house_edge": net.shifted(0.0, -1.0),
             "element_of_risk": rtp_w.shifted(1.0, -1.0),
-            "fold_frequency": per_seat(F_FOLD, rate=True),
-            "play_frequency": per_seat(F_PLAY, rate=True),
-            "win_frequency": per_seat(F_WIN, rate=True),
-            "hit_frequency": per_seat(F_HIT, rate=True),
-            "bonus_frequency": per_seat(F_BONUS_HIT, rate=True),
-            "average_wagered": per_seat(F_WAG),
-            "average_bonus": per_seat(F_BONUS),
-            "average_pot_share": per_seat(F_SHARE),
-            "kickout_rate": per_round(R_KICKED),
-            "average_pot": per_round(R_POT, R_POT_SQ),
-            "house_takes_pot": per_round(R_HOUSE_TAKES),
-            "automatic_win_rate": per_round(R_AUTO),
-            "split_rate": per_round(R_SPLIT),
-            "all_fold_rate": per_round(R_ALL_FOLD),
-            "house_net_per_round": per_round(R_HOUSE_NET, R_HOUSE_NET_SQ),
-            "sd_net": sample_std(float(s.seat[:, F_NET].sum()), float(s.seat[:, F_NET_SQ].sum()), r * n),
-            "quickdraw_rtp": per_seat(F_QD).shifted(1.0),
-            "quickdraw_hit_frequency": per_seat(F_QD_WIN, rate=True),
-            "cover_rtp": per_round(R_COVER, R_COVER_SQ).shifted(1.0),
-            "cover_hit_frequency": per_round(R_COVER_WIN),
+            "fold_frequency": per_seat(SeatSum.fold, rate=True),
+            "play_frequency": per_seat(SeatSum.play, rate=True),
+            "win_frequency": per_seat(SeatSum.win, rate=True),
+            "hit_frequency": per_seat(SeatSum.hit, rate=True),
+            "bonus_frequency": per_seat(SeatSum.bonus_hit, rate=True),
+            "average_wagered": per_seat(SeatSum.wagered),
+            "average_bonus": per_seat(SeatSum.bonus),
+            "average_pot_share": per_seat(SeatSum.pot_share),
+            "kickout_rate": per_round(RoundSum.kicked),
+            "average_pot": per_round(RoundSum.pot, RoundSum.pot_sq),
+            "house_takes_pot": per_round(RoundSum.house_takes_pot),
+            "automatic_win_rate": per_round(RoundSum.auto_win),
+            "split_rate": per_round(RoundSum.split),
+            "all_fold_rate": per_round(RoundSum.all_fold),
+            "house_net_per_round": per_round(RoundSum.house_net, RoundSum.house_net_sq),
+            "sd_net": sample_std(float(s.seat[:, SeatSum.net].sum()), float(s.seat[:, SeatSum.net_sq].sum()), r * n),
+            "quickdraw_rtp": per_seat(SeatSum.quickdraw).shifted(1.0),
+            "quickdraw_hit_frequency": per_seat(SeatSum.quickdraw_win, rate=True),
+            "cover_rtp": per_round(RoundSum.cover, RoundSum.cover_sq).shifted(1.0),
+            "cover_hit_frequency": per_round(RoundSum.cover_win),
         }
         for c in range(N_CATEGORIES):
-            out[f"bonus_{_cat_key(c)}"] = per_seat(F_BONUS0 + c, rate=True)
+            out[f"bonus_{_cat_key(c)}"] = per_seat(SeatSum.bonus_0 + c, rate=True)
         cv = self.controlled
         if cv is not None:  # the same RTP per initial bet, with the control variates (ricochet_math.solvers.variance)
             out["rtp_initial_cv"] = cv.controlled.shifted(1.0, 1.0 / n)
@@ -245,25 +242,25 @@ class SimulationResult:
         rows = []
         for i in range(self.players):
             t = table[i]
-            net = mean_ci(t[F_NET], t[F_NET_SQ], r, lv)
-            rtp_w = ratio_ci(t[F_RET], t[F_WAG], t[F_RET_SQ], t[F_WAG_SQ], t[F_RET_WAG], r, lv)
+            net = mean_ci(t[SeatSum.net], t[SeatSum.net_sq], r, lv)
+            rtp_w = ratio_ci(t[SeatSum.returned], t[SeatSum.wagered], t[SeatSum.returned_sq], t[SeatSum.wagered_sq], t[SeatSum.returned_wagered], r, lv)
             row = {by: i + 1}
             if by == "seat":
                 row["strategy"] = self.strategies[i]
             for name, est in (("rtp_initial", net.shifted(1.0)), ("rtp_wagered", rtp_w),
-                              ("fold_frequency", proportion_ci(t[F_FOLD], r, lv)),
-                              ("win_frequency", proportion_ci(t[F_WIN], r, lv)),
-                              ("hit_frequency", proportion_ci(t[F_HIT], r, lv))):
+                              ("fold_frequency", proportion_ci(t[SeatSum.fold], r, lv)),
+                              ("win_frequency", proportion_ci(t[SeatSum.win], r, lv)),
+                              ("hit_frequency", proportion_ci(t[SeatSum.hit], r, lv))):
                 row[name], row[f"{name}_low"], row[f"{name}_high"] = est.estimate, est.low, est.high
             if by == "seat" and self.control_means:  # the seat's RTP with the control variates
                 cv = self.controlled_seat(i).controlled.shifted(1.0)
                 row["rtp_initial_cv"], row["rtp_initial_cv_low"], row["rtp_initial_cv_high"] = (
                     cv.estimate, cv.low, cv.high)
             row["mean_net"] = net.estimate
-            row["sd_net"] = sample_std(t[F_NET], t[F_NET_SQ], r)
-            row["automatic_wins"] = int(t[F_AUTO])
-            row["beaten"] = int(t[F_BEATEN])
-            row["split_wins"] = int(t[F_SPLIT])
+            row["sd_net"] = sample_std(t[SeatSum.net], t[SeatSum.net_sq], r)
+            row["automatic_wins"] = int(t[SeatSum.auto_win])
+            row["beaten"] = int(t[SeatSum.beaten])
+            row["split_wins"] = int(t[SeatSum.split_win])
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -273,12 +270,12 @@ class SimulationResult:
         s, n, r = self.sums, self.players, self.rounds
         rows = []
         for c in range(N_CATEGORIES):
-            hand = mean_ci(s.total[F_HAND0 + c] / n, s.total_sq[F_HAND0 + c] / (n * n), r, self.level).clipped()
-            bonus = mean_ci(s.total[F_BONUS0 + c] / n, s.total_sq[F_BONUS0 + c] / (n * n), r,
+            hand = mean_ci(s.total[SeatSum.hand_0 + c] / n, s.total_sq[SeatSum.hand_0 + c] / (n * n), r, self.level).clipped()
+            bonus = mean_ci(s.total[SeatSum.bonus_0 + c] / n, s.total_sq[SeatSum.bonus_0 + c] / (n * n), r,
                             self.level).clipped()
-            rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[F_HAND0 + c]),
+            rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[SeatSum.hand_0 + c]),
                          "frequency": hand.estimate, "frequency_low": hand.low, "frequency_high": hand.high,
-                         "bonus_hits": int(s.total[F_BONUS0 + c]), "bonus_frequency": bonus.estimate,
+                         "bonus_hits": int(s.total[SeatSum.bonus_0 + c]), "bonus_frequency": bonus.estimate,
                          "bonus_frequency_low": bonus.low, "bonus_frequency_high": bonus.high})
         return pd.DataFrame(rows)
 
@@ -331,7 +328,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
     if control_variates is None:
-        control_variates = any(s.uses_solver for s in resolve_strategies(strategy, n))
+        control_variates = any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
     if chunk_size is None:
         chunk_size = default_chunk_size(setup.strategies)
@@ -448,6 +445,6 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
         n = check_players(n)
         r = rounds
         if r is None:
-            r = RTP_ROUNDS_SOLVER if any(s.uses_solver for s in resolve_strategies(strategy, n)) else RTP_ROUNDS
+            r = RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n)) else RTP_ROUNDS
         results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level))
     return results, pd.concat([res.to_frame() for res in results], ignore_index=True)

@@ -168,10 +168,10 @@ def _stands(f, best_value, dealer_in, n_tied, ties_dealer):
 
 
 @njit
-def exact_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot, bonus_by_value, options):
+def exact_one_later(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, bonus_by_value, options):
     """EV(play) and P(win) of seat ``order[pos]`` with exactly one seat after it, both exact
     (the last seat replies with the deck left after this seat's draw).  Ante units."""
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     n = cards.shape[0]
     me = order[pos]
     last = order[pos + 1]
@@ -200,10 +200,10 @@ def exact_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot, 
 
 
 @njit
-def standing_draws(deck, hole, order, pos, best_value, dealer_in, n_tied, options):
+def standing_draws(unseen, hole, order, pos, best_value, dealer_in, n_tied, options):
     """The acting seat's draws that would stand: ``int64[k, 3]`` card indices into the unseen
     cards, and the number of all its draws."""
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     n = cards.shape[0]
     me = order[pos]
     ties_dealer = options[Option.dealer_loses_ties] != 0
@@ -220,13 +220,13 @@ def standing_draws(deck, hole, order, pos, best_value, dealer_in, n_tied, option
 
 
 @njit
-def exact_two_later_shares(deck, hole, order, pos, best_value, dealer_in, n_tied, pot, bonus_by_value, options,
+def exact_two_later_shares(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, bonus_by_value, options,
                            draws):
     """For each given draw of seat ``order[pos]`` (rows of ``draws``: card indices into the unseen
     cards, draws that stand), its final value and its exact expected pot share when the two seats
     after it play perfectly: the middle seat decides over all its draws from the deck left, each
     answered by the last seat's exact reply (rules' pot splits).  Ante units."""
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     n = cards.shape[0]
     me = order[pos]
     mid = order[pos + 1]
@@ -284,7 +284,7 @@ def exact_two_later_shares(deck, hole, order, pos, best_value, dealer_in, n_tied
 
 
 @njit
-def brute_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def brute_one_later(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                        bonus_by_value, options):
     """EV(play) of seat ``order[pos]`` by exact nested enumeration, when exactly one
     seat is still to act after it (``pos == N - 2``) and that seat plays perfectly
@@ -294,7 +294,7 @@ def brute_one_later(deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
     again for every draw of this seat (no inclusion-exclusion; the rules' own
     odd-unit split).  Returns (EV(play), P(win)).
     """
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     n = cards.shape[0]
     me = order[pos]
     last = order[pos + 1]

@@ -16,7 +16,8 @@ import pandas as pd
 from ricochet_math.evaluator.cards import random_deals
 from ricochet_math.evaluator.evaluation import all_five_card_values, evaluate
 from ricochet_math.rules.ruleset import RuleSet, load_rules
-from ricochet_math.solvers.advise import advise, table_state
+from ricochet_math.engine.deal import face_up_table
+from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.montecarlo import default_workers, simulate
 
 __all__ = ["bench"]
@@ -40,7 +41,7 @@ def bench(rules: RuleSet | str | None = None, repeat: int = 5, *, seven_hands: i
     rng = np.random.default_rng(seed)
     seven = random_deals(rng, seven_hands, 7)
     tables = random_deals(rng, decisions, 7 * 2 + 5)
-    states = [table_state(t[14:19], [t[2 * i:2 * i + 2] for i in range(7)]) for t in tables]
+    states = [face_up_table(t[14:19], [t[2 * i:2 * i + 2] for i in range(7)]) for t in tables]
 
     def decide_all():
         for st in states:

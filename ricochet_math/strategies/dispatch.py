@@ -14,27 +14,12 @@ for a branch it never takes.
 """
 from __future__ import annotations
 
-import types
-
-from ricochet_math._numba import njit
+from ricochet_math._numba import njit, specialise
 from ricochet_math.strategies.perfect import Readings, perfect_decision
 from ricochet_math.strategies.policy import Code, PolicySlot
 from ricochet_math.strategies.simple import simple_decide
 
-__all__ = ["decide", "decide_table_free", "specialise"]
-
-
-def specialise(fn, name: str, **constants):
-    """A copy of ``fn`` named ``name`` whose globals hold ``constants`` (numba freezes globals as
-    compile-time constants and prunes the branches they decide; the distinct name gives the
-    copy its own cache file)."""
-    scope = dict(fn.__globals__)
-    scope.update(constants)
-    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = name
-    copy.__module__ = fn.__module__
-    copy.__doc__ = fn.__doc__
-    return copy
+__all__ = ["decide", "decide_table_free"]
 
 
 _LOOK_AHEAD = True  # a compile-time constant in each compiled variant (below)

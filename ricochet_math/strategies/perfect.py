@@ -195,7 +195,7 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
     return G
 
 
-def seat_values(reading, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def seat_values(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                 dealer_kicked, bonus_by_value, options):
     """(EV(play), EV(fold), P(win the pot), E[bonus], play?) of the seat ``order[pos]``.
 
@@ -205,17 +205,17 @@ def seat_values(reading, deck, hole, order, pos, best_value, dealer_in, n_tied, 
     :func:`perfect_decision` for the other arguments.  P(win) is the probability
     the seat ends holding (a share of) the pot if it plays.
     """
-    return _values_at(_as_readings(reading), deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+    return _values_at(_as_readings(reading), unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                       dealer_kicked, bonus_by_value, options, False)[:5]
 
 
-def model_shares(reading, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def model_shares(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options):
     """The look-ahead's expected pot share of the acting seat if it plays and ends its draw at
     each value: ``float64[7462]`` (-1 where that value does not stand).  EV(play) of
     :func:`seat_values` is ``sum_f p(f) max(share[f], 0) + E[bonus] - 2``; the exact references
     in :mod:`ricochet_math.solvers.nested` compare their shares draw by draw with these."""
-    return _values_at(_as_readings(reading), deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+    return _values_at(_as_readings(reading), unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                       dealer_kicked, bonus_by_value, options, True)[5]
 
 
@@ -226,11 +226,11 @@ def _as_readings(reading) -> Readings:
 
 
 @njit
-def _values_at(rd, deck, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
+def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
                options, want_shares):
-    """:func:`_seat_values` from the unseen-card mask ``deck``, with the shares by value when
+    """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
     ``want_shares`` (else an empty array) as a sixth entry."""
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     seat = order[pos]
     h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
@@ -372,12 +372,12 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
 
 
 @njit
-def _reading_decision(reading, use_bonus, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _reading_decision(reading, use_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                       dealer_kicked, bonus_by_value, options):
     """The myopic and dealer-only pot-odds readings without the full look-ahead
     (the same rules as in :func:`seat_values`, computed from the distributions
     they need only)."""
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     seat = order[pos]
     n_later = order.shape[0] - pos - 1
     if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
@@ -438,11 +438,11 @@ def _reading_decision(reading, use_bonus, deck, hole, order, pos, best_value, de
 
 
 @njit
-def perfect_decision(rd, deck, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                      dealer_kicked, bonus_by_value, options):
     """Return True to play, False to fold, for the seat ``order[pos]``.
 
-    rd: :class:`Readings`; deck: uint8[52], 1 = card unseen (may still be drawn);
+    rd: :class:`Readings`; unseen: uint8[52], 1 = card unseen (may still be drawn);
     hole: int64[N, 2]; order: int64[N] seats in acting order; pos: index into
     ``order`` of the acting seat; best_value: value the acting seat must reach
     (-1: nothing to beat); dealer_in: the dealer holds best_value (not kicked
@@ -453,14 +453,14 @@ def perfect_decision(rd, deck, hole, order, pos, best_value, dealer_in, n_tied, 
     once she is beaten).
     """
     if rd.mine != Reading.perfect:
-        return _reading_decision(rd.mine, rd.mine_bonus, deck, hole, order, pos, best_value, dealer_in, n_tied,
+        return _reading_decision(rd.mine, rd.mine_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied,
                                  pot, dealer_kicked, bonus_by_value, options)
     # Exact shortcut, never a different decision: a share can never exceed the
     # largest final pot, so if even that cannot pay for the play, fold now.
     seat = order[pos]
     n_later = order.shape[0] - pos - 1
     auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
-    cards = unseen_cards(deck)
+    cards = unseen_cards(unseen)
     h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
     if not auto and best_value >= 0:
         ties = dealer_in and options[Option.dealer_loses_ties] == 0

@@ -185,7 +185,6 @@ class Strategy:
         """Whether the seat calls the look-ahead (milliseconds per decision, against nanoseconds)."""
         return self.code == Code.look_ahead
 
-    uses_solver = uses_look_ahead  # transition (issue 10): the old name, read by solvers/montecarlo.py
 
     def policy_row(self) -> np.ndarray:
         """The kernel's row, ``int64[len(PolicySlot)]``."""

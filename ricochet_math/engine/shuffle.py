@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.engine.round import cards_needed
+from ricochet_math.engine.deal import cards_needed
 
 __all__ = ["seed_state", "shuffle_prefix", "xoshiro_decks"]
 
