@@ -58,7 +58,7 @@ def built(tmp_path_factory):
     facts["after_failure"] = {
         "out_exists": (root / "a").exists(),
         "temp_left": [p.name for p in root.iterdir() if ".tmp-" in p.name],
-        "jobs_kept": len(list(work.glob("job-*.pkl"))) if work.is_dir() else 0,
+        "jobs_kept": len(list(work.glob("job-*.npz"))) if work.is_dir() else 0,
     }
     a = rp.build_report(out_dir=root / "a", **TINY)
     facts["work_removed"] = not work.exists()

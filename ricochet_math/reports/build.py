@@ -77,8 +77,17 @@ The report is written into a temporary folder beside ``out_dir`` and moved
 into place only when complete.  Work in progress lives in
 ``<out_dir's parent>/.<name>.work/``: every Monte Carlo run checkpoints its
 finished chunks there (``simulate(checkpoint=...)``) and every finished job
-keeps its result there, so a stopped report started again with the same
-arguments resumes; the folder is removed when the report is complete.
+keeps its result there as data (never a pickle), so a stopped report started
+again with the same arguments resumes; the folder is removed when the report
+is complete.
+
+Whose folder it is
+------------------
+A finished report folder carries a marker file (``.ricochet-output.json``:
+rule set, seed, size).  ``out_dir`` may be new, empty, or a report folder the
+toolkit wrote (the marker, or only ``report.html``, ``report.pdf`` and
+``tables/*.csv`` from before the marker); anything else is refused with one
+line before any work starts, and nothing in it is touched.
 
 >>> from ricochet_math.reports.build import build_report
 >>> result = build_report(players=[1, 2], size="tiny", out_dir="/tmp/ricochet-doc-report",
@@ -100,12 +109,17 @@ from typing import Any
 import numpy as np
 
 from ricochet_math.engine.deal import parse_players
-from ricochet_math.errors import RicochetError, RuleError
+from ricochet_math.errors import RuleError
 from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.storage import check_output_folder, replace_folder, write_marker
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
+
+REPORT_KIND = "report"
+#: what a report folder written before the marker holds: such a folder may be replaced too
+REPORT_LEGACY = ("report.html", "report.pdf", "tables/*.csv")
 
 
 @dataclass(frozen=True)
@@ -174,8 +188,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     rounds, seed = int(rounds), int(seed)
     out = Path(out_dir) if out_dir is not None else Path("reports") / rules.name
     out = out.resolve()
-    if out.exists() and not out.is_dir():
-        raise RicochetError(f"output path {out} exists and is not a folder")
+    # refused before any work: a folder the toolkit did not write is never replaced
+    check_output_folder(out, REPORT_KIND, REPORT_LEGACY)
     work = jobs.work_folder(out)
 
     timer = (lambda: 0.0) if reproducible else time.perf_counter
@@ -204,23 +218,11 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         tables = render.read_csvs(csvs)
         tables["main_game"] = main
         files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
-        _replace_dir(tmp, out)
+        write_marker(tmp, REPORT_KIND, rules=rules.name, rules_sha256=rules.sha256, seed=seed, size=preset.name)
+        replace_folder(tmp, out, REPORT_KIND, REPORT_LEGACY)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     jobs.remove_work_folder(work)
     return ReportResult(out_dir=out, files=files, tables=tables, size=preset.name,
                         seconds=time.perf_counter() - t_start)
-
-
-def _replace_dir(new: Path, target: Path) -> None:
-    """Move the finished folder ``new`` to ``target``, replacing an older report there."""
-    new.chmod(0o755)
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(target, old)
-    os.replace(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
