@@ -7,6 +7,7 @@ the user's files exactly as they were; a planted file must never run.
 """
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -17,9 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, RuleError
 from ricochet_math.reports import build as rp
 from ricochet_math.reports import jobs
+from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.storage import (
     MARKER_NAME, DamagedFileError, atomic_write, check_output_folder, is_owned_folder, load_arrays,
     save_arrays,
@@ -246,4 +248,35 @@ def test_foreign_work_folder_is_refused_untouched(tmp_path):
     before = _snapshot(tmp_path)
     with pytest.raises(RicochetError, match="work folder"):
         rp.build_report(out_dir=tmp_path / "e", **TINY)
+    assert _snapshot(tmp_path) == before
+
+
+# ---------------------------------------------------------------- names that become paths
+@pytest.mark.parametrize("name", ["../../victim3", "a/b", "..", ".hidden", "", "x" * 101, "a\\b", "name with space",
+                                  "C:evil", "~root"])
+def test_rule_set_names_are_plain(tmp_rules, name):
+    path = tmp_rules(f'extends = "publisher"\nname = {json.dumps(name)}\n')
+    with pytest.raises(RuleError, match=r"key 'name': must be a plain name"):
+        load_rules(path)
+
+
+def test_a_name_from_the_file_stem_is_made_plain(tmp_rules, default_rules):
+    assert load_rules(tmp_rules('extends = "publisher"\n', name="my rules (v2).toml")).name == "my-rules-v2"
+    assert load_rules(tmp_rules('extends = "publisher"\n', name="..weird..toml")).name == "weird"
+    with pytest.raises(RuleError, match="plain name"):
+        default_rules.replace(name="../x")
+
+
+def test_cli_report_with_a_hostile_rule_name_writes_nothing(tmp_path):
+    project = tmp_path / "project"
+    (project / "reports").mkdir(parents=True)
+    evil = project / "evil.toml"
+    evil.write_text('extends = "publisher"\nname = "../../victim3"\n')
+    victim = tmp_path / "victim3"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine\n")
+    before = _snapshot(tmp_path)
+    r = _ricochet("report", "--rules", str(evil), "--players", "1", "--size", "tiny", "--quiet", cwd=project)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "key 'name'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert _snapshot(tmp_path) == before

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from typing import Any
 
 from ricochet_math.errors import PatternError, RuleError
@@ -18,8 +19,13 @@ from ricochet_math.rules.toml_writer import toml_value
 
 __all__ = [
     "KeyOrigins", "prefix", "did_you_mean", "show",
-    "check_keys", "check_pays", "check_bool", "check_choice", "check_pattern",
+    "check_keys", "check_pays", "check_bool", "check_choice", "check_pattern", "check_name", "name_from_stem",
 ]
+
+# A rule set's name becomes a folder name (``reports/<name>``), so it is a plain name: no
+# separators, no "..", nothing a shell or a file system reads specially.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+NAME_RULE = "a plain name: 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit, no '..'"
 
 
 class KeyOrigins:
@@ -102,3 +108,18 @@ def check_pattern(pattern: str, where: str | KeyOrigins, key: str) -> None:
         pattern_value(pattern)
     except PatternError as exc:
         raise RuleError(f"{prefix(where, key)}: threshold {pattern!r} does not parse: {exc}") from None
+
+
+def check_name(value: Any, where: str | KeyOrigins, key: str = "name") -> str:
+    """``value`` if it is a plain rule-set name (:data:`NAME_RULE`), else one :class:`RuleError` line."""
+    if not isinstance(value, str):
+        raise RuleError(f"{prefix(where, key)}: must be a string, got {show(value)}")
+    if not _NAME.fullmatch(value) or ".." in value:
+        raise RuleError(f"{prefix(where, key)}: must be {NAME_RULE}, got {show(value)}")
+    return value
+
+
+def name_from_stem(stem: str) -> str:
+    """A plain name made from a file's stem (other characters become '-'), for files that give none."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).replace("..", "-").strip("._-")[:100]
+    return name or "unnamed"

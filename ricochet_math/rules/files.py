@@ -13,7 +13,8 @@ Schema (every amount in units of the ante; see ``paytables/publisher.toml``)::
 
     extends = "publisher.toml"   # optional: a path relative to this file, or a
                                  # bare name of a shipped rule set
-    name = "my-rules"            # optional: defaults to the file's stem
+    name = "my-rules"            # optional: defaults to the file's stem made plain; a plain name (letters,
+                                 # digits, ., _, -): it becomes the report's folder name
     description = "..."          # optional
 
     [kickout]                    # required, players "1".."7" -> threshold pattern

@@ -34,7 +34,8 @@ import pandas as pd
 from ricochet_math.errors import PatternError, RuleError
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.checks import (
-    KeyOrigins, check_bool, check_choice, check_keys, check_pattern, check_pays, did_you_mean, prefix, show,
+    KeyOrigins, check_bool, check_choice, check_keys, check_name, check_pattern, check_pays, did_you_mean,
+    name_from_stem, prefix, show,
 )
 from ricochet_math.rules.files import (
     load_chain, parse_toml, resolve_extends, resolve_rules_path,
@@ -301,6 +302,7 @@ class RuleSet:
     sha256: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        check_name(self.name, "", "name")  # the name becomes a folder name: plain names only
         if not isinstance(self.kickout, KickoutTable):
             object.__setattr__(self, "kickout", KickoutTable.from_mapping(self.kickout))
 
@@ -448,11 +450,10 @@ def _build(raw: dict, where: KeyOrigins, *, default_name: str, sha256: str) -> R
             raise RuleError(f"{prefix(where, section)}: missing required table [{section}]")
         if not isinstance(raw[section], dict):
             raise RuleError(f"{prefix(where, section)}: must be a table [{section}], got {show(raw[section])}")
-    name = raw.get("name", default_name)
+    name = check_name(raw["name"], where) if "name" in raw else name_from_stem(default_name)
     description = raw.get("description", "")
-    for key, value in (("name", name), ("description", description)):
-        if not isinstance(value, str):
-            raise RuleError(f"{prefix(where, key)}: must be a string, got {show(value)}")
+    if not isinstance(description, str):
+        raise RuleError(f"{prefix(where, 'description')}: must be a string, got {show(description)}")
 
     # [kickout]: "1".."7" -> pattern, all required.
     kick = raw["kickout"]
