@@ -213,8 +213,9 @@ class _Payload:
 def test_planted_pickles_never_run(kept_work, tmp_path, capsys):
     root, first, stored = kept_work
     sentinel = tmp_path / "pwned"
-    work = tmp_path / ".c.work"
+    work = tmp_path / ".c.work"  # a work folder of ours (its marker), with every stored job replaced
     work.mkdir()
+    (work / MARKER_NAME).write_bytes((stored[0].parent / MARKER_NAME).read_bytes())
     for p in stored:  # every stored job replaced by a pickle, as raw file and inside an npz
         (work / p.name).write_bytes(pickle.dumps(_Payload(sentinel)))
     (work / "job-extra.pkl").write_bytes(pickle.dumps(_Payload(sentinel)))
@@ -231,6 +232,7 @@ def test_damaged_job_file_is_recomputed(kept_work, tmp_path):
     root, first, stored = kept_work
     work = tmp_path / ".d.work"
     work.mkdir()
+    (work / MARKER_NAME).write_bytes((stored[0].parent / MARKER_NAME).read_bytes())
     for p in stored:
         data = p.read_bytes()
         (work / p.name).write_bytes(data[: len(data) // 3])

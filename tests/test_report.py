@@ -24,6 +24,7 @@ from ricochet_math.reports import build as rp
 from ricochet_math.reports import sections as report_sections
 from ricochet_math.errors import RicochetError
 from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.storage import replace_folder, write_marker
 
 TINY = dict(players=[1, 2], size="tiny", seed=7, progress=False)
 VOLATILE_SPAN = re.compile(r'<span class="volatile"[^>]*>.*?</span>', re.S)
@@ -192,13 +193,22 @@ def test_failed_build_leaves_nothing_half_written_and_resumes(built):
     assert facts["work_removed"]
 
 
-def test_rebuild_replaces_the_old_folder(tmp_path):
+def test_rebuild_replaces_only_its_own_folder(tmp_path):
+    """A report folder the toolkit wrote (its marker) is replaced whole; any other folder is refused
+    untouched (issue 12: `--out` on a folder of the user's deleted its contents)."""
     out = tmp_path / "rep"
     out.mkdir()
-    (out / "stale.txt").write_text("old report")
-    rp._replace_dir(_fresh(tmp_path), out)
-    assert sorted(p.name for p in out.iterdir()) == ["report.html"]
+    write_marker(out, rp.REPORT_KIND)
+    (out / "report.html").write_text("old report")
+    replace_folder(_fresh(tmp_path), out, rp.REPORT_KIND, rp.REPORT_LEGACY)
+    assert sorted(p.name for p in out.iterdir()) == ["report.html"] and (out / "report.html").read_text() == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "stale.txt").write_text("not a report")
+    with pytest.raises(RicochetError, match="not written by ricochet_math"):
+        replace_folder(_fresh(tmp_path), mine, rp.REPORT_KIND, rp.REPORT_LEGACY)
+    assert [p.name for p in mine.iterdir()] == ["stale.txt"]
 
 
 def _fresh(tmp_path):
