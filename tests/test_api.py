@@ -24,7 +24,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 
 # Layer of each top-level part of the package, bottom up (docs/architecture.md).
 LAYERS = {
-    "errors": 0, "_numba": 0, "_version": 0, "storage": 0,
+    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0,
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,
