@@ -24,8 +24,10 @@ def _is_whole(value) -> bool:
 def check_whole(value, name: str, *, low: int = 1, high: int | None = None) -> int:
     """``value`` as an ``int`` if it is a whole number in ``[low, high]``."""
     if not _is_whole(value) or value < low or (high is not None and value > high):
-        bound = f"a whole number from {low:,} to {high:,}" if high is not None else (
-            "a positive whole number" if low == 1 else f"a whole number >= {low:,}")
+        if high is None:
+            bound = "a positive whole number" if low == 1 else f"a whole number >= {low:,}"
+        else:
+            bound = f"a positive whole number up to {high:,}" if low == 1 else f"a whole number from {low:,} to {high:,}"
         raise RicochetError(f"{name} must be {bound}, got {value!r}")
     return int(value)
 

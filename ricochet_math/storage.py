@@ -32,7 +32,8 @@ import numpy as np
 from ricochet_math.errors import RicochetError
 
 __all__ = [
-    "MARKER_NAME", "DamagedFileError", "atomic_write", "save_arrays", "load_arrays",
+    "MARKER_NAME", "DamagedFileError", "check_writable_file", "check_writable_folder",
+    "atomic_write", "atomic_write_text", "save_arrays", "load_arrays",
     "is_owned_folder", "check_output_folder", "write_marker", "replace_folder", "remove_owned_folder",
 ]
 
@@ -44,6 +45,58 @@ _HEADER = "__header__"
 
 class DamagedFileError(RicochetError):
     """A stored file that cannot be read back: truncated, foreign, of another schema, or failing its hash."""
+
+
+# ----------------------------------------------------------------------------
+# Output paths, checked before any work starts
+# ----------------------------------------------------------------------------
+
+def _existing_ancestor(path: Path, what: str, original: Path) -> Path:
+    """The nearest folder at or above ``path`` that exists (the one the missing ones will be made in)."""
+    for p in (path, *path.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise RicochetError(f"{what} {original}: {p} is a file, not a folder")
+            return p
+    return Path.cwd()
+
+
+def _check_can_write_in(folder: Path, what: str, original: Path) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise RicochetError(f"{what} {original}: cannot write in folder {folder} (permission denied or read-only)")
+
+
+def check_writable_file(path: str | os.PathLike, what: str = "output file") -> Path:
+    """``path`` as a :class:`~pathlib.Path` if a file can be written there; else one :class:`RicochetError`
+    line naming the path and the problem (a folder, a file in the way of its folder, an unwritable folder).
+
+    Call it before the work whose result goes there; missing folders above it are allowed (made later).
+    """
+    try:
+        path = Path(path).expanduser()
+    except (TypeError, ValueError) as exc:
+        raise RicochetError(f"{what} {path!r} is not a file path ({exc})") from None
+    if str(path) in ("", "."):
+        raise RicochetError(f"{what} must name a file, got {str(path)!r}")
+    if path.is_dir():
+        raise RicochetError(f"{what} {path} is a folder: give a file name")
+    if path.exists() and not path.is_file():
+        raise RicochetError(f"{what} {path} exists and is not a regular file")
+    _check_can_write_in(_existing_ancestor(path.parent, what, path), what, path)
+    return path
+
+
+def check_writable_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """``path`` as a :class:`~pathlib.Path` if files can be written in it (it exists as a writable folder, or
+    can be made); else one :class:`RicochetError` line naming the path and the problem."""
+    try:
+        path = Path(path).expanduser()
+    except (TypeError, ValueError) as exc:
+        raise RicochetError(f"{what} {path!r} is not a folder path ({exc})") from None
+    if path.exists() and not path.is_dir():
+        raise RicochetError(f"{what} {path} exists and is not a folder")
+    _check_can_write_in(_existing_ancestor(path, what, path), what, path)
+    return path
 
 
 # ----------------------------------------------------------------------------
@@ -64,6 +117,21 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_text(path: str | os.PathLike, text: str, what: str = "output file") -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_write`), making missing folders above it.
+
+    A failure (disk full, permission denied) is one :class:`RicochetError` line naming the path; the
+    old file, if any, is left as it was and no partial file remains.
+    """
+    path = Path(path)
+    data = text.encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda fh: fh.write(data))
+    except OSError as exc:
+        raise RicochetError(f"{what} {path} could not be written: {exc.strerror or exc}") from None
 
 
 # ----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Checks of rule-set values, each failing with one :class:`~ricochet_math.errors.RuleError` line.
 
 Every message names the file, the key and the problem
-(``paytables/mine.toml: key 'bonus.flush': payout must be a finite number >= 0, got -1``),
+(``paytables/mine.toml: key 'bonus.flush': payout must be a finite number from 0 to 1,000,000,000 ante units,
+got -1``),
 suggests the closest allowed key for a misspelt one, and quotes values as TOML
 writes them.  ``where`` is a file name, the :class:`KeyOrigins` of a merged
 document (the file that wrote each key), or ``""`` for a change made in code.
@@ -19,7 +20,7 @@ from ricochet_math.rules.toml_writer import toml_value
 
 __all__ = [
     "KeyOrigins", "prefix", "did_you_mean", "show",
-    "check_keys", "check_pays", "check_bool", "check_choice", "check_pattern", "check_name", "name_from_stem",
+    "MAX_PAYS", "check_keys", "check_pays", "check_bool", "check_choice", "check_pattern", "check_name", "name_from_stem",
 ]
 
 # A rule set's name becomes a folder name (``reports/<name>``), so it is a plain name: no
@@ -81,12 +82,24 @@ def check_keys(table: dict, allowed: tuple[str, ...], where: str | KeyOrigins, k
             raise RuleError(f"{prefix(where, key_prefix + key)}: unknown key{did_you_mean(key, allowed)}")
 
 
+#: the largest payout a rule set may name, in ante units: squared payouts summed over 10**12 rounds stay
+#: far inside float64's range (a payout of 1e308 overflowed them into an RTP of millions of percent)
+MAX_PAYS = 1e9
+
+
 def check_pays(value: Any, where: str | KeyOrigins, key: str) -> None:
-    """A payout: a finite number of ante units, at least 0."""
+    """A payout: a finite number of ante units from 0 to :data:`MAX_PAYS`."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RuleError(f"{prefix(where, key)}: payout must be a number of ante units, got {show(value)}")
-    if not math.isfinite(value) or value < 0:
-        raise RuleError(f"{prefix(where, key)}: payout must be a finite number >= 0, got {show(value)}")
+    # compared before any float conversion: TOML integers have no size limit (float(10**400) overflows)
+    if not (isinstance(value, int) or math.isfinite(value)) or not 0 <= value <= MAX_PAYS:
+        raise RuleError(f"{prefix(where, key)}: payout must be a finite number from 0 to {MAX_PAYS:,.0f} "
+                        f"ante units, got {_short(show(value))}")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for a message (a 400-digit payout stays one readable line)."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def check_bool(value: Any, where: str | KeyOrigins, key: str) -> None:

@@ -45,16 +45,19 @@ and builds the :class:`~ricochet_math.rules.ruleset.RuleSet`.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.checks import KeyOrigins, prefix, show
 
-__all__ = ["DEFAULT_RULES", "paytables_dir", "shipped_rule_sets", "resolve_rules_path", "parse_toml",
+__all__ = ["DEFAULT_RULES", "NESTED_TOO_DEEPLY", "paytables_dir", "shipped_rule_sets", "resolve_rules_path", "parse_toml",
            "load_chain", "resolve_extends"]
 
 DEFAULT_RULES = "publisher.toml"
+#: the message for a document nested past Python's recursion limit (a rule set needs three levels)
+NESTED_TOO_DEEPLY = "arrays or tables nested too deeply (a rule set needs at most three levels)"
 
 
 def paytables_dir() -> Path:
@@ -88,6 +91,11 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
     """
     if source is None:
         return paytables_dir() / DEFAULT_RULES
+    if not isinstance(source, (str, os.PathLike)):
+        raise RuleError(f"a rule set is a file path, a shipped rule-set name or a RuleSet, "
+                        f"got a {type(source).__name__}: {_short_repr(source)}")
+    if not str(source).strip() or "\0" in str(source):
+        raise RuleError(f"rule-set file not found: {str(source)!r} is not a file name")
     path = Path(source).expanduser()
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
@@ -102,12 +110,19 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
     raise RuleError(f"rule-set file not found: {path}")
 
 
+def _short_repr(value, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def parse_toml(text: str, where: str) -> dict:
     """The TOML document in ``text``; a syntax error is a :class:`RuleError` naming ``where`` and the line."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"{where}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise RuleError(f"{where}: invalid TOML: {NESTED_TOO_DEEPLY}") from None
 
 
 def load_chain(path: Path, seen: tuple[str, ...] = ()) -> tuple[dict, list[bytes], KeyOrigins]:

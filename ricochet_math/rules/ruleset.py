@@ -38,7 +38,7 @@ from ricochet_math.rules.checks import (
     name_from_stem, prefix, show,
 )
 from ricochet_math.rules.files import (
-    load_chain, parse_toml, resolve_extends, resolve_rules_path,
+    NESTED_TOO_DEEPLY, load_chain, parse_toml, resolve_extends, resolve_rules_path,
 )
 from ricochet_math.rules.toml_writer import paytable_line, toml_key, toml_value
 
@@ -429,17 +429,26 @@ def load_rules(source: str | Path | RuleSet | None = None) -> RuleSet:
     if isinstance(source, RuleSet):
         return source
     path = resolve_rules_path(source)
-    raw, chain_bytes, origins = load_chain(path, ())
-    digest = hashlib.sha256(b"".join(chain_bytes)).hexdigest()
-    return _build(raw, origins, default_name=path.stem, sha256=digest)
+    try:
+        raw, chain_bytes, origins = load_chain(path, ())
+        digest = hashlib.sha256(b"".join(chain_bytes)).hexdigest()
+        return _build(raw, origins, default_name=path.stem, sha256=digest)
+    except RecursionError:  # merging, key origins and messages walk the document recursively
+        raise RuleError(f"{path}: {NESTED_TOO_DEEPLY}") from None
 
 
 def rules_from_toml(text: str, *, source: str = "<string>") -> RuleSet:
     """A rule set from TOML text (``extends`` is resolved against the working directory)."""
-    raw = parse_toml(text, source)
-    raw, parents, origins = resolve_extends(raw, source, Path.cwd(), (source,))
-    digest = hashlib.sha256(b"".join(parents) + text.encode()).hexdigest()
-    return _build(raw, origins, default_name=Path(source).stem if source != "<string>" else "unnamed", sha256=digest)
+    if not isinstance(text, str):
+        raise RuleError(f"{source}: rule-set text must be a string, got a {type(text).__name__}")
+    try:
+        raw = parse_toml(text, source)
+        raw, parents, origins = resolve_extends(raw, source, Path.cwd(), (source,))
+        digest = hashlib.sha256(b"".join(parents) + text.encode("utf-8", "surrogatepass")).hexdigest()
+        return _build(raw, origins, default_name=Path(source).stem if source != "<string>" else "unnamed",
+                      sha256=digest)
+    except RecursionError:  # merging, key origins and messages walk the document recursively
+        raise RuleError(f"{source}: {NESTED_TOO_DEEPLY}") from None
 
 
 def _build(raw: dict, where: KeyOrigins, *, default_name: str, sha256: str) -> RuleSet:
@@ -458,7 +467,7 @@ def _build(raw: dict, where: KeyOrigins, *, default_name: str, sha256: str) -> R
     # [kickout]: "1".."7" -> pattern, all required.
     kick = raw["kickout"]
     for key in kick:
-        if not key.isdigit():
+        if not (key.isascii() and key.isdigit()):  # not str.isdigit alone: it also takes '²', which int() refuses
             raise RuleError(f"{prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
         if not 1 <= int(key) <= MAX_PLAYERS or key != str(int(key)):
             raise RuleError(f"{prefix(where, f'kickout.{key}')}: player count must be 1..{MAX_PLAYERS}")

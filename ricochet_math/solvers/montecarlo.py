@@ -39,12 +39,13 @@ True
 """
 from __future__ import annotations
 
-import json
+import itertools
+import math
 import os
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -53,18 +54,21 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
+from ricochet_math.arguments import check_level, check_seed, check_whole
 from ricochet_math.engine.kernel import prepare, run_chunk
 from ricochet_math.engine.sums import N_CATEGORIES, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
+from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.strategies.registry import resolve_strategies
 
-__all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "SimulationResult", "simulate", "rtp_table",
+__all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "MAX_ROUNDS", "MAX_CHUNK_ROUNDS", "MAX_WORKERS",
+           "SimulationResult", "simulate", "rtp_table", "chunk_seed",
            "default_workers", "default_chunk_size", "RTP_ROUNDS", "RTP_ROUNDS_SOLVER"]
 
 #: rounds per chunk: the unit of seeding, parallel work and checkpointing
@@ -72,6 +76,13 @@ CHUNK_ROUNDS = 1 << 16
 #: rounds per chunk when a seat calls the perfect-play kernel (milliseconds per round,
 #: so smaller chunks keep every core busy on short runs)
 SOLVER_CHUNK_ROUNDS = 256
+#: the most rounds one run may ask for: 10**12 (days of work on a large machine; a larger number is a typo)
+MAX_ROUNDS = 10 ** 12
+#: the largest chunk: its decks' state and sums are per chunk, and 2**24 rounds keep Ctrl-C and
+#: checkpoints within seconds
+MAX_CHUNK_ROUNDS = 1 << 24
+#: the most threads one run may ask for
+MAX_WORKERS = 4096
 
 
 def default_chunk_size(strategies) -> int:
@@ -282,14 +293,30 @@ class SimulationResult:
     def describe(self) -> str:
         """A few readable lines: what ran and the headline figures."""
         m = self.summary()
-        pct = lambda e: f"{100 * e.estimate:.3f}% [{100 * e.low:.3f}, {100 * e.high:.3f}]"  # noqa: E731
         return "\n".join([
             f"{self.rounds:,} rounds, {self.players} player(s), strategy {self.strategy}, rules {self.rules_name} "
             f"(sha256 {self.rules_sha256[:12]}), seed {self.seeds[0] if len(self.seeds) == 1 else self.seeds}",
-            f"  RTP per total wagered {pct(m['rtp_wagered'])}; per initial bet {pct(m['rtp_initial'])}",
-            f"  fold {pct(m['fold_frequency'])}; win {pct(m['win_frequency'])}; kickout {pct(m['kickout_rate'])}",
-            f"  sd of a seat's net per round {m['sd_net']:.4f}; average pot {m['average_pot'].estimate:.4f}",
+            f"  RTP per total wagered {_pct(m['rtp_wagered'])}; per initial bet {_pct(m['rtp_initial'])}",
+            f"  fold {_pct(m['fold_frequency'])}; win {_pct(m['win_frequency'])}; kickout {_pct(m['kickout_rate'])}",
+            f"  sd of a seat's net per round {_num(m['sd_net'])}; average pot {_num(m['average_pot'].estimate)}",
         ])
+
+
+#: what :meth:`SimulationResult.describe` prints for a figure a one-round run cannot give
+NOT_AVAILABLE = "n/a (needs 2 rounds)"
+
+
+def _num(x: float) -> str:
+    return NOT_AVAILABLE if math.isnan(x) else f"{x:.4f}"
+
+
+def _pct(e: Estimate) -> str:
+    """``12.345% [12.300, 12.390]``; a NaN estimate or interval (fewer than 2 rounds, nothing wagered) is
+    printed as n/a, never as ``nan%``."""
+    if math.isnan(e.estimate):
+        return NOT_AVAILABLE
+    interval = NOT_AVAILABLE if math.isnan(e.low) else f"{100 * e.low:.3f}, {100 * e.high:.3f}"
+    return f"{100 * e.estimate:.3f}% [{interval}]"
 
 
 def _cat_key(c: int) -> str:
@@ -300,132 +327,210 @@ def _cat_key(c: int) -> str:
 # Running
 # ----------------------------------------------------------------------------
 
+def chunk_seed(entropy: int, i: int) -> np.random.SeedSequence:
+    """The seed of chunk ``i``: ``SeedSequence(entropy).spawn(n)[i]`` for any ``n > i``, made on its own,
+    so a run creates each chunk's seed only when the chunk starts."""
+    return np.random.SeedSequence(entropy, spawn_key=(i,))
+
+
 def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="always", rounds: int = 1_000_000,
              seed: int | None = None, *, workers: int | None = None, chunk_size: int | None = None,
              progress: bool = True, checkpoint: str | os.PathLike | None = None,
              level: float = 0.95, control_variates: bool | None = None) -> SimulationResult:
     """Play ``rounds`` random rounds and return the sums and figures.
 
-    ``strategy``: a name or :class:`~ricochet_math.strategies.registry.Strategy` for
-    every seat, or one per seat.  ``seed``: an int (``None``: fresh entropy,
-    recorded on the result).  ``workers``: threads (default: every core this
-    process may use); the result does not depend on it.  ``chunk_size``:
-    rounds per chunk (default :func:`default_chunk_size`); part of the seeding,
-    so recorded on the result.  ``progress``: a
-    ``tqdm`` bar on stderr for runs of several chunks on a terminal.
-    ``checkpoint``: a file that keeps every finished chunk's sums; a run
-    stopped and restarted with the same arguments resumes from it (a file
-    from another game, seed or chunk size is refused).  ``control_variates``:
-    also record the controls of :mod:`ricochet_math.solvers.variance` and report
+    ``rounds``: 1 to :data:`MAX_ROUNDS` (10**12); intervals and standard
+    deviations need at least 2 rounds (with 1 they are NaN and
+    :meth:`SimulationResult.describe` says "n/a").  ``strategy``: a name or
+    :class:`~ricochet_math.strategies.registry.Strategy` for every seat, or one
+    per seat.  ``seed``: a whole number from 0 to 2**128 - 1 (``None``: fresh
+    entropy, recorded on the result).  ``workers``: threads (default: every
+    core this process may use); the result does not depend on it.
+    ``chunk_size``: rounds per chunk (default :func:`default_chunk_size`); part
+    of the seeding, so recorded on the result.  ``progress``: a ``tqdm`` bar on
+    stderr for runs of several chunks on a terminal.  ``checkpoint``: a file
+    that keeps every finished chunk's sums; a run stopped (Ctrl-C, a kill) and
+    restarted with the same arguments resumes from it (a file from another
+    game, seed or chunk size is refused).  ``level``: of the confidence
+    intervals, strictly between 0 and 1.  ``control_variates``: also record the
+    controls of :mod:`ricochet_math.solvers.variance` and report
     ``rtp_initial_cv`` (the same RTP with a smaller interval, same rounds);
     default: on when a seat uses the perfect-play kernel (whose cost dwarfs
     theirs), off otherwise.
+
+    Every argument is checked before any round is played.  Chunks are seeded
+    and handed to the threads only as threads become free, so memory does not
+    grow with ``rounds``.  Ctrl-C stops within about one chunk's time, saves
+    every finished chunk to ``checkpoint`` and raises ``KeyboardInterrupt``.
     """
     rules = load_rules(rules)
     n = check_players(players)
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
-        raise RicochetError(f"rounds must be a positive whole number, got {rounds!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise RicochetError(f"workers must be a positive whole number, got {workers!r}")
+    rounds = check_whole(rounds, "rounds", high=MAX_ROUNDS)
+    seed = check_seed(seed)
+    level = check_level(level)
+    if workers is not None:
+        workers = check_whole(workers, "workers", high=MAX_WORKERS)
+    if chunk_size is not None:
+        chunk_size = check_whole(chunk_size, "chunk_size", high=MAX_CHUNK_ROUNDS)
+    if checkpoint is not None:
+        checkpoint = check_writable_file(checkpoint, "checkpoint")
     if control_variates is None:
         control_variates = any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
     if chunk_size is None:
         chunk_size = default_chunk_size(setup.strategies)
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise RicochetError(f"chunk_size must be a positive whole number, got {chunk_size!r}")
-    rounds, chunk_size = int(rounds), int(chunk_size)
-    root = np.random.SeedSequence(seed)
-    entropy = int(root.entropy)
+    entropy = int(np.random.SeedSequence(seed).entropy)
     n_chunks = -(-rounds // chunk_size)
-    children = root.spawn(n_chunks)
-    lengths = [min(chunk_size, rounds - i * chunk_size) for i in range(n_chunks)]
     names = tuple(s.name for s in setup.strategies)
 
     meta = {"rules_sha256": rules.sha256, "players": n, "strategies": list(names), "seed": entropy,
             "chunk_size": chunk_size,
             # the controls' layout length (0: none), so a checkpoint from another layout is refused
             "control_variates": int(setup.controls.means.shape[0]) if setup.controls is not None else 0}
-    done: dict[int, ChunkSums] = {}
-    if checkpoint is not None:
-        done = _load_checkpoint(Path(checkpoint), meta, lengths)
+    sums = _Accumulator(ChunkSums.zeros(n, controls=bool(control_variates)), rounds, chunk_size)
+    if checkpoint is not None and checkpoint.exists():
+        _load_checkpoint(checkpoint, meta, sums)
 
     start = time.perf_counter()
-    run_chunk(setup, children[0], 0)  # compile (or load) the kernel once, before the threads start
-    pending = [i for i in range(n_chunks) if i not in done]
-    workers = workers or default_workers()
-    bar = tqdm(total=rounds, initial=sum(lengths[i] for i in done), unit="round", unit_scale=True,
+    run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads start
+    todo = (i for i in range(sums.prefix_chunks, n_chunks) if i not in sums.waiting)
+    remaining = n_chunks - sums.prefix_chunks - len(sums.waiting)
+    workers = min(workers or default_workers(), max(remaining, 1))
+    bar = tqdm(total=rounds, initial=sums.rounds_done, unit="round", unit_scale=True,
                desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
-               disable=True if not progress or len(pending) < 4 else None)
+               disable=True if not progress or remaining < 4 else None)
     last_save = time.monotonic()
     try:
-        with ThreadPoolExecutor(max_workers=min(workers, max(len(pending), 1))) as pool:
-            futures = {pool.submit(run_chunk, setup, children[i], lengths[i]): i for i in pending}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                done[i] = fut.result()[0].in_half(i % 2)  # even / odd chunks: cross-fitted controls
-                bar.update(lengths[i])
-                if checkpoint is not None and time.monotonic() - last_save > 5.0:
-                    _save_checkpoint(Path(checkpoint), meta, lengths, done)
-                    last_save = time.monotonic()
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            running: dict[Future, int] = {}
+
+            def submit(i: int) -> None:
+                running[pool.submit(run_chunk, setup, chunk_seed(entropy, i), sums.length(i))] = i
+
+            try:
+                for i in itertools.islice(todo, _IN_FLIGHT_PER_WORKER * workers):
+                    submit(i)
+                while running:
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        i = running.pop(fut)
+                        sums.add(i, fut.result()[0].in_half(i % 2))  # even / odd chunks: cross-fitted controls
+                        bar.update(sums.length(i))
+                        nxt = next(todo, None)
+                        if nxt is not None:
+                            submit(nxt)
+                    if checkpoint is not None and time.monotonic() - last_save > _SAVE_EVERY_S:
+                        _save_checkpoint(checkpoint, meta, sums)
+                        last_save = time.monotonic()
+            except KeyboardInterrupt:
+                # Drop the chunks not started, let the running ones finish (one chunk's time) and keep them.
+                pool.shutdown(wait=True, cancel_futures=True)
+                for fut, i in running.items():
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        sums.add(i, fut.result()[0].in_half(i % 2))
+                raise
     finally:
         bar.close()
-        if checkpoint is not None and done:
-            _save_checkpoint(Path(checkpoint), meta, lengths, done)
-    total = ChunkSums.zeros(n, controls=bool(control_variates))
-    for i in range(n_chunks):  # chunk order: the same float sums whatever the workers did
-        total = total + done[i]
+        if checkpoint is not None and sums.rounds_done:
+            _save_checkpoint(checkpoint, meta, sums)
     return SimulationResult(
         rules_name=rules.name, rules_sha256=rules.sha256, players=n, strategies=names, seeds=(entropy,),
-        rounds=rounds, chunk_size=chunk_size, sums=total, version=__version__,
+        rounds=rounds, chunk_size=chunk_size, sums=sums.total(n_chunks), version=__version__,
         run_time=time.perf_counter() - start, level=level,
         control_means=tuple(map(float, setup.controls.means)) if setup.controls is not None else (),
     )
 
 
+#: chunks handed to the pool per thread ahead of time: enough to keep every thread busy, few enough that
+#: Ctrl-C waits for at most about one chunk per thread
+_IN_FLIGHT_PER_WORKER = 2
+#: seconds between checkpoint saves during a run
+_SAVE_EVERY_S = 5.0
+
+
+class _Accumulator:
+    """The sums of a run's finished chunks, added **in chunk order** (so the float sums are the same
+    whatever order the threads finished in): ``prefix`` holds chunks ``0..prefix_chunks-1`` added in
+    order; ``waiting`` holds finished chunks past the first unfinished one, until their turn."""
+
+    def __init__(self, zeros: ChunkSums, rounds: int, chunk_size: int) -> None:
+        self.prefix = zeros
+        self.prefix_chunks = 0
+        self.waiting: dict[int, ChunkSums] = {}
+        self.rounds, self.chunk_size = rounds, chunk_size
+
+    def length(self, i: int) -> int:
+        """Rounds in chunk ``i`` (the last one may be short)."""
+        return min(self.chunk_size, self.rounds - i * self.chunk_size)
+
+    @property
+    def rounds_done(self) -> int:
+        return (min(self.prefix_chunks * self.chunk_size, self.rounds)
+                + sum(self.length(i) for i in self.waiting))
+
+    def add(self, i: int, chunk: ChunkSums) -> None:
+        self.waiting[i] = chunk
+        while self.prefix_chunks in self.waiting:
+            self.prefix = self.prefix + self.waiting.pop(self.prefix_chunks)
+            self.prefix_chunks += 1
+
+    def total(self, n_chunks: int) -> ChunkSums:
+        if self.prefix_chunks != n_chunks:
+            raise AssertionError(f"{n_chunks - self.prefix_chunks} chunks are missing from the total")
+        return self.prefix
+
+
 # ----------------------------------------------------------------------------
-# Checkpoints: the sums of every finished chunk, saved atomically
+# Checkpoints: the in-order sum of the first finished chunks, and each later finished chunk, saved atomically
 # ----------------------------------------------------------------------------
 
-def _save_checkpoint(path: Path, meta: dict, lengths: Sequence[int], done: dict[int, ChunkSums]) -> None:
-    idx = sorted(done)
-    arrays = {
-        "meta": np.array(json.dumps(meta, sort_keys=True)),
-        "index": np.array(idx, dtype=np.int64),
-        "lengths": np.array([lengths[i] for i in idx], dtype=np.int64),
-    }
+_CHECKPOINT_SCHEMA = "ricochet_math.simulate.checkpoint/2"
+
+
+def _save_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
+    idx = sorted(sums.waiting)
+    arrays = {"index": np.array(idx, dtype=np.int64),
+              "lengths": np.array([sums.length(i) for i in idx], dtype=np.int64)}
     for key in ChunkSums.KEYS:
-        if key == "controls":  # a chunk's controls sit in its own half (i % 2): keep that half only
-            arrays[key] = np.stack([done[i].controls[i % 2] for i in idx])
-        else:
-            arrays[key] = np.stack([getattr(done[i], key) for i in idx])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.savez(fh, **arrays)
-    os.replace(tmp, path)
-
-
-def _load_checkpoint(path: Path, meta: dict, lengths: Sequence[int]) -> dict[int, ChunkSums]:
-    if not path.exists():
-        return {}
+        first = getattr(sums.prefix, key)
+        arrays[f"prefix_{key}"] = first
+        arrays[f"chunks_{key}"] = (np.stack([getattr(sums.waiting[i], key) for i in idx]) if idx
+                                   else np.zeros((0, *first.shape)))
+    prefix_rounds = sum(sums.length(i) for i in range(sums.prefix_chunks))
     try:
-        with np.load(path, allow_pickle=False) as z:
-            saved = json.loads(str(z["meta"]))
-            if saved != meta:
-                diff = ", ".join(k for k in meta if saved.get(k) != meta[k])
-                raise RicochetError(f"checkpoint {path} belongs to another run (different {diff}); "
-                                    "remove it or choose another file")
-            out = {}
-            for j, i in enumerate(z["index"]):
-                i = int(i)
-                if i < len(lengths) and int(z["lengths"][j]) == lengths[i]:
-                    arrays = {k: z[k][j] for k in ChunkSums.KEYS}
-                    arrays["controls"] = np.stack([arrays["controls"], np.zeros_like(arrays["controls"])])
-                    out[i] = ChunkSums.from_arrays(arrays).in_half(i % 2)
-            return out
-    except (OSError, ValueError, KeyError) as exc:
-        raise RicochetError(f"checkpoint {path} cannot be read: {exc}") from None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_arrays(path, _CHECKPOINT_SCHEMA, arrays,
+                    {"meta": meta, "prefix_chunks": sums.prefix_chunks, "prefix_rounds": prefix_rounds})
+    except OSError as exc:
+        raise RicochetError(f"checkpoint {path} could not be written: {exc.strerror or exc}") from None
+
+
+def _load_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
+    """Fill ``sums`` from the checkpoint at ``path``: its chunks that belong to this run."""
+    try:
+        head, arrays = load_arrays(path, _CHECKPOINT_SCHEMA)
+    except DamagedFileError as exc:
+        raise DamagedFileError(f"checkpoint {exc}; remove it or choose another file") from None
+    saved = head.get("meta")
+    if saved != meta:
+        diff = ", ".join(k for k in meta if not isinstance(saved, dict) or saved.get(k) != meta[k])
+        raise RicochetError(f"checkpoint {path} belongs to another run (different {diff}); "
+                            "remove it or choose another file")
+    try:
+        k, k_rounds = int(head["prefix_chunks"]), int(head["prefix_rounds"])
+        prefix = ChunkSums.from_arrays({key: arrays[f"prefix_{key}"] for key in ChunkSums.KEYS})
+        later = [(int(i), int(length), ChunkSums.from_arrays({key: arrays[f"chunks_{key}"][j]
+                                                              for key in ChunkSums.KEYS}))
+                 for j, (i, length) in enumerate(zip(arrays["index"], arrays["lengths"]))]
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise DamagedFileError(f"checkpoint {path}: cannot be read: malformed content ({exc})") from None
+    if k and (k > -(-sums.rounds // sums.chunk_size) or sum(sums.length(i) for i in range(k)) != k_rounds):
+        raise RicochetError(f"checkpoint {path} holds {k_rounds:,} rounds in {k} chunks, which do not fit "
+                            f"a run of {sums.rounds:,} rounds: run at least as many rounds, or remove it")
+    sums.prefix, sums.prefix_chunks = prefix, k
+    for i, length, chunk in later:
+        if i >= k and i * sums.chunk_size < sums.rounds and length == sums.length(i):
+            sums.add(i, chunk)
 
 
 def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range(1, 8), strategy="perfect",
@@ -440,9 +545,22 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     row per player count: :meth:`SimulationResult.to_frame`).
     """
     rules = load_rules(rules)
+    if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
+        players = [players]
+    try:
+        counts = [check_players(n) for n in players]
+    except TypeError:
+        raise RicochetError(f"players must be a player count or a list of them, got {players!r}") from None
+    if not counts:
+        raise RicochetError("players must name at least one player count")
+    if rounds is not None:
+        check_whole(rounds, "rounds", high=MAX_ROUNDS)
+    check_seed(seed)
+    check_level(level)
+    if workers is not None:
+        check_whole(workers, "workers", high=MAX_WORKERS)
     results = []
-    for n in players:
-        n = check_players(n)
+    for n in counts:
         r = rounds
         if r is None:
             r = RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n)) else RTP_ROUNDS
