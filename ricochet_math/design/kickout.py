@@ -19,10 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import PatternError, RuleError
 from ricochet_math.evaluator.names import describe, pattern_value
-from ricochet_math.rules.ruleset import MAX_PLAYERS, load_rules
-from ricochet_math.solvers.montecarlo import simulate
+from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.solvers.solo import solo_analysis
 
 __all__ = ["DEFAULT_GRID", "KickoutCurve", "kickout_curve", "find_kickout", "kickout_table"]
@@ -74,8 +76,9 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
     """
 
     rules = load_rules(rules)
-    if not 1 <= int(players) <= MAX_PLAYERS:
-        raise RuleError(f"players must be 1..{MAX_PLAYERS}, got {players}")
+    players = check_players(players)
+    rounds = check_whole(rounds, "rounds", high=MAX_ROUNDS)
+    seed = check_seed(seed, allow_none=False)  # one fixed seed: the thresholds compare on the same deals
     points = parse_grid(grid)
     rows = []
     if players == 1:

@@ -23,6 +23,7 @@ from ricochet_math.rules.checks import check_name, name_from_stem
 from ricochet_math.rules.files import paytables_dir
 from ricochet_math.rules.ruleset import CATEGORY_PATTERNS, Paytable, RuleSet
 from ricochet_math.rules.toml_writer import paytable_line, toml_value
+from ricochet_math.storage import atomic_write_text, check_writable_file
 
 __all__ = ["Candidate", "TuningResult", "override_toml"]
 
@@ -96,16 +97,18 @@ class TuningResult:
                    description: str | None = None) -> Path:
         """Write candidate ``rank`` as a rule-set file that ``extends`` the tuned rule set.
 
-        See :func:`override_toml`.  Returns the path written.
+        See :func:`override_toml`.  The file is written whole or not at all (a unique temporary name,
+        then a rename); a path that is a folder or in an unwritable folder is one
+        :class:`~ricochet_math.errors.RicochetError` line (check it before tuning with
+        :func:`ricochet_math.storage.check_writable_file`).  Returns the path written.
         """
         if self.rules is None or self.section is None:
             raise RuleError("this tuning result is not tied to a rule set (tune_paytable was given bare pays)")
         c = self._candidate(rank)
-        path = Path(path)
+        path = check_writable_file(path, "tuned rule-set file")
         text = override_toml(self.rules, self.section, c.pays_dict(), path=path, name=name,
                              description=description, note=_figures_note(c, self))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        atomic_write_text(path, text, "tuned rule-set file")
         return path
 
     def _candidate(self, rank: int) -> Candidate:

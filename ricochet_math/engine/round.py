@@ -64,7 +64,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ricochet_math.errors import CardError, RuleError, TableStateError
+from ricochet_math.arguments import check_seed
+from ricochet_math.errors import CardError, RicochetError, RuleError, TableStateError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, TWO_CARD_KEY, eval5
 from ricochet_math.evaluator.names import describe
@@ -471,9 +472,12 @@ def play_round(rules: RuleSet | str | None = None, strategies: str | Strategy | 
     ``strategies``: one strategy (name or object) for every seat, or one per
     seat (then ``players`` defaults to their number).  ``deck``: a deck order
     (see the module docstring); otherwise a shuffled deck from ``rng`` (or a
-    fresh ``numpy.random.default_rng(seed)``).
+    fresh ``numpy.random.default_rng(seed)``; ``seed``: a whole number from 0 to 2**128 - 1, or ``None``).
     """
     rules = load_rules(rules)
+    seed = check_seed(seed)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise RicochetError(f"rng must be a numpy.random.Generator, got a {type(rng).__name__}")
     if players is None:
         if isinstance(strategies, (str, Strategy)):
             raise RuleError("give the number of players (players=N) or one strategy per seat")

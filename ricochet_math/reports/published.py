@@ -23,14 +23,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.ruleset import load_rules
-from ricochet_math.solvers.montecarlo import simulate
+from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.solvers.solo import solo_analysis
+from ricochet_math.storage import atomic_write_text, check_writable_file, check_writable_folder
 from ricochet_math.strategies.perfect import READING_NAMES
 
 __all__ = ["PUBLISHED", "READINGS", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
-           "best_response"]
+           "best_response", "write_best_response", "check_published_folder"]
 
 # (figure id, text, published value as a fraction or (low, high), source)
 PUBLISHED = (
@@ -109,15 +112,12 @@ class PublishedFigures:
     def write(self, directory="reports") -> tuple[Path, Path]:
         """Write ``published-figures.md``, ``.csv`` and ``published-figures-by-players.csv``
         (complete files only: each is written to a temp name, then renamed)."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
+        d = check_published_folder(directory)
         md, csv = d / "published-figures.md", d / "published-figures.csv"
         per_n = d / "published-figures-by-players.csv"
         for path, text in ((md, self.to_markdown()), (csv, self.table.to_csv(index=False)),
                            (per_n, self.by_players.to_csv(index=False))):
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            atomic_write_text(path, text)
         return md, csv
 
 
@@ -157,6 +157,10 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     """
     readings = check_readings(readings)
     rules = load_rules(rules)
+    players = _check_counts(players)
+    rounds = check_whole(rounds, "rounds", high=MAX_ROUNDS)
+    seed = check_seed(seed, allow_none=False)  # one fixed seed: the readings compare on the same deals
+    weak_players = check_players(weak_players)
     t0 = time.perf_counter()
     a = solo if solo is not None else solo_analysis(rules, progress=progress)
     b = solo_no_bonus if solo_no_bonus is not None else solo_analysis(rules, use_bonus=False, progress=progress)
@@ -236,6 +240,9 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     """
     (reading,) = check_readings((reading,))
     rules = load_rules(rules)
+    players = _check_counts(players)
+    rounds = check_whole(rounds, "rounds", high=MAX_ROUNDS)
+    seed = check_seed(seed, allow_none=False)  # one fixed seed: both seats' runs use the same deals
     rows = []
     for n in players:
         br = simulate(rules, players=n, strategy=[f"perfect-vs-{reading}"] + [reading] * (n - 1), rounds=rounds,
@@ -258,13 +265,26 @@ def write_best_response(frame: pd.DataFrame, directory="reports") -> Path:
     """Write :func:`best_response`'s table as ``best-response-vs-<reading>.csv`` in ``directory``
     (complete files only: written to a temporary name, then renamed); returns the path."""
     (reading,) = check_readings(tuple(frame["table_reading"].unique()))
-    d = Path(directory)
-    d.mkdir(parents=True, exist_ok=True)
-    path = d / f"best-response-vs-{reading}.csv"
-    tmp = path.with_suffix(".csv.tmp")
-    tmp.write_text(frame.to_csv(index=False), encoding="utf-8")
-    tmp.replace(path)
+    path = check_writable_file(check_writable_folder(directory, "best-response folder") / f"best-response-vs-{reading}.csv")
+    atomic_write_text(path, frame.to_csv(index=False))
     return path
+
+
+def check_published_folder(directory) -> Path:
+    """``directory`` if the published-figures files can be written in it (checked before any work:
+    :meth:`PublishedFigures.write` and :func:`write_best_response` call it again just before writing);
+    else one :class:`~ricochet_math.errors.RicochetError` line.  The files it will hold must not be folders."""
+    d = check_writable_folder(directory, "published-figures folder")
+    for name in ("published-figures.md", "published-figures.csv", "published-figures-by-players.csv"):
+        check_writable_file(d / name)
+    return d
+
+
+def _check_counts(players) -> tuple[int, ...]:
+    """Player counts (an iterable of whole numbers 1..7), checked before any run starts."""
+    if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__"):
+        raise RuleError(f"players must be a list of player counts, got {players!r}")
+    return tuple(check_players(n) for n in players)
 
 
 def check_readings(readings) -> tuple[str, ...]:

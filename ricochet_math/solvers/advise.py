@@ -76,12 +76,14 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: FaceUpTable
     Raises :class:`~ricochet_math.errors.TableStateError` when every player has acted.
     """
     rules = load_rules(rules)
+    _check_reading(reading)
     if state is None:
         if dealer is None or players is None:
             raise TableStateError("advise needs the dealer's cards and every player's two cards")
         state = face_up_table(dealer, players, actions)
+    elif not isinstance(state, FaceUpTable):
+        raise TableStateError(f"state must be a FaceUpTable (see face_up_table), got a {type(state).__name__}")
     rnd = Round.face_up(rules, state)
-    _check_reading(reading)
     seat = rnd.current_seat()
     if seat is None:
         raise TableStateError("every player has acted: there is no decision left")
@@ -107,6 +109,9 @@ def advise(rules, dealer=None, players=None, actions=None, *, state: FaceUpTable
 
 def _check_reading(reading: str) -> None:
     """A one-line error, with the closest name, for a name that is not a strategy reading."""
+    if not isinstance(reading, str):
+        raise TableStateError(f"reading must be a strategy reading name ({', '.join(READING_NAMES)}), "
+                              f"got a {type(reading).__name__}")
     if reading not in READING_NAMES:
         close = difflib.get_close_matches(reading, READING_NAMES, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
