@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
@@ -148,10 +147,11 @@ def _digest(arrays: Mapping[str, np.ndarray]) -> str:
 
 
 def save_arrays(path: str | os.PathLike, schema: str, arrays: Mapping[str, np.ndarray],
-                header: Mapping | None = None) -> None:
+                header: Mapping | None = None, *, compressed: bool = False) -> None:
     """Store ``arrays`` (numeric or fixed-width text; no objects) and a JSON-able ``header`` atomically.
 
     The header records ``schema`` and the SHA-256 of the arrays, both checked by :func:`load_arrays`.
+    ``compressed``: deflate the arrays (for large, mostly-zero caches; slower to write).
     """
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
     for name, a in arrays.items():
@@ -159,7 +159,8 @@ def save_arrays(path: str | os.PathLike, schema: str, arrays: Mapping[str, np.nd
             raise TypeError(f"cannot store array {name!r} of dtype {a.dtype}")
     head = {"tool": _TOOL, "schema": schema, "sha256": _digest(arrays), **(header or {})}
     blob = np.frombuffer(json.dumps(head, sort_keys=True).encode("utf-8"), dtype=np.uint8)
-    atomic_write(path, lambda fh: np.savez(fh, **arrays, **{_HEADER: blob}))
+    save = np.savez_compressed if compressed else np.savez
+    atomic_write(path, lambda fh: save(fh, **arrays, **{_HEADER: blob}))
 
 
 def load_arrays(path: str | os.PathLike, schema: str) -> tuple[dict, dict[str, np.ndarray]]:
@@ -173,8 +174,14 @@ def load_arrays(path: str | os.PathLike, schema: str) -> tuple[dict, dict[str, n
     try:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as exc:
-        raise DamagedFileError(f"{path}: cannot be read as stored data ({type(exc).__name__}: {exc})") from None
+    except FileNotFoundError:
+        raise DamagedFileError(f"{path}: cannot be read: no such file") from None
+    except IsADirectoryError:
+        raise DamagedFileError(f"{path}: cannot be read: it is a folder") from None
+    except Exception as exc:  # noqa: BLE001 - a damaged zip fails deep in numpy/zipfile/zlib in many ways
+        reason = " ".join(str(exc).split())[:200]
+        raise DamagedFileError(f"{path}: cannot be read as stored data (truncated, damaged or not a "
+                               f"ricochet_math file: {type(exc).__name__}: {reason})") from None
     blob = arrays.pop(_HEADER, None)
     try:
         head = json.loads(bytes(blob).decode("utf-8")) if blob is not None and blob.dtype == np.uint8 else None

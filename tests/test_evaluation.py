@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 from ricochet_math.evaluator.cards import format_cards, parse_card, parse_cards, random_deals
 from ricochet_math.errors import CardError, PatternError
+from ricochet_math.evaluator.evaluation import _evaluate_kernel, _evaluate_serial
 from ricochet_math.evaluator.evaluation import (
     NUM_VALUES,
     ROYAL_FLUSH_VALUE,
@@ -353,18 +354,27 @@ def test_evaluate_rejects_bad_input():
 
 
 def test_repeated_cards_never_read_outside_the_tables():
-    # evaluate() does not check that a row's cards are distinct (for speed); such
-    # rows get an unspecified value, but must not crash or read outside the tables.
+    # evaluate() refuses a row with a repeated card (CardError naming the row); the
+    # unchecked kernels behind it give such rows an unspecified value, but must not
+    # crash or read outside the tables.
     rng = np.random.default_rng(5)
     for k in (5, 6, 7):
         rows = np.concatenate([
             rng.integers(0, 52, (20_000, k)),
             np.full((1, k), 51), np.full((1, k), 48), np.full((1, k), 0),
             np.array([[51, 47, 51, 47, 51, 47, 51][:k]]),
-        ]).astype(np.int8)
-        vals = evaluate(rows)
+        ]).astype(np.uint8)
+        vals = np.empty(len(rows), dtype=np.int16)
+        _evaluate_kernel(rows, vals)
         assert vals.min() >= -1 and vals.max() <= ROYAL_FLUSH_VALUE
-        assert np.array_equal(evaluate(rows, parallel=False), vals)
+        serial = np.empty_like(vals)
+        _evaluate_serial(rows, serial)
+        assert np.array_equal(serial, vals)
+        with pytest.raises(CardError, match="row 0 of the hands repeats a card: 51 51 51 51 51"):
+            evaluate(rows[20_000:])
+        first = next(i for i, r in enumerate(rows) if len(set(r)) < k)
+        with pytest.raises(CardError, match=f"row {first} of the hands repeats a card"):
+            evaluate(rows)
 
 
 def _all_partial_hands_by_class() -> list[list[int]]:

@@ -78,7 +78,12 @@ def suit_of(c: int) -> int:
 
 
 def parse_card(text: str, *, where: str = "") -> int:
-    """Parse one card such as ``As``, ``td``, ``10h`` or ``K♦`` into ``0..51``."""
+    """Parse one card such as ``As``, ``td``, ``10h`` or ``K♦`` (or a kernel integer ``0..51``) into ``0..51``.
+
+    ``True``/``False`` are not cards (Python would read them as 1 and 0).
+    """
+    if isinstance(text, (bool, np.bool_)):
+        raise CardError(f"{text!r} is not a card{_at(where)}: give card text such as 'As' or a number 0..51")
     if isinstance(text, (int, np.integer)):
         if 0 <= int(text) < 52:
             return int(text)
@@ -115,6 +120,9 @@ def parse_cards(
     """
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
+    elif isinstance(text, (bytes, bytearray)) or not isinstance(text, Iterable):
+        raise CardError(f"cards must be text such as 'As Kd' or a list of cards{_at(where)}, "
+                        f"got a {type(text).__name__}")
     else:
         tokens = list(text)
     cards = [parse_card(t, where=where) for t in tokens]

@@ -4,8 +4,10 @@ Values
 ------
 * **Five to seven cards** -> the dense value ``0..7461`` of the best five-card
   hand (higher is better).  :func:`eval5`, :func:`eval6`, :func:`eval7` are
-  scalar ``njit`` functions other kernels call; :func:`evaluate` is the batched
-  entry point for numpy arrays; :func:`hand_value` reads card text.
+  scalar ``njit`` functions other kernels call: **unchecked** (a card outside
+  0..51 or a repeated card reads outside the tables), so not in ``__all__``;
+  :func:`evaluate` is the checked batched entry point for numpy arrays;
+  :func:`hand_value` reads card text or cards, checked.
 * **Partial hands of one to five cards** -> :func:`partial_key`, one integer
   comparable across sizes, implementing the rulebook's kicker rule ("an Ace-8
   is higher than Ace alone"): category first (straights and flushes exist only
@@ -37,11 +39,15 @@ from ricochet_math.evaluator.tables import (
     hand_classes, load_tables,
 )
 
+# The checked entry points only.  The scalar kernels (eval5/6/7, eval_cards, partial_key, order_key,
+# category_of, draw_histogram) are for numba callers: they trust their arguments (cards 0..51, distinct,
+# values 0..7461) and read their tables without bounds checks, so a bad card from Python can crash the
+# process.  Kernels import them by name; Python callers use evaluate, hand_value, partial_key_of and
+# order_key_of, which check everything and raise CardError.
 __all__ = [
     "NUM_VALUES", "ROYAL_FLUSH_VALUE", "CATEGORY_NAMES",
-    "eval5", "eval6", "eval7", "eval_cards", "evaluate", "all_five_card_values", "value_counts_5",
-    "category_of", "hand_value", "draw_histogram",
-    "partial_key", "partial_key_of", "order_key", "order_key_of", "PARTIAL_BASE",
+    "evaluate", "all_five_card_values", "value_counts_5", "hand_value",
+    "partial_key_of", "order_key_of", "PARTIAL_BASE",
     "FIVE_CARD_KEY", "TWO_CARD_KEY", "ORDER_KEY",
     "reference_value", "reference_partial_key",
 ]
@@ -166,6 +172,19 @@ def _evaluate_serial(hands, out):
                            hands[i, 6])
 
 
+@njit
+def _first_repeat(hands):
+    """Index of the first row of ``hands`` (uint8, cards 0..51) holding a card twice, or -1."""
+    for i in range(hands.shape[0]):
+        seen = np.uint64(0)
+        for j in range(hands.shape[1]):
+            bit = np.uint64(1) << np.uint64(hands[i, j])
+            if seen & bit:
+                return i
+            seen |= bit
+    return -1
+
+
 # Below this many hands a thread pool costs more than it saves.
 _PARALLEL_MIN_HANDS = 50_000
 
@@ -173,10 +192,10 @@ _PARALLEL_MIN_HANDS = 50_000
 def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
     """Values of a batch of hands: an ``(n, k)`` integer array, ``k`` in 5..7 -> ``int16 (n,)``.
 
-    Cards are kernel integers 0..51 (checked) and must be distinct within a
-    row (not checked, for speed: a row with a repeated card gets an unspecified
-    value, never a crash; :func:`hand_value` checks everything).  Any
-    integer dtype is accepted; ``int8``/``uint8`` (what :mod:`ricochet_math.evaluator.cards`
+    Cards are kernel integers 0..51, distinct within a row (both checked: a
+    :class:`~ricochet_math.errors.CardError` names the first bad row; the
+    check costs about a nanosecond a card).  Any integer dtype is accepted
+    (``bool`` is not); ``int8``/``uint8`` (what :mod:`ricochet_math.evaluator.cards`
     produces) is read in place, others are converted once.  ``parallel`` uses
     all cores for large batches.
     """
@@ -195,6 +214,9 @@ def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
         if hands.size and (hands.min() < 0 or hands.max() > 51):
             raise CardError("card numbers must be in 0..51")
         cards = np.ascontiguousarray(hands, dtype=np.uint8)
+    bad = _first_repeat(cards)
+    if bad >= 0:
+        raise CardError(f"row {bad} of the hands repeats a card: {' '.join(map(str, cards[bad]))}")
     out = np.empty(cards.shape[0], dtype=np.int16)
     if parallel and cards.shape[0] >= _PARALLEL_MIN_HANDS:
         _evaluate_kernel(cards, out)
@@ -462,8 +484,9 @@ def hand_value(text_or_cards) -> int:
 
     A list or tuple of distinct Python ints 0..51 goes straight to the scalar
     kernel (about a microsecond); anything else is parsed and checked by
-    :func:`~ricochet_math.evaluator.cards.parse_cards`.  For the fastest single call
-    without checks, call :func:`eval5` / :func:`eval6` / :func:`eval7` directly.
+    :func:`~ricochet_math.evaluator.cards.parse_cards` (a :class:`CardError` for a card outside 0..51,
+    a repeated card, a wrong count or a ``bool``).  The unchecked scalar kernels
+    :func:`eval5` / :func:`eval6` / :func:`eval7` are for numba code.
     """
     if type(text_or_cards) in (list, tuple):
         n = len(text_or_cards)
@@ -478,6 +501,4 @@ def hand_value(text_or_cards) -> int:
 
 
 def _as_cards(text_or_cards, counts) -> np.ndarray:
-    if isinstance(text_or_cards, str):
-        return parse_cards(text_or_cards, count=counts)
-    return parse_cards(list(text_or_cards), count=counts)
+    return parse_cards(text_or_cards, count=counts)

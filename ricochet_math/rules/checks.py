@@ -1,8 +1,8 @@
 """Checks of rule-set values, each failing with one :class:`~ricochet_math.errors.RuleError` line.
 
 Every message names the file, the key and the problem
-(``paytables/mine.toml: key 'bonus.flush': payout must be a finite number from 0 to 1,000,000,000 ante units,
-got -1``),
+(``paytables/mine.toml: key 'bonus.flush': payout must be a finite number >= 0 and at most
+1,000,000,000 ante units, got -1``),
 suggests the closest allowed key for a misspelt one, and quotes values as TOML
 writes them.  ``where`` is a file name, the :class:`KeyOrigins` of a merged
 document (the file that wrote each key), or ``""`` for a change made in code.
@@ -93,8 +93,8 @@ def check_pays(value: Any, where: str | KeyOrigins, key: str) -> None:
         raise RuleError(f"{prefix(where, key)}: payout must be a number of ante units, got {show(value)}")
     # compared before any float conversion: TOML integers have no size limit (float(10**400) overflows)
     if not (isinstance(value, int) or math.isfinite(value)) or not 0 <= value <= MAX_PAYS:
-        raise RuleError(f"{prefix(where, key)}: payout must be a finite number from 0 to {MAX_PAYS:,.0f} "
-                        f"ante units, got {_short(show(value))}")
+        raise RuleError(f"{prefix(where, key)}: payout must be a finite number >= 0 and at most "
+                        f"{MAX_PAYS:,.0f} ante units, got {_short(show(value))}")
 
 
 def _short(text: str, limit: int = 60) -> str:

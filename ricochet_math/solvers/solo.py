@@ -31,6 +31,7 @@ denominator is 2,809,475,760 x 14,190.
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from dataclasses import dataclass
 from itertools import combinations
@@ -47,6 +48,7 @@ from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.evaluator.tables import cache_dir
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers import solo_kernel
+from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 from ricochet_math.solvers.solo_kernel import (
     FOLD, N_DEALS, N_DRAWS, PLAY, bonus_lines, count_classes, count_columns,
 )
@@ -316,7 +318,7 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
     seconds = time.perf_counter() - t0
     _save_cached(key, weighted, decisions, done, seconds)
     try:
-        (cache_dir() / f"solo-{key}-partial.npz").unlink()
+        _cache_path(key + "-partial").unlink()
     except OSError:
         pass
     return _result(rules, weighted, decisions, done, seconds, weights, labels, names, pays, use_bonus)
@@ -346,24 +348,39 @@ def _cache_key(rules, idx, use_bonus) -> str:
     return h.hexdigest()[:20]
 
 
+_CACHE_SCHEMA = "ricochet_math.solo.counts/1"
+
+
+def _cache_path(key: str) -> Path:
+    return cache_dir() / f"solo-{key}.npz"
+
+
 def _load_cached(key):
-    path = cache_dir() / f"solo-{key}.npz"
+    """The counts stored under ``key``, or None when there are none.  A damaged or foreign file (a
+    crash or a full disk while writing with an older version, a bad copy) is noted on stderr and
+    recomputed, never a traceback: the recomputed counts replace it."""
+    path = _cache_path(key)
+    if not path.exists():
+        return None
     try:
-        with np.load(path) as z:
-            return z["weighted"], z["decisions"], z["done"], float(z["seconds"])
-    except (OSError, KeyError, ValueError):
+        _, z = load_arrays(path, _CACHE_SCHEMA)
+        return z["weighted"], z["decisions"], z["done"], float(z["seconds"])
+    except (DamagedFileError, KeyError) as exc:
+        reason = str(exc) if isinstance(exc, DamagedFileError) else f"{path}: missing array {exc}"
+        print(f"ricochet_math: note: solo cache {reason}; recomputing", file=sys.stderr)
         return None
 
 
 def _save_cached(key, weighted, decisions, done, seconds):
     """Finished analyses are kept on disk, so reports and notebooks reuse them in
-    a second; a cache that cannot be written is skipped."""
-    path = cache_dir() / f"solo-{key}.npz"
+    a second; a cache that cannot be written is skipped.  Writers use unique temporary
+    names and an atomic rename (:func:`~ricochet_math.storage.save_arrays`), so two processes
+    finishing the same analysis leave one whole file."""
+    path = _cache_path(key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, weighted=weighted, decisions=decisions, done=done, seconds=seconds)
-        tmp.replace(path)
+        save_arrays(path, _CACHE_SCHEMA, {"weighted": weighted, "decisions": decisions, "done": done,
+                                          "seconds": np.float64(seconds)}, compressed=True)
     except OSError:
         pass
 
