@@ -172,12 +172,21 @@ def load_arrays(path: str | os.PathLike, schema: str) -> tuple[dict, dict[str, n
     """
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
     except FileNotFoundError:
         raise DamagedFileError(f"{path}: cannot be read: no such file") from None
     except IsADirectoryError:
         raise DamagedFileError(f"{path}: cannot be read: it is a folder") from None
+    except OSError as exc:
+        raise DamagedFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    if not magic:
+        raise DamagedFileError(f"{path}: cannot be read: the file is empty (a crash or a full disk while writing?)")
+    if magic != b"PK\x03\x04":  # what np.load would otherwise try as a pickle
+        raise DamagedFileError(f"{path}: cannot be read: not a ricochet_math data file (.npz archive)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - a damaged zip fails deep in numpy/zipfile/zlib in many ways
         reason = " ".join(str(exc).split())[:200]
         raise DamagedFileError(f"{path}: cannot be read as stored data (truncated, damaged or not a "
