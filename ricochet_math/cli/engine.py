@@ -185,11 +185,12 @@ def _rtp(args) -> int:
     results, frame = rtp_table(rules, sampled, strategy, args.rounds, args.seed, workers=args.workers,
                                progress=True) if sampled else ([], None)
     if frame is not None:
-        frame.insert(2, "method", [_method(res) for res in results])
+        frame["method"] = [_method(res) for res in results]
     if exact is not None:
         solo = solo_analysis(rules, use_bonus=exact == "perfect", progress=True)
         row = _exact_row(rules, exact, solo)
-        frame = row if frame is None else pd.concat([row, frame], ignore_index=True)
+        # the Monte Carlo columns' order, "method" last; the exact row leaves the figures it lacks empty
+        frame = row if frame is None else pd.concat([row, frame], ignore_index=True)[list(frame.columns)]
         frame["rounds"] = frame["rounds"].astype("Int64")
     if args.format != "table":
         print_frame(frame, args.format)
@@ -232,7 +233,7 @@ def _exact_row(rules, reading: str, solo) -> pd.DataFrame:
     """The N = 1 row from the exact solo analysis, in the columns of :func:`rtp_table` (intervals of no width)."""
     s = solo_figures(solo)
     method = "exact" if solo.complete else f"exact over {int(solo.classes_done.sum())} of 169 classes"
-    row = {"rules": rules.name, "players": 1, "method": method, "strategy": reading, "rounds": None}
+    row = {"rules": rules.name, "players": 1, "strategy": reading, "rounds": None}
     for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
                       ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
                       ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
@@ -242,6 +243,7 @@ def _exact_row(rules, reading: str, solo) -> pd.DataFrame:
     row["sd_net"] = float(s["std_net"])
     row["rules_sha256"] = rules.sha256
     row["run_time_s"] = round(solo.seconds, 3)
+    row["method"] = method
     return pd.DataFrame([row])
 
 
