@@ -21,7 +21,7 @@ module of :mod:`ricochet_math.cli` and add that module to the explicit list in
                 example="ricochet rtp --rules publisher-4p-tens --players 3",
                 arguments=_rtp_arguments)
     def _rtp(args) -> int:
-        print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format)
+        print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format, wide=args.wide)
         return 0
 
 ``run`` returns the exit status.  User errors are raised as
@@ -32,19 +32,23 @@ traceback (argparse usage errors look and exit the same).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
-from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ricochet_math._version import __version__
+from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import hand_value
 from ricochet_math.evaluator.names import category_name, describe
 from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+from ricochet_math.reports.tables import INTERVAL_NOTE, Text, has_interval, text_table
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 
 __all__ = [
@@ -58,11 +62,18 @@ __all__ = [
     "add_format_option",
     "load_rules_option",
     "print_frame",
+    "print_wrapped",
+    "seed_argument",
+    "writable_file",
+    "writable_folder",
     "FORMATS",
+    "TABLE_WIDTH",
 ]
 
 PROG = "ricochet"
 FORMATS = ("table", "csv", "json")
+#: the terminal width the table format keeps to unless --wide
+TABLE_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -119,16 +130,79 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    """``--seed INT``: the random seed (recorded with the results)."""
-    parser.add_argument("--seed", type=int, default=None, metavar="INT",
-                        help="random seed (default: fresh entropy, printed with the results)")
+def seed_argument(text: str) -> int:
+    """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1, else a one-line usage error."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    try:
+        return check_seed(value, "the seed", allow_none=False)
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
+    """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed."""
+    parser.add_argument("--seed", type=seed_argument, default=default, metavar="INT",
+                        help=help or "random seed (default: fresh entropy, printed with the results)")
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _check_folder_writable(folder: Path, what: str, text: str) -> None:
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {what} {text!r}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {what} {text!r}: folder {folder} is not writable")
+
+
+# Local stand-ins for storage.check_writable_file / check_writable_folder, which the library is gaining:
+# at the merge these two call those (and keep only the argparse wrapping).
+def writable_file(text: str) -> str:
+    """An output file path that can be written (its folder, or the nearest one that exists, is writable),
+    checked when the command line is parsed, so a bad path costs a line, not the work before the write."""
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write file {text!r}: it is a folder")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write file {text!r}: it is not writable")
+    _check_folder_writable(_nearest_existing(path.parent.absolute()), "file", text)
+    return text
+
+
+def writable_folder(text: str) -> str:
+    """An output folder that can be created or written, checked when the command line is parsed."""
+    path = Path(text).expanduser()
+    if path.exists():
+        _check_folder_writable(path, "folder", text)
+    else:
+        _check_folder_writable(_nearest_existing(path.absolute()), "folder", text)
+    return text
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
-    """``--format table|csv|json`` for :func:`print_frame`."""
+    """``--format table|csv|json`` and ``--wide`` for :func:`print_frame`."""
     parser.add_argument("--format", choices=FORMATS, default="table",
-                        help="output format (default: table)")
+                        help=f"output format: table (default; rounded for reading, percentages, at most "
+                             f"{TABLE_WIDTH} columns wide), csv or json (every column at full precision, "
+                             "rates as fractions, intervals as _low/_high columns)")
+    parser.add_argument("--wide", action="store_true",
+                        help=f"with --format table: one table however wide, instead of splitting it at "
+                             f"{TABLE_WIDTH} columns")
+
+
+def print_wrapped(text: str, file=None) -> None:
+    """Print a library's summary text with each line wrapped at :data:`TABLE_WIDTH` (continuations indented)."""
+    out = sys.stdout if file is None else file
+    for line in text.splitlines() or [""]:
+        indent = " " * (len(line) - len(line.lstrip()))
+        out.write(textwrap.fill(line, TABLE_WIDTH, subsequent_indent=indent + "  ", break_long_words=False,
+                                break_on_hyphens=False) + "\n" if line.strip() else "\n")
 
 
 def load_rules_option(args: argparse.Namespace) -> RuleSet:
@@ -136,31 +210,27 @@ def load_rules_option(args: argparse.Namespace) -> RuleSet:
     return load_rules(getattr(args, "rules", None))
 
 
-def print_frame(frame, fmt: str = "table", file=None) -> None:
-    """Print a ``pandas.DataFrame`` as an aligned table, CSV or JSON records."""
+def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: Mapping[str, object] | None = None,
+                keys: int = 1, wide: bool = False) -> None:
+    """Print a ``pandas.DataFrame`` as a readable table, CSV or JSON records.
+
+    The table reads each column through ``formats`` (see
+    :mod:`ricochet_math.reports.tables`), split into tables of at most
+    :data:`TABLE_WIDTH` characters led by the first ``keys`` columns unless
+    ``wide``; a footnote explains ``±`` where one is shown.  CSV and JSON write
+    the frame as it is, at full precision.
+    """
     out = sys.stdout if file is None else file
     if fmt == "table":
-        out.write(_table_text(frame) + "\n")
+        out.write(text_table(frame, formats, keys=keys, width=TABLE_WIDTH, wide=wide) + "\n")
+        if has_interval(frame, formats):
+            out.write(INTERVAL_NOTE + "\n")
     elif fmt == "csv":
         out.write(frame.to_csv(index=False))
     elif fmt == "json":
         out.write(frame.to_json(orient="records", indent=2, force_ascii=False) + "\n")
     else:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-
-
-def _table_text(frame) -> str:
-    """Aligned text: numeric columns right-aligned, everything else left-aligned."""
-    if not len(frame):
-        return "(no rows)"
-    columns = []
-    for name in frame.columns:
-        col = frame[name]
-        cells = [str(name)] + ["" if v is None else str(v) for v in col]
-        width = max(len(c) for c in cells)
-        right = is_numeric_dtype(col) and not is_bool_dtype(col)
-        columns.append([c.rjust(width) if right else c.ljust(width) for c in cells])
-    return "\n".join("  ".join(row).rstrip() for row in zip(*columns))
 
 
 # --------------------------------------------------------------------------
@@ -247,7 +317,7 @@ def _rules(args: argparse.Namespace) -> int:
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
             columns=["name", "description"],
         )
-        print_frame(frame, args.format)
+        print_frame(frame, args.format, wide=args.wide)
         print(f"(in {paytables_dir()})", file=sys.stderr)
         return 0
     rules = load_rules(args.file)
@@ -256,10 +326,10 @@ def _rules(args: argparse.Namespace) -> int:
         return 0
     frame = rules.to_frame(describe=True)
     if args.format == "table":
-        print(f"rule set {rules.name}: {rules.description}")
+        print_wrapped(f"rule set {rules.name}: {rules.description}")
         print(f"source: {rules.source} (sha256 {rules.sha256[:12]})\n")
         frame = frame[frame.section != "rule set"]
-    print_frame(frame, args.format)
+    print_frame(frame, args.format, wide=args.wide)
     return 0
 
 
@@ -281,5 +351,6 @@ def _hands(args: argparse.Namespace) -> int:
         cards = parse_cards(text, count=(5, 6, 7), where=f"hand {i}")
         value = int(hand_value(cards))
         rows.append((format_cards(cards), value, category_name(value), describe(value)))
-    print_frame(pd.DataFrame(rows, columns=["hand", "value", "category", "description"]), args.format)
+    print_frame(pd.DataFrame(rows, columns=["hand", "value", "category", "description"]), args.format,
+                formats={"value": Text()}, wide=args.wide)
     return 0

@@ -11,13 +11,19 @@ import json
 import numpy as np
 import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_file,
+)
 from ricochet_math.engine.deal import deal_deck, parse_players
 from ricochet_math.engine.records import format_history
 from ricochet_math.engine.round import play_round
 from ricochet_math.evaluator.cards import format_cards
+from ricochet_math.reports.figures import solo_figures
+from ricochet_math.reports.tables import Number, Percent, Text, Whole
 from ricochet_math.solvers.montecarlo import rtp_table, simulate
+from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.stats import Estimate
+from ricochet_math.strategies.registry import resolve_strategies
 
 DEFAULT_RTP_SEED = 2026
 
@@ -29,10 +35,6 @@ def _strategy_option(parser, default, help_default: str) -> None:
              "beats:A9, timid, chaser, dealer-only, bonus-hunter, perfect, perfect-no-bonus, myopic, "
              "pot-odds-now, pot-odds-final (and -no-bonus), READING-vs-READING",
     )
-
-
-def _pct(est) -> str:
-    return f"{100 * est.estimate:.3f} ± {100 * est.half_width:.3f}"
 
 
 # --------------------------------------------------------------------------
@@ -50,8 +52,7 @@ def _play_arguments(parser) -> None:
                         help='each seat\'s two cards in seat order (e.g. "Ad 9c" "7s 7h"; "?" for a random hand)')
     parser.add_argument("--draws", nargs="+", default=None, metavar="CARDS",
                         help="cards the drawing seats receive, three each, in acting order (the rest random)")
-    parser.add_argument("--seed", type=int, default=None, metavar="INT",
-                        help="seed for the random cards (default: fresh entropy, printed)")
+    add_seed_option(parser, help="seed for the random cards (default: fresh entropy, printed)")
     _strategy_option(parser, ["always"], "always")
 
 
@@ -93,11 +94,10 @@ def _simulate_arguments(parser) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players 1..7 (default: 4)")
     _strategy_option(parser, ["always"], "always")
     parser.add_argument("--rounds", type=int, default=1_000_000, metavar="R", help="rounds (default: 1,000,000)")
-    parser.add_argument("--seed", type=int, default=None, metavar="INT",
-                        help="random seed (default: fresh entropy, printed with the results)")
+    add_seed_option(parser)
     parser.add_argument("--workers", type=int, default=None, metavar="K",
                         help="threads (default: every core); the result does not depend on it")
-    parser.add_argument("--checkpoint", default=None, metavar="FILE",
+    parser.add_argument("--checkpoint", type=writable_file, default=None, metavar="FILE",
                         help="keep finished chunks in FILE, so a stopped run resumes where it was")
     parser.add_argument("--table", choices=("summary", "seats", "positions", "hands"), default="summary",
                         help="what to print: the figures (default), per seat, per acting position, final hands")
@@ -109,26 +109,50 @@ def _simulate_arguments(parser) -> None:
 def _simulate(args) -> int:
     res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed,
                    workers=args.workers, checkpoint=args.checkpoint, progress=True)
-    if args.table == "seats":
-        frame = res.seat_frame("seat")
-    elif args.table == "positions":
-        frame = res.seat_frame("position")
+    if args.format != "table":
+        frames = {"seats": lambda: res.seat_frame("seat"), "positions": lambda: res.seat_frame("position"),
+                  "hands": res.hands_frame, "summary": res.to_frame}
+        print_frame(frames[args.table](), args.format)
+        return 0
+    print(res.describe())
+    print(f"  run time {res.run_time:.1f} s, chunk size {res.chunk_size}, version {res.version}\n")
+    if args.table == "summary":
+        rates, amounts = _summary_frames(res.summary())
+        print_frame(rates, formats={"estimate": Percent(3, title="estimate %")}, wide=args.wide)
+        print()
+        print_frame(amounts, formats={"estimate": Number(4, interval=True, title="value")}, wide=args.wide)
     elif args.table == "hands":
-        frame = res.hands_frame()
-    elif args.format == "table":
-        rows = [(k, v.estimate, v.low, v.high) if isinstance(v, Estimate) else (k, v, None, None)
-                for k, v in res.summary().items() if k not in ("rules", "players", "strategy", "rounds")]
-        frame = pd.DataFrame(rows, columns=["figure", "estimate", "low_95", "high_95"])
-        frame["estimate"] = frame["estimate"].map(lambda x: f"{x:.6g}")
-        frame["low_95"] = frame["low_95"].map(lambda x: "" if x is None or x != x else f"{x:.6g}")
-        frame["high_95"] = frame["high_95"].map(lambda x: "" if x is None or x != x else f"{x:.6g}")
+        print_frame(res.hands_frame(), formats=_HANDS_FORMATS, wide=args.wide)
     else:
-        frame = res.to_frame()
-    if args.format == "table":
-        print(res.describe())
-        print(f"  run time {res.run_time:.1f} s, chunk size {res.chunk_size}, version {res.version}\n")
-    print_frame(frame, args.format)
+        by = "seat" if args.table == "seats" else "position"
+        print_frame(res.seat_frame(by), formats=_SEAT_FORMATS, keys=2 if by == "seat" else 1, wide=args.wide)
     return 0
+
+
+#: the summary figures that are amounts in ante units per round (every other estimate is a rate or an RTP)
+_AMOUNTS = ("average_wagered", "average_bonus", "average_pot_share", "average_pot", "house_net_per_round", "sd_net")
+_SEAT_FORMATS = {name: Percent(2) for name in ("rtp_initial", "rtp_initial_cv", "rtp_wagered", "fold_frequency",
+                                               "win_frequency", "hit_frequency")}
+_SEAT_FORMATS.update(mean_net=Number(4), sd_net=Number(3))
+_HANDS_FORMATS = {"frequency": Percent(4), "bonus_frequency": Percent(4)}
+
+
+def _summary_frames(summary: dict):
+    """The run's figures as two tables: rates and RTPs (fractions), and amounts (ante units per round) and
+    ratios."""
+    rates, amounts = [], []
+    for name, value in summary.items():
+        if name in ("rules", "players", "strategy", "rounds"):
+            continue
+        est = value if isinstance(value, Estimate) else Estimate(float(value), 0.0, float(value), float(value))
+        row = {"figure": name, "estimate": est.estimate, "estimate_low": est.low, "estimate_high": est.high}
+        if name in _AMOUNTS:
+            amounts.append({**row, "unit": "ante units"})
+        elif isinstance(value, Estimate):
+            rates.append(row)
+        else:  # variance_ratio: the controlled variance over the plain one
+            amounts.append({**row, "unit": "ratio"})
+    return pd.DataFrame(rates), pd.DataFrame(amounts)
 
 
 # --------------------------------------------------------------------------
@@ -143,45 +167,121 @@ def _rtp_arguments(parser) -> None:
     _strategy_option(parser, None, "perfect")
     parser.add_argument("--rounds", type=int, default=None, metavar="R",
                         help="rounds per player count (default: 2,000,000; 4,000 with the perfect-play kernel)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_RTP_SEED, metavar="INT",
-                        help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
+    add_seed_option(parser, DEFAULT_RTP_SEED,
+                    help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
     parser.add_argument("--workers", type=int, default=None, metavar="K", help="threads (default: every core)")
 
 
-@subcommand("rtp", help="the main job: RTP by player count on a rule set, with 95 percent confidence intervals",
-            example="ricochet rtp --players 1-7 --strategy always --rounds 1000000",
+@subcommand("rtp", help="the main job: RTP by player count on a rule set (N = 1 exact under perfect play, "
+                        "N >= 2 Monte Carlo with 95 percent confidence intervals)",
+            example="ricochet rtp --players 1-7 --strategy always --rounds 100000",
             arguments=_rtp_arguments)
 def _rtp(args) -> int:
     rules = load_rules_option(args)
     players = list(parse_players(args.players))
     strategy = args.strategy or ["perfect"]
-    results, frame = rtp_table(rules, players, strategy, args.rounds, args.seed, workers=args.workers,
-                               progress=True)
+    exact = _exact_reading(strategy) if 1 in players else None
+    sampled = [n for n in players if not (n == 1 and exact is not None)]
+    results, frame = rtp_table(rules, sampled, strategy, args.rounds, args.seed, workers=args.workers,
+                               progress=True) if sampled else ([], None)
+    if frame is not None:
+        frame["method"] = [_method(res) for res in results]
+    if exact is not None:
+        solo = solo_analysis(rules, use_bonus=exact == "perfect", progress=True)
+        row = _exact_row(rules, exact, solo)
+        # the Monte Carlo columns' order, "method" last; the exact row leaves the figures it lacks empty
+        frame = row if frame is None else pd.concat([row, frame], ignore_index=True)[list(frame.columns)]
+        frame["rounds"] = frame["rounds"].astype("Int64")
     if args.format != "table":
         print_frame(frame, args.format)
         return 0
-    first = results[0]
-    print(f"RTP of rule set {rules.name} (sha256 {rules.sha256[:12]}), strategy {first.strategy}, "
-          f"seed {args.seed}; Monte Carlo, 95% confidence intervals")
-    rows = []
-    for res in results:
-        m = res.summary()
-        rows.append({
-            "players": res.players, "rounds": f"{res.rounds:,}",
-            "RTP/wagered %": _pct(m["rtp_wagered"]), "RTP/initial bet %": _pct(m["rtp_initial"]),
-            **({"RTP/wagered, controlled %": _pct(m["rtp_wagered_cv"]),
-                "RTP/initial, controlled %": _pct(m["rtp_initial_cv"])} if "rtp_initial_cv" in m else {}),
-            # from the controlled RTPs when the run kept them, so they match the controlled columns
-            "house edge %": f"{100 * (1 - m['rtp_initial_cv'].estimate if 'rtp_initial_cv' in m else m['house_edge'].estimate):.3f}",
-            "element of risk %": f"{100 * (1 - m['rtp_wagered_cv'].estimate if 'rtp_wagered_cv' in m else m['element_of_risk'].estimate):.3f}",
-            "fold %": _pct(m["fold_frequency"]), "win %": _pct(m["win_frequency"]),
-            "kickout %": _pct(m["kickout_rate"]), "avg pot": f"{m['average_pot'].estimate:.3f}",
-            "sd net": f"{m['sd_net']:.3f}", "time s": f"{res.run_time:.1f}",
-        })
-    print_frame(pd.DataFrame(rows), "table")
-    print("RTP/wagered = returned / (ante + play bets); RTP/initial bet = 1 + E[net] per ante; "
-          "win % = rounds a seat wins or shares the pot.")
+    label = results[0].strategy if results else exact
+    methods = (["N = 1 exact"] if exact is not None else []) + (
+        [f"{'N >= 2 ' if exact is not None else ''}Monte Carlo, 95% confidence intervals"] if sampled else [])
+    print(f"RTP of rule set {rules.name} (sha256 {rules.sha256[:12]}), strategy {label}, seed {args.seed}")
+    print("; ".join(methods))
+    print_frame(_rtp_view(frame, args.wide), formats=_RTP_FORMATS, wide=args.wide)
+    # notes as separate short lines: the table format keeps to 100 columns
+    print("RTP/initial = 1 + E[net] per ante; RTP/wagered = returned / (ante + play bets);")
+    print("win % = rounds a seat wins or shares the pot.")
     if any(res.controlled is not None for res in results):
-        print("controlled = the same RTP estimated with control variates of exactly known mean "
-              "(ricochet_math.solvers.variance): same rounds, unbiased, a narrower interval.")
+        print("controlled = the RTPs estimated with control variates of exactly known mean")
+        print("(ricochet_math.solvers.variance): same rounds, unbiased, a narrower interval.")
+    if not args.wide:
+        print("--wide adds house edge, element of risk, average pot, sd of a seat's net, rounds, run time")
+        print("and the RTPs without control variates; --format csv or json gives every figure.")
     return 0
+
+
+#: the readings whose one-player game the exact solo analysis solves (name -> decides with the bonus)
+_EXACT_READINGS = ("perfect", "perfect-no-bonus")
+
+
+def _exact_reading(strategy) -> str | None:
+    """``perfect`` or ``perfect-no-bonus`` when the lone seat of N = 1 plays that reading, else None."""
+    if len(strategy) != 1:
+        return None
+    (seat,) = resolve_strategies(strategy, 1)
+    return seat.name if seat.name in _EXACT_READINGS else None
+
+
+def _method(res) -> str:
+    return "monte carlo, control variates" if res.controlled is not None else "monte carlo"
+
+
+def _exact_row(rules, reading: str, solo) -> pd.DataFrame:
+    """The N = 1 row from the exact solo analysis, in the columns of :func:`rtp_table` (intervals of no width)."""
+    s = solo_figures(solo)
+    method = "exact" if solo.complete else f"exact over {int(solo.classes_done.sum())} of 169 classes"
+    row = {"rules": rules.name, "players": 1, "strategy": reading, "rounds": None}
+    for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
+                      ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
+                      ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
+                      ("hit_frequency", "hit_frequency"), ("bonus_frequency", "bonus_frequency"),
+                      ("average_wagered", "average_bet"), ("kickout_rate", "kickout_rate")):
+        row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float(s[key])
+    row["sd_net"] = float(s["std_net"])
+    row["rules_sha256"] = rules.sha256
+    row["run_time_s"] = round(solo.seconds, 3)
+    row["method"] = method
+    return pd.DataFrame([row])
+
+
+_RTP_FORMATS = {
+    "method": Text(), "rtp_initial": Percent(3, title="RTP/initial %"),
+    "rtp_wagered": Percent(3, title="RTP/wagered %"), "fold_frequency": Percent(2, title="fold %"),
+    "win_frequency": Percent(2, title="win %"), "kickout_rate": Percent(2, title="kickout %"),
+    "house_edge": Percent(3, interval=False, title="house edge %"),
+    "element_of_risk": Percent(3, interval=False, title="element of risk %"),
+    "average_pot": Number(3, title="avg pot"), "sd_net": Number(3, title="sd net"),
+    "rounds": Whole(), "run_time_s": Number(1, title="time s"),
+    "rtp_initial_plain": Percent(3, title="RTP/initial, plain %"),
+    "rtp_wagered_plain": Percent(3, title="RTP/wagered, plain %"),
+}
+
+
+def _rtp_view(frame: pd.DataFrame, wide: bool) -> pd.DataFrame:
+    """The columns the table shows: the RTPs with control variates where the run kept them (else the plain
+    ones), house edge and element of risk from those same RTPs; more with ``wide``."""
+    view = pd.DataFrame({"players": frame["players"],
+                         "method": frame["method"].replace({"monte carlo, control variates": "controlled"})})
+    for name in ("rtp_initial", "rtp_wagered"):
+        controlled = frame[f"{name}_cv"].notna() if f"{name}_cv" in frame else pd.Series(False, index=frame.index)
+        for end in ("", "_low", "_high"):
+            view[name + end] = frame[name + end]
+            if controlled.any():
+                view.loc[controlled, name + end] = frame.loc[controlled, f"{name}_cv{end}"]
+    for name in ("fold_frequency", "win_frequency", "kickout_rate"):
+        for end in ("", "_low", "_high"):
+            view[name + end] = frame[name + end]
+    if wide:
+        view["house_edge"] = 1.0 - view["rtp_initial"]
+        view["element_of_risk"] = 1.0 - view["rtp_wagered"]
+        view["average_pot"] = frame["average_pot"] if "average_pot" in frame else float("nan")
+        view["sd_net"] = frame["sd_net"]
+        view["rounds"] = frame["rounds"]
+        view["run_time_s"] = frame["run_time_s"]
+        for name in ("rtp_initial", "rtp_wagered"):
+            for end in ("", "_low", "_high"):
+                view[f"{name}_plain{end}"] = frame[name + end]
+    return view

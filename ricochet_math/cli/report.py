@@ -9,9 +9,12 @@ import platform
 import numba
 import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_folder,
+)
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports.build import SIZES, build_report, parse_players
+from ricochet_math.reports.tables import Number, Percent
 from ricochet_math.solvers.timing import bench
 
 # --------------------------------------------------------------------------- report
@@ -33,16 +36,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
-
-
 def _report_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
     add_format_option(parser)
@@ -55,9 +48,8 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=_positive, default=None, metavar="R",
                         help="Monte Carlo rounds per player count for perfect play and each strategy reading "
                              "(default: the size's, 2,000 small / 200,000 full)")
-    parser.add_argument("--seed", type=_seed, default=2026, metavar="INT",
-                        help="the one seed of every Monte Carlo run (default: 2026)")
-    parser.add_argument("--out", default=None, metavar="DIR",
+    add_seed_option(parser, 2026, help="the one seed of every Monte Carlo run (default: 2026)")
+    parser.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
                         help="folder to write (default: reports/<rule set name>); replaced when complete")
     parser.add_argument("--reproducible", action="store_true",
                         help="leave the build date and run times out, so every file is byte-identical "
@@ -80,16 +72,20 @@ def _report(args: argparse.Namespace) -> int:
         print_frame(main, args.format)
         return 0
     print(result.summary())
-    print(f"Main game, rule set {rules.name}, perfect play (N = 1 exact, N >= 2 Monte Carlo, 95% intervals):")
-    rows = []
-    for r in main.itertuples():
-        ci = "exact" if r.rtp_initial_cv_low == r.rtp_initial_cv_high else \
-            f"{100 * r.rtp_initial_cv_low:.2f} to {100 * r.rtp_initial_cv_high:.2f}"
-        rows.append({"players": r.players, "method": r.method,
-                     "RTP/initial bet %": f"{100 * r.rtp_initial_cv:.3f}", "95% CI": ci,
-                     "RTP/wagered %": f"{100 * r.rtp_wagered_cv:.3f}", "fold %": f"{100 * r.fold_frequency:.2f}",
-                     "win %": f"{100 * r.win_frequency:.2f}", "sd net": f"{r.sd_net:.3f}"})
-    print_frame(pd.DataFrame(rows), "table")
+    print(f"Main game, rule set {rules.name}, perfect play (N = 1 exact, N >= 2 Monte Carlo):")
+    # the headline RTPs: with the control variates where the run kept them (main_game's *_cv columns)
+    view = pd.DataFrame({"players": main["players"],
+                         "method": main["method"].replace({"monte carlo, control variates": "controlled"})})
+    for name in ("rtp_initial", "rtp_wagered"):
+        for end in ("", "_low", "_high"):
+            view[name + end] = main[f"{name}_cv{end}"]
+    for name in ("fold_frequency", "win_frequency", "sd_net"):
+        view[name] = main[name]
+    print_frame(view, keys=1, wide=args.wide, formats={
+        "rtp_initial": Percent(3, title="RTP/initial %"), "rtp_wagered": Percent(3, title="RTP/wagered %"),
+        "fold_frequency": Percent(2, interval=False, title="fold %"),
+        "win_frequency": Percent(2, interval=False, title="win %"), "sd_net": Number(3, title="sd net")})
+    print("controlled = Monte Carlo with control variates of exactly known mean (a narrower interval).")
     print(f"Open {result.html} in a browser (no network needed), or {result.pdf}.")
     return 0
 
@@ -121,5 +117,5 @@ def _bench(args: argparse.Namespace) -> int:
     shown["median_s"] = [f"{v:.4f}" for v in shown["median_s"]]
     shown["best_s"] = [f"{v:.4f}" for v in shown["best_s"]]
     shown["rate"] = [f"{v:,.0f} {u}" for v, u in zip(frame["rate"], frame["unit"])]
-    print_frame(shown.drop(columns="unit"), "table")
+    print_frame(shown.drop(columns="unit"), "table", wide=args.wide)
     return 0

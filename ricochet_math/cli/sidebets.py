@@ -5,20 +5,29 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, print_wrapped, subcommand,
+    writable_file,
+)
 from ricochet_math.design import sidebets as sb
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.errors import RuleError
+from ricochet_math.reports.tables import Number, OneIn, Percent, Text
+
+#: how the side-bet tables read (fractions shown in percent, probabilities of a hand as 1 in N)
+_FORMATS = {
+    "reading": Text(wrap=40), "rtp": Percent(3, interval=False, title="RTP %"),
+    "house_edge": Percent(3, interval=False, title="edge %"), "hit_frequency": Percent(3, interval=False, title="hit %"), "std_dev": Number(4), "probability": OneIn(),
+    "rtp_contribution": Percent(3, interval=False), "meter": Number(0), "distance": Percent(3, interval=False),
+    **{f"{what}_{comparison}": Percent(digits, interval=False, title=f"{title} % {short}")
+       for comparison, short in (("kicker", "kicker"), ("top_cards", "top"))
+       for what, title, digits in (("win_rate", "win", 2), ("rtp_contribution", "RTP", 3))},
+}
 
 
-def _show(frame, fmt: str) -> None:
-    """Print a frame; in the aligned-table format floats are cut to 7 significant digits (csv/json keep all)."""
-    if fmt == "table":
-        frame = frame.copy()
-        for name in frame.columns:
-            if frame[name].dtype.kind == "f":
-                frame[name] = [float(f"{v:.7g}") for v in frame[name]]
-    print_frame(frame, fmt)
+def _show(frame, args: argparse.Namespace) -> None:
+    """Print a frame in the chosen format; the table format reads it through :data:`_FORMATS`."""
+    print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)
 
 
 SHOW_CHOICES = ("summary", "quickdraw", "quickdraw-dealer", "quickdraw-classes", "cover", "progressive")
@@ -69,31 +78,31 @@ def _sidebets(args: argparse.Namespace) -> int:
             if titled:
                 print(f"Side bets of rule set {rules.name} (per unit staked; exact counts)")
                 for comparison, r in sb.quickdraw_both(rules).items():
-                    print(r.summary() + ("   <- rule set" if comparison == rules.quickdraw.comparison else ""))
-                print(sb.cover(rules).summary())
+                    print_wrapped(r.summary() + ("   <- rule set" if comparison == rules.quickdraw.comparison else ""))
+                print_wrapped(sb.cover(rules).summary())
                 print()
-            _show(sb.sidebets_summary(rules), args.format)
+            _show(sb.sidebets_summary(rules), args)
         elif what == "quickdraw":
             if titled:
                 print("Quickdraw by player hand: win rate and RTP contribution under each comparison")
-            _show(sb.quickdraw_table(rules, "group"), args.format)
+            _show(sb.quickdraw_table(rules, "group"), args)
         elif what == "quickdraw-dealer":
             if titled:
                 print("Quickdraw by dealer category: win rate and RTP contribution under each comparison")
-            _show(sb.quickdraw_table(rules, dealer=True), args.format)
+            _show(sb.quickdraw_table(rules, dealer=True), args)
         elif what == "quickdraw-classes":
             if titled:
                 print(f"Quickdraw return table, comparison {rules.quickdraw.comparison}: player class x dealer category")
-            _show(sb.quickdraw(rules).to_frame(by="class"), args.format)
+            _show(sb.quickdraw(rules).to_frame(by="class"), args)
         elif what == "cover":
             if titled:
                 print(f"Cover return table of rule set {rules.name}")
-            _show(sb.cover(rules).to_frame(), args.format)
+            _show(sb.cover(rules).to_frame(), args)
         elif what == "progressive":
             p = sb.cover_progressive(rules, reset=args.reset, meter_rate=args.meter_rate)
             if titled:
-                print(p.summary())
-            _show(p.to_frame(), args.format)
+                print_wrapped(p.summary())
+            _show(p.to_frame(), args)
     return 0
 
 
@@ -109,7 +118,7 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --bet bonus: player count (1 exact; 2..7 from one Monte Carlo run)")
     parser.add_argument("--rounds", type=int, default=20_000,
                         help="with --bet bonus and --players >= 2: Monte Carlo rounds (default 20,000)")
-    parser.add_argument("--seed", type=int, default=2026, help="with --players >= 2: seed (default 2026)")
+    add_seed_option(parser, 2026, help="with --players >= 2: seed (default 2026)")
     parser.add_argument("--resolve", action="store_true",
                         help="with --bet bonus: re-solve the best candidate's perfect play exactly (minutes)")
     target = parser.add_mutually_exclusive_group(required=True)
@@ -128,7 +137,7 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-monotonic", action="store_true",
                         help="allow a better hand to pay less than a worse one")
     parser.add_argument("--n-best", type=int, default=5, metavar="N", help="candidates to show (default 5)")
-    parser.add_argument("--write", default=None, metavar="FILE",
+    parser.add_argument("--write", type=writable_file, default=None, metavar="FILE",
                         help="write the chosen candidate as a rule set extending --rules")
     parser.add_argument("--rank", type=int, default=1, metavar="K", help="candidate to write (default 1, the best)")
     parser.add_argument("--name", default=None, help="name of the written rule set (default: the file's stem)")
@@ -197,9 +206,9 @@ def _tune(args: argparse.Namespace) -> int:
         result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
                             tolerance=args.tolerance, monotonic=not args.no_monotonic)
     if args.format == "table":
-        print(result.summary())
+        print_wrapped(result.summary())
         print()
-    _show(result.to_frame(), args.format)
+    _show(result.to_frame(), args)
     if args.write:
         path = result.write_toml(args.write, args.rank, name=args.name)
         print(f"wrote candidate {args.rank} to {path}", file=sys.stderr)

@@ -3,16 +3,21 @@
 :mod:`ricochet_math.reports.published` and :mod:`ricochet_math.design.kickout`."""
 from __future__ import annotations
 
+import sys
 
 import numpy as np
+import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_folder,
+)
 from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
 from ricochet_math.engine.deal import parse_players
 from ricochet_math.errors import RuleError
 from ricochet_math.reports.published import (
     READINGS, best_response, check_readings, published_figures, write_best_response,
 )
+from ricochet_math.reports.tables import Number, OneIn, Percent, Text
 from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.solo import solo_analysis
 
@@ -30,14 +35,14 @@ def _advise_arguments(parser):
 
 
 @subcommand("advise", help="EV(play), EV(fold), P(win) and the perfect decision for the seat to act",
-            example='ricochet advise --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --actions - fold',
+            example='ricochet advise --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --actions fold -',
             arguments=_advise_arguments)
 def _advise(args) -> int:
     a = advise(load_rules_option(args), args.dealer, args.players, args.actions, reading=args.reading)
     if args.format == "table":
         print(a.summary())
     else:
-        print_frame(a.to_frame(), args.format)
+        print_frame(a.to_frame(), args.format, wide=args.wide)
     return 0
 
 
@@ -69,9 +74,13 @@ def _solo(args) -> int:
         else:
             print_frame(a.to_frame(), args.format)
     elif args.table == "returns":
-        print_frame(a.return_table(), args.format)
+        if args.format == "table":
+            print("net and contribution in ante units per round (contribution = probability x net)")
+        print_frame(a.return_table(), args.format, keys=2, wide=args.wide, formats={
+            "probability": OneIn(), "contribution": Number(6)})
     else:
-        print_frame(a.strategy_chart(), args.format)
+        print_frame(a.strategy_chart(), args.format, wide=args.wide, formats={
+            "plays_up_to_value": Text(), "fold_frequency_dealer_in": Percent(2, interval=False)})
     return 0
 
 
@@ -79,10 +88,10 @@ def _published_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
     parser.add_argument("--rounds", type=int, default=5_000, help="Monte Carlo rounds per player count and reading")
-    parser.add_argument("--seed", type=int, default=2026, help="seed (one for every reading: common random numbers)")
+    add_seed_option(parser, 2026, help="seed (one for every reading: common random numbers; default 2026)")
     parser.add_argument("--readings", nargs="+", default=None, metavar="READING",
                         help="strategy readings to compute (default: all eight)")
-    parser.add_argument("--write", metavar="DIR", default=None,
+    parser.add_argument("--write", metavar="DIR", type=writable_folder, default=None,
                         help="also write DIR/published-figures.md and .csv (e.g. reports)")
     parser.add_argument("--best-response", metavar="READING", default=None,
                         help="instead: the RTP of one perfect seat at a table of READING players "
@@ -100,13 +109,27 @@ def _published(args) -> int:
         check_readings(args.best_response)
         frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
                               seed=args.seed, progress=True)
-        print_frame(frame, args.format)
+        view = frame.rename(columns={"best_response_low": "best_response_rtp_low",
+                                     "best_response_high": "best_response_rtp_high",
+                                     "same_seat_low": "same_seat_playing_reading_rtp_low",
+                                     "same_seat_high": "same_seat_playing_reading_rtp_high"})
+        print_frame(frame if args.format != "table" else view, args.format, wide=args.wide, formats={
+            "best_response_rtp": Percent(2, title="best response RTP %"),
+            "same_seat_playing_reading_rtp": Percent(2, title="playing the reading %"),
+            "gain": Percent(2, interval=False, title="gain pts")})
         if args.write:
             print(f"wrote {write_best_response(frame, args.write)}")
         return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
-                            progress=True)
-    print_frame(res.to_frame(), args.format)
+                            weak_rounds=args.rounds, progress=True)
+    frame = res.to_frame()
+    if args.format == "table":
+        # "figure" is the publisher's figure (its label is the publisher's, e.g. "with perfect play");
+        # "reading" is the strategy reading it was computed under
+        frame = frame.rename(columns={"ci_low": "computed_low", "ci_high": "computed_high"})
+    print_frame(frame, args.format, keys=2, wide=args.wide, formats={
+        "figure": Text(title="published figure"), "published": Percent(2, interval=False),
+        "computed": Percent(2), "difference": Percent(2, interval=False, title="difference pts")})
     if args.write:
         md, csv = res.write(args.write)
         print(f"wrote {md} and {csv}")
@@ -121,7 +144,7 @@ def _kickout_arguments(parser):
                         help="target RTP per initial bet as a fraction (0.965) or percent (96.5)")
     parser.add_argument("--grid", default=None, help="thresholds, e.g. '99 KKQ TTxx 222 A2345 flush'")
     parser.add_argument("--rounds", type=int, default=20_000, help="Monte Carlo rounds per threshold (N >= 2)")
-    parser.add_argument("--seed", type=int, default=2026)
+    add_seed_option(parser, 2026, help="seed of the Monte Carlo runs (N >= 2; default 2026)")
     parser.add_argument("--strategy", default="perfect", help="strategy for N >= 2 (default perfect)")
 
 
@@ -135,14 +158,34 @@ def _kickout(args) -> int:
     if target is not None and target > 2:
         target = target / 100.0
     grid = args.grid if args.grid else DEFAULT_GRID
+    frames = []
     for n in counts:
         curve = kickout_curve(rules, players=n, grid=grid, rounds=args.rounds, seed=args.seed,
                               strategy=args.strategy, progress=True)
-        print(f"# {n} player(s): {curve.method}")
-        print_frame(curve.to_frame(), args.format)
+        frame = curve.to_frame()
+        if args.format == "table":
+            print(f"# {n} player(s): {curve.method}")
+            frame = frame.rename(columns={"rtp_ci_low": "rtp_per_initial_bet_low",
+                                          "rtp_ci_high": "rtp_per_initial_bet_high"})
+            print_frame(frame, wide=args.wide, formats=_KICKOUT_FORMATS)
+        else:
+            frames.append(frame.assign(players=n, method=curve.method))
         if target is not None:
             found = find_kickout(rules, players=n, target_rtp=target, curve=curve)
-            print(f"closest to {target:.4%}: {found['closest']} ({found['closest_rtp']:.4%}); "
+            # beside the table; on stderr when stdout carries csv or json
+            print(f"{n} player(s): closest to {target:.4%}: {found['closest']} ({found['closest_rtp']:.4%}); "
                   f"bracket {found['bracket_low_threshold']} ({found['bracket_low_rtp']:.4%}) .. "
-                  f"{found['bracket_high_threshold']} ({found['bracket_high_rtp']:.4%})")
+                  f"{found['bracket_high_threshold']} ({found['bracket_high_rtp']:.4%})",
+                  file=sys.stdout if args.format == "table" else sys.stderr)
+    if frames:
+        print_frame(pd.concat(frames, ignore_index=True), args.format)
     return 0
+
+
+_KICKOUT_FORMATS = {
+    "value": Text(), "rtp_per_initial_bet": Percent(3, title="RTP/initial %"),
+    "rtp_per_wagered": Percent(3, interval=False, title="RTP/wagered %"),
+    "kickout_rate": Percent(2, interval=False, title="kickout %"),
+    "fold_frequency": Percent(2, interval=False, title="fold %"),
+    "win_frequency": Percent(2, interval=False, title="win %"),
+}

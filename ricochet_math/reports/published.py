@@ -149,10 +149,13 @@ _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 
 def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, readings=READINGS,
                       players=range(2, 8), weak_profiles=WEAK_PROFILES, weak_players: int = 4,
-                      progress: bool = False, solo=None, solo_no_bonus=None) -> PublishedFigures:
+                      weak_rounds: int | None = None, progress: bool = False, solo=None,
+                      solo_no_bonus=None) -> PublishedFigures:
     """Compute every published figure under each strategy reading (see the module docstring).
 
     ``rounds``: Monte Carlo rounds per player count and reading (N >= 2).
+    ``weak_rounds``: rounds of each weak-player profile's run (default: ``rounds``, at least 50,000, as the
+    report's sizes use; ``ricochet published --rounds`` passes its own count).
     ``solo`` / ``solo_no_bonus``: finished exact N = 1 analyses to reuse.
     """
     readings = check_readings(readings)
@@ -207,13 +210,15 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
             rows.append(_row("Win frequency of one perfect player, 3 perfect players + dealer", 0.2579, reading,
                              g.loc[3, "win_frequency"], g.loc[3, "win_frequency_low"], g.loc[3, "win_frequency_high"],
                              by_method(g, 3)))
+    if weak_rounds is None:
+        weak_rounds = max(rounds, 50_000)
     for profile in weak_profiles:
-        r = simulate(rules, players=weak_players, strategy=profile, rounds=max(rounds, 50_000), seed=seed,
+        r = simulate(rules, players=weak_players, strategy=profile, rounds=weak_rounds, seed=seed,
                      progress=progress)
         f = r.to_frame().iloc[0]
         rows.append(_row(f"RTP of weak players ({profile}, {weak_players} players)", 0.90, profile,
                          float(f["rtp_initial"]), float(f["rtp_initial_low"]), float(f["rtp_initial_high"]),
-                         f"monte carlo {max(rounds, 50_000):,} rounds"))
+                         f"monte carlo {weak_rounds:,} rounds"))
     table = pd.DataFrame(rows)
     return PublishedFigures(table, by, rules.name, int(rounds), int(seed), time.perf_counter() - t0)
 
