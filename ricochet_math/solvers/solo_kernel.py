@@ -185,6 +185,7 @@ def _solo_class(p0, p1, line_of_value, line_lo, pays, n_lines, ties_to_player, u
     for played draws that win / lose when she is in.
     """
     deck, value3, ge0, ge1, pair, line0, line1, line2 = build_levels(p0, p1, line_of_value, n_lines)
+    out[:] = 0
     L1 = n_lines + 1
     c_auto, c_win, c_lose = 2, 2 + L1, 2 + 2 * L1
     lowest_paying = line_lo[1] if n_lines >= 1 else NUM_VALUES
