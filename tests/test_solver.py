@@ -120,7 +120,7 @@ def test_threshold_curve_is_monotone(sample_analysis):
 
 @pytest.mark.slow
 def test_full_solo_analysis_pinned():
-    """Exhaustive solo figures for publisher.toml (about 3 minutes on 2 cores)."""
+    """Exhaustive solo figures for publisher.toml (about 10 s on 2 cores, cold cache)."""
     a = solo.solo_analysis(RULES)
     s = a.at_threshold()
     assert int(a.return_table()["combinations"].sum()) == solo_kernel.N_DEALS * solo_kernel.N_DRAWS

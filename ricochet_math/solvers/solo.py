@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
@@ -54,6 +55,10 @@ from ricochet_math.solvers.solo_kernel import (
 )
 
 __all__ = ["SoloAnalysis", "solo_analysis", "SoloDeal", "solo_deal"]
+
+# A run with a progress bar keeps its finished classes on disk this often (seconds), so a stopped
+# run resumes; each save writes the decisions of all 169 classes (about a second).
+PARTIAL_SAVE_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -298,19 +303,24 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
         idx = idx[~done[idx]]
     t0 = time.perf_counter()
     ties = bool(rules.options.dealer_loses_ties)
-    chunk = 8 if progress else max(len(idx), 1)
+    # A few classes per thread at a time: whole rounds for every thread, and one small output
+    # block reused (all 169 at once was a 232 MB array to allocate and sum).
+    chunk = 4 * numba.get_num_threads()
+    out = np.empty((chunk, NUM_VALUES, ncol), dtype=np.int64)
     bar = None
     if progress:
         bar = tqdm(total=int((~done).sum()) if classes is None else len(idx), desc="solo classes", unit="class")
+    saved = t0
     for s in range(0, len(idx), chunk):
         part = idx[s:s + chunk]
-        out = np.zeros((len(part), NUM_VALUES, ncol), dtype=np.int64)
-        count_classes(reps[part], line_of_value, line_lo, pays, n_lines, ties, use_bonus, out)
-        weighted += np.tensordot(weights[part], out, axes=(0, 0))
-        decisions[part] = out[:, :, :2]
+        block = out[:len(part)]
+        count_classes(reps[part], line_of_value, line_lo, pays, n_lines, ties, use_bonus, block)
+        weighted += np.tensordot(weights[part], block, axes=(0, 0))
+        decisions[part] = block[:, :, :2]
         done[part] = True
-        if progress and len(idx) > chunk:
+        if progress and s + chunk < len(idx) and time.perf_counter() - saved > PARTIAL_SAVE_SECONDS:
             _save_cached(key + "-partial", weighted, decisions, done, time.perf_counter() - t0)
+            saved = time.perf_counter()
         if bar is not None:
             bar.update(len(part))
     if bar is not None:
