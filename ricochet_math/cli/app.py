@@ -32,18 +32,17 @@ traceback (argparse usage errors look and exit the same).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
+from ricochet_math.storage import check_writable_file, check_writable_folder
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import hand_value
 from ricochet_math.evaluator.names import category_name, describe
@@ -148,40 +147,23 @@ def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None,
                         help=help or "random seed (default: fresh entropy, printed with the results)")
 
 
-def _nearest_existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
-
-
-def _check_folder_writable(folder: Path, what: str, text: str) -> None:
-    if not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {what} {text!r}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {what} {text!r}: folder {folder} is not writable")
-
-
-# Local stand-ins for storage.check_writable_file / check_writable_folder, which the library is gaining:
-# at the merge these two call those (and keep only the argparse wrapping).
 def writable_file(text: str) -> str:
-    """An output file path that can be written (its folder, or the nearest one that exists, is writable),
+    """An output file path that can be written (:func:`~ricochet_math.storage.check_writable_file`),
     checked when the command line is parsed, so a bad path costs a line, not the work before the write."""
-    path = Path(text).expanduser()
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write file {text!r}: it is a folder")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write file {text!r}: it is not writable")
-    _check_folder_writable(_nearest_existing(path.parent.absolute()), "file", text)
+    try:
+        check_writable_file(text)
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 
 def writable_folder(text: str) -> str:
-    """An output folder that can be created or written, checked when the command line is parsed."""
-    path = Path(text).expanduser()
-    if path.exists():
-        _check_folder_writable(path, "folder", text)
-    else:
-        _check_folder_writable(_nearest_existing(path.absolute()), "folder", text)
+    """An output folder that can be created or written (:func:`~ricochet_math.storage.check_writable_folder`),
+    checked when the command line is parsed."""
+    try:
+        check_writable_folder(text)
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 

@@ -141,6 +141,7 @@ def format_history(record: RoundRecord) -> str:
             f"  Seat {s.seat + 1} [{s.strategy:<{width}}] {s.status:<8} wagered {s.wagered:g}, pot share {s.pot_share:g}, "
             f"bonus {s.bonus:g}, net {s.net:+g}  | Quickdraw {s.quickdraw:+g}  | {hand}{reason}"
         )
-    lines.append(f"  House: net {record.house_net:+g}" + (" (takes the pot)" if record.house_takes_pot else "")
-                 + f"  | Cover {record.cover:+g} per unit")
+    lines.append(f"  House: net {record.house_net:+g}" + (" (takes the pot)" if record.house_takes_pot else ""))
+    # Cover is each seat's side bet on the dealer's five cards: the same result per unit for every seat
+    lines.append(f"  Cover (each seat's side bet on the dealer's hand): {record.cover:+g} per unit staked")
     return "\n".join(lines)
