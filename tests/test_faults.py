@@ -251,3 +251,24 @@ def test_chunk_seeds_made_on_their_own_equal_the_spawned_ones():
         spawned = np.random.SeedSequence(seed).spawn(1001)
         for i in (0, 1, 2, 999, 1000):
             assert np.array_equal(mc.chunk_seed(seed, i).generate_state(8), spawned[i].generate_state(8))
+
+
+@pytest.mark.slow
+def test_soak_1e8_rounds_keeps_memory_flat(tmp_path):
+    """10**8 always-play rounds at N = 7 (1,526 chunks, checkpointed): the process's peak resident memory
+    stays near that of a 10**6-round run, since chunks are seeded, submitted and summed as they go."""
+    code = textwrap.dedent("""
+        import resource, sys
+        from ricochet_math.solvers.montecarlo import simulate
+        rounds = int(sys.argv[1])
+        r = simulate(players=7, strategy="always", rounds=rounds, seed=3, progress=False, checkpoint=sys.argv[2])
+        assert r.rounds == rounds
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # KiB on Linux
+    """)
+    peaks = {}
+    for rounds in (10 ** 6, 10 ** 8):
+        out = subprocess.run([sys.executable, "-c", code, str(rounds), str(tmp_path / f"ck-{rounds}.npz")],
+                             capture_output=True, text=True, timeout=1800, check=True)
+        peaks[rounds] = int(out.stdout.split()[-1])
+    print(f"peak resident memory: 1e6 rounds {peaks[10 ** 6] / 1024:.0f} MiB, 1e8 rounds {peaks[10 ** 8] / 1024:.0f} MiB")
+    assert peaks[10 ** 8] < peaks[10 ** 6] * 1.25 + 64 * 1024
