@@ -170,12 +170,14 @@ class DaskExecutor:
                 if nxt is not None:
                     pending.add(submit(nxt))
         except KeyboardInterrupt:
-            # Keep the chunks the cluster already finished; cancel the rest (they would be wasted work).
+            # Keep the chunks the cluster already finished.
             for fut, i in list(index.items()):
                 if fut.status == "finished":
                     done(i, ChunkSums.from_arrays(fut.result()))
-            self.client.cancel(list(index))
             raise
+        finally:
+            if index:  # stopped early (Ctrl-C, a failed chunk): the chunks still queued would be wasted work
+                self.client.cancel(list(index))
 
 
 #: per worker process: the kernel setups prepared so far, by (rule set sha256, players, strategies, controls)
