@@ -95,3 +95,5 @@ def test_a_missing_dask_is_one_line_naming_the_extra(monkeypatch):
     with pytest.raises(RicochetError, match=r"pip install 'ricochet_math\[distributed\]'"):
         simulate(**ALWAYS, executor="tcp://127.0.0.1:8786")
     assert simulate(**{**ALWAYS, "rounds": 1000}, executor=LocalExecutor(1)).rounds == 1000
+    with pytest.raises(RicochetError, match="workers must be"):
+        LocalExecutor(0)

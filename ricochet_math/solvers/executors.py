@@ -29,17 +29,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ricochet_math.arguments import check_whole
 from ricochet_math.engine.kernel import KernelSetup, prepare, run_chunk
 from ricochet_math.engine.sums import ChunkSums
 from ricochet_math.errors import RicochetError
 from ricochet_math.rules.ruleset import RuleSet
 
-__all__ = ["IN_FLIGHT_PER_WORKER", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
+__all__ = ["IN_FLIGHT_PER_WORKER", "MAX_WORKERS", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
            "dask_chunk", "default_workers"]
 
 #: chunks handed out per worker thread ahead of time: enough to keep every worker busy, few enough that
 #: Ctrl-C waits for at most about one chunk per worker
 IN_FLIGHT_PER_WORKER = 2
+#: the most threads a local executor may ask for
+MAX_WORKERS = 4096
 
 
 def default_workers() -> int:
@@ -58,11 +61,12 @@ def chunk_seed(entropy: int, i: int) -> np.random.SeedSequence:
 
 @dataclass(frozen=True)
 class ChunkJob:
-    """What every chunk of one run shares, in picklable form: a worker elsewhere rebuilds the kernel
-    setup from it (strategies by name, :func:`~ricochet_math.strategies.registry.get_strategy`).
+    """What every chunk of one run shares.  A worker elsewhere receives the picklable fields and
+    rebuilds the kernel setup from them (strategies by name, so only strategies that
+    :func:`~ricochet_math.strategies.registry.get_strategy` knows run on Dask).
 
-    ``local`` runs chunk ``i`` of ``length`` rounds in this process and returns its sums; the driver
-    supplies it (with its own setup, already compiled) for :class:`LocalExecutor`.
+    ``local`` (never sent) runs chunk ``i`` of ``length`` rounds in this process and returns its sums;
+    the driver supplies it, with its own setup already compiled, for :class:`LocalExecutor`.
     """
 
     rules: RuleSet
@@ -77,7 +81,7 @@ class LocalExecutor:
     """A thread pool of ``workers`` threads in this process (None: every core the driver may use)."""
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers
+        self.workers = None if workers is None else check_whole(workers, "workers", high=MAX_WORKERS)
 
     def run(self, job: ChunkJob, todo: Iterator[tuple[int, int]], remaining: int,
             done: Callable[[int, ChunkSums], None]) -> None:

@@ -61,7 +61,8 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
-from ricochet_math.solvers.executors import ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers
+from ricochet_math.solvers.executors import (MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed,
+                                             default_workers)
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
@@ -81,8 +82,6 @@ MAX_ROUNDS = 10 ** 12
 #: the largest chunk: its decks' state and sums are per chunk, and 2**24 rounds keep Ctrl-C and
 #: checkpoints within seconds
 MAX_CHUNK_ROUNDS = 1 << 24
-#: the most threads one run may ask for
-MAX_WORKERS = 4096
 
 
 def default_chunk_size(strategies) -> int:
