@@ -384,17 +384,15 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     if checkpoint is not None and checkpoint.exists():
         _load_checkpoint(checkpoint, meta, sums)
 
-    # a Client or an address becomes a DaskExecutor here, after every check, so a refused run opens no client
-    runner = (LocalExecutor(workers) if executor is None else executor
-              if isinstance(executor, (LocalExecutor, DaskExecutor)) else DaskExecutor(executor))
     start = time.perf_counter()
     job = ChunkJob(rules, n, names, bool(control_variates), entropy,
                    # looked up at call time, so tests can wrap this module's run_chunk
                    local=lambda i, length: run_chunk(setup, chunk_seed(entropy, i), length)[0])
-    if isinstance(runner, LocalExecutor):
-        run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads start
     todo = ((i, sums.length(i)) for i in range(sums.prefix_chunks, n_chunks) if i not in sums.waiting)
     remaining = n_chunks - sums.prefix_chunks - len(sums.waiting)
+    # a Client or an address becomes a DaskExecutor here, after every check, so a refused run opens no client
+    runner = (LocalExecutor(workers) if executor is None else executor
+              if isinstance(executor, (LocalExecutor, DaskExecutor)) else DaskExecutor(executor))
     bar = tqdm(total=rounds, initial=sums.rounds_done, unit="round", unit_scale=True,
                desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
                disable=True if not progress or remaining < 4 else None)
@@ -409,6 +407,8 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
             last_save = time.monotonic()
 
     try:
+        if isinstance(runner, LocalExecutor):
+            run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads
         runner.run(job, todo, remaining, done)
     finally:
         bar.close()
