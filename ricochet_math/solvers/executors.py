@@ -116,7 +116,9 @@ class LocalExecutor:
 class DaskExecutor:
     """The workers of a ``dask.distributed`` cluster: ``client`` is a ``dask.distributed.Client`` or a
     scheduler address such as ``tcp://10.0.0.5:8786`` (this executor then opens the client and
-    :meth:`close` closes it).  Needs the optional dependency ``ricochet_math[distributed]``."""
+    :meth:`close` closes it).  Needs the optional dependency ``ricochet_math[distributed]`` here, and
+    on every worker the same versions of ricochet_math, numpy and numba (the task, :func:`dask_chunk`, is
+    imported there by name, and the sums are bit for bit the local ones only with the same kernels)."""
 
     def __init__(self, client) -> None:
         # Imported here, not at the top: dask is an optional dependency, and importing
