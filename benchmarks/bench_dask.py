@@ -9,7 +9,8 @@ processes): rounds per second, the median of ``--repeats`` timed runs (after
 one untimed run that compiles or loads the kernels in every worker).  Every
 executor's sums are checked equal, bit for bit, to the local 1-thread run.
 The load average is printed before and after: figures taken on a busy machine
-say little.  The last lines give the per-worker rate and what 100 such
+say little.  The workers are spawned without Dask's ``MALLOC_TRIM_THRESHOLD_``
+(see benchmarks/README.md).  The last lines give the per-worker rate and what 100 such
 workers would take for 10**9 rounds per player count.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import statistics
 import time
 
+import dask
 from dask.distributed import Client, LocalCluster
 
 from ricochet_math import __version__
@@ -62,6 +64,10 @@ def main(argv=None) -> int:
         jobs["perfect N=4"] = dict(players=4, strategy="perfect", rounds=args.perfect, seed=2026, progress=False,
                                      chunk_size=args.chunk_size)
     print(f"ricochet_math {__version__}, {os.cpu_count()} CPUs, load average before {os.getloadavg()}")
+    # Dask spawns workers with MALLOC_TRIM_THRESHOLD_=65536, which makes the perfect-play kernel about 40%
+    # slower in a worker's task thread (0.18 s against 0.13 s per 256-round chunk at N = 4, measured);
+    # None leaves glibc's own threshold, as in the local runs.
+    dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     per_worker = {}
     for name, job in jobs.items():
         ref_rate, ref = rate(job, LocalExecutor(1), args.repeats)
