@@ -118,7 +118,10 @@ class DaskExecutor:
     scheduler address such as ``tcp://10.0.0.5:8786`` (this executor then opens the client and
     :meth:`close` closes it).  Needs the optional dependency ``ricochet_math[distributed]`` here, and
     on every worker the same versions of ricochet_math, numpy and numba (the task, :func:`dask_chunk`, is
-    imported there by name, and the sums are bit for bit the local ones only with the same kernels)."""
+    imported there by name, and the sums are bit for bit the local ones only with the same kernels).
+    Start the workers without Dask's default ``MALLOC_TRIM_THRESHOLD_=65536``
+    (``distributed.nanny.pre-spawn-environ``): with it the perfect-play kernel runs about 40% slower in a
+    worker (benchmarks/README.md)."""
 
     def __init__(self, client) -> None:
         # Imported here, not at the top: dask is an optional dependency, and importing
