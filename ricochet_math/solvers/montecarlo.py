@@ -9,9 +9,10 @@ Reproducibility
 The rounds are cut into chunks of ``chunk_size`` (default 65,536).  Chunk ``i``
 deals from ``numpy.random.SeedSequence(seed).spawn(n)[i]``: its cards depend
 only on the seed, the chunk size, the chunk's index and the number of players,
-never on how many threads ran it or in what order.  Chunks run in a thread
-pool (the numba kernels release the GIL) and their sums are added in chunk
-order, so a run gives bit-identical results with any number of workers.  The
+never on how many threads ran it or in what order.  Chunks run on an
+executor (:mod:`ricochet_math.solvers.executors`: local threads, or a Dask
+cluster) and their sums are added in chunk order, so a run gives
+bit-identical results on any executor with any number of workers.  The
 deals do not depend on the strategies or the rule set either (each round
 shuffles a fixed ``5N + 5`` cards), so two runs with the same seed compare
 strategies or rule sets with common random numbers.
@@ -39,13 +40,11 @@ True
 """
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -62,6 +61,8 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
+from ricochet_math.solvers.executors import (MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed,
+                                             default_workers)
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
@@ -81,8 +82,6 @@ MAX_ROUNDS = 10 ** 12
 #: the largest chunk: its decks' state and sums are per chunk, and 2**24 rounds keep Ctrl-C and
 #: checkpoints within seconds
 MAX_CHUNK_ROUNDS = 1 << 24
-#: the most threads one run may ask for
-MAX_WORKERS = 4096
 
 
 def default_chunk_size(strategies) -> int:
@@ -93,14 +92,6 @@ def default_chunk_size(strategies) -> int:
 #: default rounds per player count of ``ricochet rtp`` (about a minute on 2 cores)
 RTP_ROUNDS = 2_000_000
 RTP_ROUNDS_SOLVER = 4_000
-
-
-def default_workers() -> int:
-    """The CPU cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 # ----------------------------------------------------------------------------
@@ -327,16 +318,10 @@ def _cat_key(c: int) -> str:
 # Running
 # ----------------------------------------------------------------------------
 
-def chunk_seed(entropy: int, i: int) -> np.random.SeedSequence:
-    """The seed of chunk ``i``: ``SeedSequence(entropy).spawn(n)[i]`` for any ``n > i``, made on its own,
-    so a run creates each chunk's seed only when the chunk starts."""
-    return np.random.SeedSequence(entropy, spawn_key=(i,))
-
-
 def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="always", rounds: int = 1_000_000,
              seed: int | None = None, *, workers: int | None = None, chunk_size: int | None = None,
              progress: bool = True, checkpoint: str | os.PathLike | None = None,
-             level: float = 0.95, control_variates: bool | None = None) -> SimulationResult:
+             level: float = 0.95, control_variates: bool | None = None, executor=None) -> SimulationResult:
     """Play ``rounds`` random rounds and return the sums and figures.
 
     ``rounds``: 1 to :data:`MAX_ROUNDS` (10**12); intervals and standard
@@ -356,10 +341,15 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     controls of :mod:`ricochet_math.solvers.variance` and report
     ``rtp_initial_cv`` (the same RTP with a smaller interval, same rounds);
     default: on when a seat uses the perfect-play kernel (whose cost dwarfs
-    theirs), off otherwise.
+    theirs), off otherwise.  ``executor``: where the chunks run (None: local
+    threads; a :class:`~ricochet_math.solvers.executors.LocalExecutor`, a
+    :class:`~ricochet_math.solvers.executors.DaskExecutor`, a
+    ``dask.distributed.Client`` or a scheduler address ``tcp://HOST:PORT``);
+    the result does not depend on it, and ``checkpoint`` is written here in
+    the driver whichever executor ran the chunks.
 
     Every argument is checked before any round is played.  Chunks are seeded
-    and handed to the threads only as threads become free, so memory does not
+    and handed out only as workers become free, so memory does not
     grow with ``rounds``.  Ctrl-C stops within about one chunk's time, saves
     every finished chunk to ``checkpoint`` and raises ``KeyboardInterrupt``.
     """
@@ -374,6 +364,9 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
         chunk_size = check_whole(chunk_size, "chunk_size", high=MAX_CHUNK_ROUNDS)
     if checkpoint is not None:
         checkpoint = check_writable_file(checkpoint, "checkpoint")
+    if workers is not None and executor is not None:
+        raise RicochetError("give workers (local threads) or executor, not both: "
+                            "LocalExecutor(workers) sets the threads of a local executor")
     if control_variates is None:
         control_variates = any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
@@ -392,45 +385,35 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
         _load_checkpoint(checkpoint, meta, sums)
 
     start = time.perf_counter()
-    run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads start
-    todo = (i for i in range(sums.prefix_chunks, n_chunks) if i not in sums.waiting)
+    job = ChunkJob(rules, n, names, bool(control_variates), entropy,
+                   # looked up at call time, so tests can wrap this module's run_chunk
+                   local=lambda i, length: run_chunk(setup, chunk_seed(entropy, i), length)[0])
+    todo = ((i, sums.length(i)) for i in range(sums.prefix_chunks, n_chunks) if i not in sums.waiting)
     remaining = n_chunks - sums.prefix_chunks - len(sums.waiting)
-    workers = min(workers or default_workers(), max(remaining, 1))
+    # a Client or an address becomes a DaskExecutor here, after every check, so a refused run opens no client
+    runner = (LocalExecutor(workers) if executor is None else executor
+              if isinstance(executor, (LocalExecutor, DaskExecutor)) else DaskExecutor(executor))
     bar = tqdm(total=rounds, initial=sums.rounds_done, unit="round", unit_scale=True,
                desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
                disable=True if not progress or remaining < 4 else None)
     last_save = time.monotonic()
+
+    def done(i: int, chunk: ChunkSums) -> None:
+        nonlocal last_save
+        sums.add(i, chunk.in_half(i % 2))  # even / odd chunks: cross-fitted controls
+        bar.update(sums.length(i))
+        if checkpoint is not None and time.monotonic() - last_save > _SAVE_EVERY_S:
+            _save_checkpoint(checkpoint, meta, sums)
+            last_save = time.monotonic()
+
     try:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            running: dict[Future, int] = {}
-
-            def submit(i: int) -> None:
-                running[pool.submit(run_chunk, setup, chunk_seed(entropy, i), sums.length(i))] = i
-
-            try:
-                for i in itertools.islice(todo, _IN_FLIGHT_PER_WORKER * workers):
-                    submit(i)
-                while running:
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        i = running.pop(fut)
-                        sums.add(i, fut.result()[0].in_half(i % 2))  # even / odd chunks: cross-fitted controls
-                        bar.update(sums.length(i))
-                        nxt = next(todo, None)
-                        if nxt is not None:
-                            submit(nxt)
-                    if checkpoint is not None and time.monotonic() - last_save > _SAVE_EVERY_S:
-                        _save_checkpoint(checkpoint, meta, sums)
-                        last_save = time.monotonic()
-            except KeyboardInterrupt:
-                # Drop the chunks not started, let the running ones finish (one chunk's time) and keep them.
-                pool.shutdown(wait=True, cancel_futures=True)
-                for fut, i in running.items():
-                    if fut.done() and not fut.cancelled() and fut.exception() is None:
-                        sums.add(i, fut.result()[0].in_half(i % 2))
-                raise
+        if isinstance(runner, LocalExecutor):
+            run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads
+        runner.run(job, todo, remaining, done)
     finally:
         bar.close()
+        if runner is not executor and isinstance(runner, DaskExecutor):
+            runner.close()  # the client this run opened from an address
         if checkpoint is not None and sums.rounds_done:
             _save_checkpoint(checkpoint, meta, sums)
     return SimulationResult(
@@ -441,9 +424,6 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     )
 
 
-#: chunks handed to the pool per thread ahead of time: enough to keep every thread busy, few enough that
-#: Ctrl-C waits for at most about one chunk per thread
-_IN_FLIGHT_PER_WORKER = 2
 #: seconds between checkpoint saves during a run
 _SAVE_EVERY_S = 5.0
 
@@ -535,13 +515,14 @@ def _load_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
 
 def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range(1, 8), strategy="perfect",
               rounds: int | None = None, seed: int | None = 2026, *, workers: int | None = None,
-              progress: bool = True, level: float = 0.95) -> tuple[list[SimulationResult], object]:
+              progress: bool = True, level: float = 0.95, executor=None) -> tuple[list[SimulationResult], object]:
     """The main job: one :func:`simulate` run per player count, and their figures as one table.
 
     ``rounds`` per player count defaults to :data:`RTP_ROUNDS` (or
     :data:`RTP_ROUNDS_SOLVER` when a seat uses the perfect-play kernel).  Every
     player count uses the same ``seed``, so ``simulate(players=N, seed=seed)``
-    reproduces its row.  Returns the results and the ``pandas`` table (one
+    reproduces its row.  ``executor``: where the chunks run (see
+    :func:`simulate`; an address opens one client for the whole table).  Returns the results and the ``pandas`` table (one
     row per player count: :meth:`SimulationResult.to_frame`).
     """
     rules = load_rules(rules)
@@ -559,10 +540,17 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     check_level(level)
     if workers is not None:
         check_whole(workers, "workers", high=MAX_WORKERS)
+    opened = DaskExecutor(executor) if isinstance(executor, str) else None
     results = []
-    for n in counts:
-        r = rounds
-        if r is None:
-            r = RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n)) else RTP_ROUNDS
-        results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level))
+    try:
+        for n in counts:
+            r = rounds
+            if r is None:
+                r = (RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
+                     else RTP_ROUNDS)
+            results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level,
+                                    executor=opened or executor))
+    finally:
+        if opened is not None:
+            opened.close()
     return results, pd.concat([res.to_frame() for res in results], ignore_index=True)
