@@ -97,3 +97,36 @@ def test_a_missing_dask_is_one_line_naming_the_extra(monkeypatch):
     assert simulate(**{**ALWAYS, "rounds": 1000}, executor=LocalExecutor(1)).rounds == 1000
     with pytest.raises(RicochetError, match="workers must be"):
         LocalExecutor(0)
+
+
+def test_every_monte_carlo_entry_point_takes_the_cluster(client):
+    """kickout sweep, published figures and best response, bonus tuning: identical on the cluster."""
+    from ricochet_math.design.kickout import kickout_curve
+    from ricochet_math.design.tuning import bonus_rtp_function_mc
+    from ricochet_math.reports.published import best_response, published_figures
+
+    kw = dict(players=2, grid=("KK", "AA"), rounds=2_000, seed=4, strategy="always")
+    assert kickout_curve(**kw, executor=client).to_frame().equals(kickout_curve(**kw).to_frame())
+    pf = dict(rounds=300, seed=5, readings=("pot-odds-now",), players=(2,), weak_profiles=("always",),
+              weak_rounds=2_000)
+    assert published_figures(**pf, executor=client).table.equals(published_figures(**pf).table)
+    br = dict(reading="pot-odds-now", players=(2,), rounds=200, seed=6)
+    assert best_response(**br, executor=client).equals(best_response(**br))
+    f_local = bonus_rtp_function_mc(None, 2, rounds=2_000, seed=7, strategy="always")
+    f_dask = bonus_rtp_function_mc(None, 2, rounds=2_000, seed=7, strategy="always", executor=client)
+    assert (f_dask.constant, f_dask.coefficients) == (f_local.constant, f_local.coefficients)
+
+
+def test_cli_scheduler_gives_the_local_table(client):
+    import subprocess
+
+    argv = [sys.executable, "-m", "ricochet_math", "simulate", "--players", "3", "--strategy", "always",
+            "--rounds", "40000", "--seed", "8", "--format", "csv"]
+    local = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    remote = subprocess.run(argv + ["--scheduler", client.scheduler.address], capture_output=True, text=True,
+                            timeout=300)
+    assert local.returncode == remote.returncode == 0, remote.stderr[-2000:]
+    drop = ("run_time_s",)  # the only column that may differ
+    strip = lambda out: [",".join(c for c, h in zip(line.split(","), out.splitlines()[0].split(","))
+                                  if h not in drop) for line in out.splitlines()]
+    assert strip(remote.stdout) == strip(local.stdout)

@@ -147,6 +147,13 @@ def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None,
                         help=help or "random seed (default: fresh entropy, printed with the results)")
 
 
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler tcp://HOST:PORT``: run the Monte Carlo chunks on a Dask cluster (same figures, bit for bit)."""
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the Monte Carlo chunks on the Dask cluster at ADDRESS (tcp://HOST:PORT; needs "
+                             "ricochet_math[distributed]); the figures are identical to a local run")
+
+
 def writable_file(text: str) -> str:
     """An output file path that can be written (:func:`~ricochet_math.storage.check_writable_file`),
     checked when the command line is parsed, so a bad path costs a line, not the work before the write."""

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_file,
+    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
+    subcommand, writable_file,
 )
 from ricochet_math.engine.deal import deal_deck, parse_players
 from ricochet_math.engine.records import format_history
@@ -95,6 +96,7 @@ def _simulate_arguments(parser) -> None:
     _strategy_option(parser, ["always"], "always")
     parser.add_argument("--rounds", type=int, default=1_000_000, metavar="R", help="rounds (default: 1,000,000)")
     add_seed_option(parser)
+    add_scheduler_option(parser)
     parser.add_argument("--workers", type=int, default=None, metavar="K",
                         help="threads (default: every core); the result does not depend on it")
     parser.add_argument("--checkpoint", type=writable_file, default=None, metavar="FILE",
@@ -108,7 +110,7 @@ def _simulate_arguments(parser) -> None:
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
     res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed,
-                   workers=args.workers, checkpoint=args.checkpoint, progress=True)
+                   workers=args.workers, checkpoint=args.checkpoint, progress=True, executor=args.scheduler)
     if args.format != "table":
         frames = {"seats": lambda: res.seat_frame("seat"), "positions": lambda: res.seat_frame("position"),
                   "hands": res.hands_frame, "summary": res.to_frame}
@@ -169,6 +171,7 @@ def _rtp_arguments(parser) -> None:
                         help="rounds per player count (default: 2,000,000; 4,000 with the perfect-play kernel)")
     add_seed_option(parser, DEFAULT_RTP_SEED,
                     help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
+    add_scheduler_option(parser)
     parser.add_argument("--workers", type=int, default=None, metavar="K", help="threads (default: every core)")
 
 
@@ -183,7 +186,7 @@ def _rtp(args) -> int:
     exact = _exact_reading(strategy) if 1 in players else None
     sampled = [n for n in players if not (n == 1 and exact is not None)]
     results, frame = rtp_table(rules, sampled, strategy, args.rounds, args.seed, workers=args.workers,
-                               progress=True) if sampled else ([], None)
+                               progress=True, executor=args.scheduler) if sampled else ([], None)
     if frame is not None:
         frame["method"] = [_method(res) for res in results]
     if exact is not None:

@@ -10,7 +10,8 @@ import numba
 import pandas as pd
 
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_folder,
+    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
+    subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports.build import SIZES, build_report, parse_players
@@ -49,6 +50,7 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Monte Carlo rounds per player count for perfect play and each strategy reading "
                              "(default: the size's, 2,000 small / 200,000 full)")
     add_seed_option(parser, 2026, help="the one seed of every Monte Carlo run (default: 2026)")
+    add_scheduler_option(parser)
     parser.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
                         help="folder to write (default: reports/<rule set name>); replaced when complete")
     parser.add_argument("--reproducible", action="store_true",
@@ -66,7 +68,8 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
 def _report(args: argparse.Namespace) -> int:
     rules = load_rules_option(args)
     result = build_report(rules, args.players, rounds=args.rounds, seed=args.seed, out_dir=args.out,
-                          size=args.size, progress=not args.quiet, reproducible=args.reproducible)
+                          size=args.size, progress=not args.quiet, reproducible=args.reproducible,
+                          executor=args.scheduler)
     main = result.main_game()
     if args.format != "table":
         print_frame(main, args.format)

@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, print_wrapped, subcommand,
-    writable_file,
+    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
+    print_wrapped, subcommand, writable_file,
 )
 from ricochet_math.design import sidebets as sb
 from ricochet_math.design.tuning import tune_bonus, tune_cover
@@ -119,6 +119,7 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=20_000,
                         help="with --bet bonus and --players >= 2: Monte Carlo rounds (default 20,000)")
     add_seed_option(parser, 2026, help="with --players >= 2: seed (default 2026)")
+    add_scheduler_option(parser)
     parser.add_argument("--resolve", action="store_true",
                         help="with --bet bonus: re-solve the best candidate's perfect play exactly (minutes)")
     target = parser.add_mutually_exclusive_group(required=True)
@@ -201,7 +202,7 @@ def _tune(args: argparse.Namespace) -> int:
     if args.bet == "bonus":
         result = tune_bonus(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
                             tolerance=args.tolerance, monotonic=not args.no_monotonic, resolve=args.resolve,
-                            players=args.players, rounds=args.rounds, seed=args.seed)
+                            players=args.players, rounds=args.rounds, seed=args.seed, executor=args.scheduler)
     else:
         result = tune_cover(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,
                             tolerance=args.tolerance, monotonic=not args.no_monotonic)

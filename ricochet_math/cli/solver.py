@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_seed_option, load_rules_option, print_frame, subcommand, writable_folder,
+    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
+    subcommand, writable_folder,
 )
 from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
 from ricochet_math.engine.deal import parse_players
@@ -89,6 +90,7 @@ def _published_arguments(parser):
     add_format_option(parser)
     parser.add_argument("--rounds", type=int, default=5_000, help="Monte Carlo rounds per player count and reading")
     add_seed_option(parser, 2026, help="seed (one for every reading: common random numbers; default 2026)")
+    add_scheduler_option(parser)
     parser.add_argument("--readings", nargs="+", default=None, metavar="READING",
                         help="strategy readings to compute (default: all eight)")
     parser.add_argument("--write", metavar="DIR", type=writable_folder, default=None,
@@ -108,7 +110,7 @@ def _published(args) -> int:
     if args.best_response:
         check_readings(args.best_response)
         frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
-                              seed=args.seed, progress=True)
+                              seed=args.seed, progress=True, executor=args.scheduler)
         view = frame.rename(columns={"best_response_low": "best_response_rtp_low",
                                      "best_response_high": "best_response_rtp_high",
                                      "same_seat_low": "same_seat_playing_reading_rtp_low",
@@ -121,7 +123,7 @@ def _published(args) -> int:
             print(f"wrote {write_best_response(frame, args.write)}")
         return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
-                            weak_rounds=args.rounds, progress=True)
+                            weak_rounds=args.rounds, progress=True, executor=args.scheduler)
     frame = res.to_frame()
     if args.format == "table":
         # "figure" is the publisher's figure (its label is the publisher's, e.g. "with perfect play");
@@ -145,6 +147,7 @@ def _kickout_arguments(parser):
     parser.add_argument("--grid", default=None, help="thresholds, e.g. '99 KKQ TTxx 222 A2345 flush'")
     parser.add_argument("--rounds", type=int, default=20_000, help="Monte Carlo rounds per threshold (N >= 2)")
     add_seed_option(parser, 2026, help="seed of the Monte Carlo runs (N >= 2; default 2026)")
+    add_scheduler_option(parser)
     parser.add_argument("--strategy", default="perfect", help="strategy for N >= 2 (default perfect)")
 
 
@@ -161,7 +164,7 @@ def _kickout(args) -> int:
     frames = []
     for n in counts:
         curve = kickout_curve(rules, players=n, grid=grid, rounds=args.rounds, seed=args.seed,
-                              strategy=args.strategy, progress=True)
+                              strategy=args.strategy, progress=True, executor=args.scheduler)
         frame = curve.to_frame()
         if args.format == "table":
             print(f"# {n} player(s): {curve.method}")

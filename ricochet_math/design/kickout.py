@@ -24,6 +24,7 @@ from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import PatternError, RuleError
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.executors import executor_for_run
 from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.solvers.solo import solo_analysis
 
@@ -69,10 +70,13 @@ class KickoutCurve:
 
 
 def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: int = 200_000,
-                  seed: int = 2026, strategy: str = "perfect", solo=None, progress: bool = False) -> KickoutCurve:
+                  seed: int = 2026, strategy: str = "perfect", solo=None, progress: bool = False,
+                  executor=None) -> KickoutCurve:
     """RTP (both conventions), kickout rate, fold and win frequency at each threshold.
 
     ``solo``: a finished :class:`~ricochet_math.solvers.solo.SoloAnalysis` to reuse for N = 1.
+    ``executor``: where the Monte Carlo chunks run (None: local threads; a Dask client, scheduler address
+    or executor: see :func:`~ricochet_math.solvers.montecarlo.simulate`); the figures do not depend on it.
     """
 
     rules = load_rules(rules)
@@ -92,9 +96,10 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
                          "win_frequency": d["win_frequency"]})
         method = "exact (all 2,809,475,760 deals)"
     else:
-        for pat, v in points:
-            r = simulate(rules.with_kickout(players, pat), players=players, strategy=strategy, rounds=rounds,
-                         seed=seed, progress=progress)
+        with executor_for_run(executor) as runner:
+            runs = [simulate(rules.with_kickout(players, pat), players=players, strategy=strategy, rounds=rounds,
+                             seed=seed, progress=progress, executor=runner) for pat, _ in points]
+        for (pat, v), r in zip(points, runs):
             f = r.to_frame().iloc[0]
             rows.append({"pattern": pat, "hand": describe(v), "value": v,
                          "rtp_per_initial_bet": float(f["rtp_initial"]),

@@ -150,18 +150,19 @@ def bonus_rtp_function(rules: RuleSet | str | None = None, analysis=None) -> Lin
 
 
 def bonus_rtp_function_mc(rules: RuleSet | str | None = None, players: int = 2, *, rounds: int = 20_000,
-                          seed: int = 2026, strategy: str = "perfect", result=None) -> LinearRTP:
+                          seed: int = 2026, strategy: str = "perfect", result=None, executor=None) -> LinearRTP:
     """Main-game RTP per initial bet at ``players`` >= 2 as a :class:`LinearRTP` over the bonus
     pays, from one Monte Carlo run with its decisions held fixed.
 
     Each bonus line must be a named category (straight .. royal_flush); the
     coefficient of a line is its observed paid-hand frequency per player-round.
     Exact for those decisions and that sample: the estimate's own sampling error
-    (in the run's confidence interval) still applies to the constant.
+    (in the run's confidence interval) still applies to the constant.  ``executor``: where the run's
+    chunks go (see :func:`~ricochet_math.solvers.montecarlo.simulate`).
     """
     rules = load_rules(rules)
     r = result if result is not None else simulate(rules, players=players, strategy=strategy, rounds=rounds,
-                                                   seed=seed, progress=False)
+                                                   seed=seed, progress=False, executor=executor)
     s = r.summary()
     cats = {name.lower().replace(" ", "_"): i for i, name in enumerate(BONUS_CATEGORY_NAMES)}
     freq = {}
@@ -186,6 +187,7 @@ def tune_bonus(
     rounds: int = 20_000,
     seed: int = 2026,
     strategy: str = "perfect",
+    executor=None,
     **options: Any,
 ) -> TuningResult:
     """Tune the high-hand bonus table to a target RTP per initial bet at ``players`` seats.
@@ -199,7 +201,8 @@ def tune_bonus(
     candidate is re-solved with its own perfect play (N = 1: a full exact
     analysis, minutes; N >= 2: a new run with the same seed, so common random
     numbers) and the re-solved RTP is added to the result's method text: the
-    effect of players adapting to the new pays is measured, not assumed.
+    effect of players adapting to the new pays is measured, not assumed.  ``executor``: where the
+    Monte Carlo chunks run (see :func:`~ricochet_math.solvers.montecarlo.simulate`).
     """
     rules = load_rules(rules)
     if not 1 <= int(players) <= MAX_PLAYERS:
@@ -207,7 +210,7 @@ def tune_bonus(
     if players == 1:
         f = bonus_rtp_function(rules, analysis)
     else:
-        f = bonus_rtp_function_mc(rules, players, rounds=rounds, seed=seed, strategy=strategy)
+        f = bonus_rtp_function_mc(rules, players, rounds=rounds, seed=seed, strategy=strategy, executor=executor)
     result = tune_paytable(f, rules.bonus, free_lines, target, rules=rules, section="bonus", **options)
     if players > 1:
         result = dataclasses.replace(result, method=result.method + (
@@ -221,7 +224,7 @@ def tune_bonus(
             how = "re-solved with its own perfect play"
         else:
             exact = float(simulate(tuned, players=players, strategy=strategy, rounds=rounds, seed=seed,
-                                   progress=False).summary()["rtp_initial"].estimate)
+                                   progress=False, executor=executor).summary()["rtp_initial"].estimate)
             how = "re-simulated with its own decisions (same seed)"
         note = (f"; candidate 1 {how}: RTP {exact:.6%} "
                 f"(fixed-strategy {best.rtp:.6%}, difference {exact - best.rtp:+.6%})")

@@ -113,6 +113,7 @@ from ricochet_math.errors import RuleError
 from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
+from ricochet_math.solvers.executors import executor_for_run
 from ricochet_math.storage import check_output_folder, replace_folder, write_marker
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
@@ -151,7 +152,7 @@ class ReportResult:
 
 def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, rounds: int | None = None,
                  seed: int = 2026, out_dir: str | os.PathLike | None = None, size: str = "small",
-                 progress: bool = True, reproducible: bool = False) -> ReportResult:
+                 progress: bool = True, reproducible: bool = False, executor=None) -> ReportResult:
     """Compute and write the report for a rule set (see the module docstring).
 
     ``rules``: a :class:`~ricochet_math.rules.ruleset.RuleSet`, a file or a shipped
@@ -163,7 +164,9 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     whole when the new report is complete).  ``size``: ``"tiny"``,
     ``"small"`` or ``"full"`` (:data:`SIZES`).  ``progress``: progress bars
     on stderr.  ``reproducible``: leave the date and run times out, so that
-    every file is byte-identical between builds.
+    every file is byte-identical between builds.  ``executor``: where the Monte
+    Carlo chunks run (None: local threads; a Dask client or scheduler address:
+    see :func:`~ricochet_math.solvers.montecarlo.simulate`); no figure depends on it.
 
     Raises :class:`~ricochet_math.errors.RuleError` (one line) for a bad
     rule set, player count, size, rounds or seed.
@@ -193,7 +196,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     work = jobs.work_folder(out)
 
     timer = (lambda: 0.0) if reproducible else time.perf_counter
-    data = compute.compute(rules, preset, players, rounds, seed, work, progress, timer)
+    with executor_for_run(executor) as runner:
+        data = compute.compute(rules, preset, players, rounds, seed, work, progress, timer, runner)
 
     date = provenance.build_date(reproducible)
     main = figures.main_rows(data)

@@ -66,12 +66,14 @@ class ReportData:
 
 
 def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed: int, work: Path,
-            progress: bool, timer: Callable[[], float]) -> ReportData:
+            progress: bool, timer: Callable[[], float], executor=None) -> ReportData:
     """Run every computation of a report; Monte Carlo jobs resume from ``work`` (see :mod:`.jobs`).
 
     ``rounds``: Monte Carlo rounds per player count for perfect play and each
     solver reading; ``timer``: the clock of the run-time table (a constant
-    one for reproducible builds).
+    one for reproducible builds); ``executor``: where the Monte Carlo chunks run
+    (None: local threads; see :func:`~ricochet_math.solvers.montecarlo.simulate`).  The
+    kernel warm-up always runs here.
     """
     timings: list[tuple[str, float]] = []
     classes = None if size.solo_classes is None else np.asarray(size.solo_classes, dtype=np.int64)
@@ -93,7 +95,7 @@ def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed
     curve = solo.threshold_curve(grid)
     timings.append(("side bets, kickout rates and N = 1 kickout curve (exact)", timer() - t0))
 
-    jobs, keys, dist_n = _plan(rules, size, players, rounds, seed, work, progress, solo, solo_nb)
+    jobs, keys, dist_n = _plan(rules, size, players, rounds, seed, work, progress, solo, solo_nb, executor)
 
     # Warm the kernels in this thread first (compiling them once, not from every thread at once).
     t0 = timer()
@@ -123,8 +125,8 @@ def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed
                       timings=timings, exact_kickout=exact_kick)
 
 
-def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, progress: bool, solo, solo_nb
-          ) -> tuple[list[Job], dict[tuple, str], int | None]:
+def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, progress: bool, solo, solo_nb,
+          executor=None) -> tuple[list[Job], dict[tuple, str], int | None]:
     """The Monte Carlo jobs, their keys by what they compute, and the player count of the net distribution."""
     many = [n for n in players if n >= 2]
     weak_rounds = size.weak_rounds(rounds)
@@ -137,7 +139,8 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
         ckpt = work / f"sim-{key}.npz"
 
         def run():
-            return simulate(rules, n, strategy, n_rounds, seed, progress=progress, checkpoint=ckpt)
+            return simulate(rules, n, strategy, n_rounds, seed, progress=progress, checkpoint=ckpt,
+                            executor=executor)
 
         keys[what] = key
         jobs.append(Job(key, label, n_rounds / cost_rate, run))
@@ -159,7 +162,8 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
 
         def run(reading=reading):
             return published_figures(rules, rounds=rounds, seed=seed, readings=(reading,), players=many,
-                                     weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb)
+                                     weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb,
+                                     executor=executor)
 
         keys[("published", reading)] = key
         jobs.append(Job(key, f"published {reading}", sum(rounds / _SPEED[n] for n in many) * 1.5, run))
@@ -169,7 +173,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
     def run_weak():
         return published_figures(rules, rounds=rounds, seed=seed, readings=(), players=many,
                                  weak_profiles=size.weak_profiles, weak_players=weak_players, progress=False,
-                                 solo=solo, solo_no_bonus=solo_nb)
+                                 solo=solo, solo_no_bonus=solo_nb, executor=executor)
 
     keys[("published", "weak")] = key
     jobs.append(Job(key, "published weak profiles", 1.0, run_weak))

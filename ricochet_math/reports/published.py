@@ -150,13 +150,16 @@ _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, readings=READINGS,
                       players=range(2, 8), weak_profiles=WEAK_PROFILES, weak_players: int = 4,
                       weak_rounds: int | None = None, progress: bool = False, solo=None,
-                      solo_no_bonus=None) -> PublishedFigures:
+                      solo_no_bonus=None, executor=None) -> PublishedFigures:
     """Compute every published figure under each strategy reading (see the module docstring).
 
     ``rounds``: Monte Carlo rounds per player count and reading (N >= 2).
     ``weak_rounds``: rounds of each weak-player profile's run (default: ``rounds``, at least 50,000, as the
     report's sizes use; ``ricochet published --rounds`` passes its own count).
     ``solo`` / ``solo_no_bonus``: finished exact N = 1 analyses to reuse.
+    ``executor``: where the Monte Carlo chunks run (None: local threads; a Dask client, a
+    :class:`~ricochet_math.solvers.executors.DaskExecutor`, or a scheduler address, which opens a client per
+    run: pass a client for many runs); the figures do not depend on it.
     """
     readings = check_readings(readings)
     rules = load_rules(rules)
@@ -178,7 +181,8 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
                     "fold_frequency_high": s["fold_frequency"], "win_frequency": s["win_frequency"],
                     "win_frequency_low": s["win_frequency"], "win_frequency_high": s["win_frequency"]})
         for n in players:
-            r = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed, progress=progress)
+            r = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed, progress=progress,
+                         executor=executor)
             f = r.to_frame().iloc[0]
             # the RTP with the control variates when the run kept them (same rounds, narrower interval)
             rtp = "rtp_initial_cv" if "rtp_initial_cv" in f.index else "rtp_initial"
@@ -214,7 +218,7 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
         weak_rounds = max(rounds, 50_000)
     for profile in weak_profiles:
         r = simulate(rules, players=weak_players, strategy=profile, rounds=weak_rounds, seed=seed,
-                     progress=progress)
+                     progress=progress, executor=executor)
         f = r.to_frame().iloc[0]
         rows.append(_row(f"RTP of weak players ({profile}, {weak_players} players)", 0.90, profile,
                          float(f["rtp_initial"]), float(f["rtp_initial_low"]), float(f["rtp_initial_high"]),
@@ -234,7 +238,7 @@ def _row(figure, published, reading, computed, low, high, method):
 
 
 def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(2, 8), rounds: int = 20_000,
-                  seed: int = 2026, progress: bool = False):
+                  seed: int = 2026, progress: bool = False, executor=None):
     """RTP a single perfectly playing seat earns at a table of ``reading`` players (spec,
     "Strategy readings": the highest RTP a skilled player can reach), next to the RTP
     of the same seat playing ``reading`` itself on the same deals (common random numbers).
@@ -242,6 +246,9 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     The best-responding seat is seat 1 (seats are dealt in order; acting order follows
     the cards, so seat 1 acts in every position over the run).  Its look-ahead models
     the later seats as ``reading`` players.
+    ``executor``: where the Monte Carlo chunks run (None: local threads; a Dask client, a
+    :class:`~ricochet_math.solvers.executors.DaskExecutor`, or a scheduler address, which opens a client per
+    run: pass a client for many runs); the figures do not depend on it.
     """
     (reading,) = check_readings((reading,))
     rules = load_rules(rules)
@@ -251,9 +258,9 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     rows = []
     for n in players:
         br = simulate(rules, players=n, strategy=[f"perfect-vs-{reading}"] + [reading] * (n - 1), rounds=rounds,
-                      seed=seed, progress=progress).seat_frame().iloc[0]
+                      seed=seed, progress=progress, executor=executor).seat_frame().iloc[0]
         base = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed,
-                        progress=progress).seat_frame().iloc[0]
+                        progress=progress, executor=executor).seat_frame().iloc[0]
         key = "rtp_initial_cv" if "rtp_initial_cv" in br.index else "rtp_initial"  # controlled when kept
         rows.append({"players": n, "table_reading": reading,
                      "best_response_rtp": float(br[key]), "best_response_low": float(br[f"{key}_low"]),

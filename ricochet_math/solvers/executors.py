@@ -21,6 +21,8 @@ started, hands over the ones already finished and re-raises.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import itertools
 import os
 from collections.abc import Callable, Iterator
@@ -35,7 +37,8 @@ from ricochet_math.engine.sums import ChunkSums
 from ricochet_math.errors import RicochetError
 from ricochet_math.rules.ruleset import RuleSet
 
-__all__ = ["IN_FLIGHT_PER_WORKER", "MAX_WORKERS", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
+__all__ = [
+    "executor_for_run","IN_FLIGHT_PER_WORKER", "MAX_WORKERS", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
            "dask_chunk", "default_workers"]
 
 #: chunks handed out per worker thread ahead of time: enough to keep every worker busy, few enough that
@@ -206,3 +209,15 @@ def dask_chunk(rules: RuleSet, players: int, strategies: tuple[str, ...], contro
         setup = _SETUPS[key] = prepare(rules, players, strategies, control_variates=control_variates)
     return run_chunk(setup, chunk_seed(entropy, i), length)[0].to_arrays()
 
+
+
+@contextmanager
+def executor_for_run(executor):
+    """One executor for a run of several simulations (a table, a sweep, a report): a scheduler address
+    opens one Dask client for all of them and closes it at the end; None, a Client or an executor
+    passes through unchanged."""
+    if isinstance(executor, str):
+        with DaskExecutor(executor) as opened:
+            yield opened
+    else:
+        yield executor

@@ -61,8 +61,9 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
-from ricochet_math.solvers.executors import (MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed,
-                                             default_workers)
+from ricochet_math.solvers.executors import (
+    MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers, executor_for_run,
+)
 from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
@@ -540,17 +541,13 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     check_level(level)
     if workers is not None:
         check_whole(workers, "workers", high=MAX_WORKERS)
-    opened = DaskExecutor(executor) if isinstance(executor, str) else None
     results = []
-    try:
+    with executor_for_run(executor) as runner:
         for n in counts:
             r = rounds
             if r is None:
                 r = (RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
                      else RTP_ROUNDS)
             results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level,
-                                    executor=opened or executor))
-    finally:
-        if opened is not None:
-            opened.close()
+                                    executor=runner))
     return results, pd.concat([res.to_frame() for res in results], ignore_index=True)
