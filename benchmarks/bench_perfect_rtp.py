@@ -19,7 +19,6 @@ kickout rates; ``--write DIR`` also writes ``DIR/perfect-play-rtp.csv`` and
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import time
@@ -29,8 +28,8 @@ import pandas as pd
 
 from ricochet_math import __version__
 from ricochet_math.solvers.montecarlo import default_workers, simulate
+from ricochet_math.solvers.stats import rounds_for_half_width
 
-Z95 = 1.959963984540054
 
 
 def main(argv=None) -> int:
@@ -56,7 +55,7 @@ def main(argv=None) -> int:
                          progress=False)
         pilot_s = time.perf_counter() - t0
         se = pilot.summary()["rtp_initial_cv"].std_error
-        rounds = max(args.pilot, math.ceil(1.1 * args.pilot * (Z95 * se / target) ** 2))
+        rounds = rounds_for_half_width(se, args.pilot, target)  # 10% margin, never below the pilot
         ck = Path(args.checkpoints) / f"perfect-{args.rules}-N{n}-seed{args.seed}-{rounds}.npz"
         t0 = time.perf_counter()
         res = simulate(args.rules, n, "perfect", rounds, args.seed, workers=workers, checkpoint=ck)

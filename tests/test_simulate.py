@@ -322,3 +322,29 @@ def test_cli_errors_are_one_line(argv, fragment, capsys):
     assert main(argv) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(err) == 1 and err[0].startswith("ricochet: error: ") and fragment in err[0], err
+
+
+def test_simulate_to_precision_sizes_a_fixed_run_from_a_pilot():
+    """The pilot (its own seed) only sizes the run: the figures are those of a plain run of that many rounds
+    with the caller's seed, so the stopping rule cannot bias them; the same seed gives the same size."""
+    from ricochet_math.solvers.montecarlo import simulate_to_precision
+
+    a = simulate_to_precision(RULES, 2, "perfect", precision=0.5, seed=21, progress=False)
+    b = simulate_to_precision(RULES, 2, "perfect", precision=0.5, seed=21, progress=False)
+    plain = simulate(RULES, 2, "perfect", a.rounds, 21, progress=False)
+    assert a.rounds == b.rounds and a.rounds >= 2048
+    for key in ("seat", "total", "round"):
+        assert np.array_equal(getattr(a.sums, key), getattr(plain.sums, key))
+    # the controlled estimate tracks the target closely (seeded; a few tenths of the target at most)
+    assert a.summary()["rtp_initial_cv"].half_width <= 0.005 * 1.3
+    finer = simulate_to_precision(RULES, 2, "perfect", precision=0.25, seed=21, progress=False)
+    assert finer.rounds > 3 * a.rounds  # a quarter of the variance needs about four times the rounds
+
+
+def test_simulate_to_precision_refuses_what_cannot_be_reached():
+    from ricochet_math.solvers.montecarlo import simulate_to_precision
+
+    with pytest.raises(RicochetError, match="precision"):
+        simulate_to_precision(RULES, 2, "always", precision=0.0, seed=1, progress=False)
+    with pytest.raises(RicochetError, match="beyond the limit"):
+        simulate_to_precision(RULES, 2, "always", precision=1e-6, seed=1, progress=False)

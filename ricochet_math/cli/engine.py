@@ -21,7 +21,7 @@ from ricochet_math.engine.round import play_round
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.reports.figures import solo_figures
 from ricochet_math.reports.tables import Number, Percent, Text, Whole
-from ricochet_math.solvers.montecarlo import rtp_table, simulate
+from ricochet_math.solvers.montecarlo import rtp_table, simulate, simulate_to_precision
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.stats import Estimate
 from ricochet_math.strategies.registry import resolve_strategies
@@ -95,6 +95,9 @@ def _simulate_arguments(parser) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players 1..7 (default: 4)")
     _strategy_option(parser, ["always"], "always")
     parser.add_argument("--rounds", type=int, default=1_000_000, metavar="R", help="rounds (default: 1,000,000)")
+    parser.add_argument("--precision", type=float, default=None, metavar="PP",
+                        help="instead of --rounds: run until the RTP's 95%% interval is +/- PP percentage points "
+                             "(a pilot run on its own seed sizes the run; the figures come from the main run only)")
     add_seed_option(parser)
     add_scheduler_option(parser)
     parser.add_argument("--workers", type=int, default=None, metavar="K",
@@ -109,8 +112,12 @@ def _simulate_arguments(parser) -> None:
             example="ricochet simulate --players 4 --strategy pair --rounds 2000000 --seed 1",
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
-    res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed,
-                   workers=args.workers, checkpoint=args.checkpoint, progress=True, executor=args.scheduler)
+    run = dict(workers=args.workers, checkpoint=args.checkpoint, progress=True, executor=args.scheduler)
+    if args.precision is not None:
+        res = simulate_to_precision(load_rules_option(args), args.players, args.strategy, args.precision,
+                                    args.seed, **run)
+    else:
+        res = simulate(load_rules_option(args), args.players, args.strategy, args.rounds, args.seed, **run)
     if args.format != "table":
         frames = {"seats": lambda: res.seat_frame("seat"), "positions": lambda: res.seat_frame("position"),
                   "hands": res.hands_frame, "summary": res.to_frame}
@@ -169,6 +176,9 @@ def _rtp_arguments(parser) -> None:
     _strategy_option(parser, None, "perfect")
     parser.add_argument("--rounds", type=int, default=None, metavar="R",
                         help="rounds per player count (default: 2,000,000; 4,000 with the perfect-play kernel)")
+    parser.add_argument("--precision", type=float, default=None, metavar="PP",
+                        help="instead of --rounds: run until the RTP's 95%% interval is +/- PP percentage points "
+                             "(a pilot run on its own seed sizes the run; the figures come from the main run only)")
     add_seed_option(parser, DEFAULT_RTP_SEED,
                     help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
     add_scheduler_option(parser)
@@ -186,7 +196,8 @@ def _rtp(args) -> int:
     exact = _exact_reading(strategy) if 1 in players else None
     sampled = [n for n in players if not (n == 1 and exact is not None)]
     results, frame = rtp_table(rules, sampled, strategy, args.rounds, args.seed, workers=args.workers,
-                               progress=True, executor=args.scheduler) if sampled else ([], None)
+                               progress=True, executor=args.scheduler,
+                               precision=args.precision) if sampled else ([], None)
     if frame is not None:
         frame["method"] = [_method(res) for res in results]
     if exact is not None:

@@ -53,7 +53,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
-from ricochet_math.arguments import check_level, check_seed, check_whole
+from ricochet_math.arguments import check_finite, check_level, check_seed, check_whole
 from ricochet_math.engine.kernel import prepare, run_chunk
 from ricochet_math.engine.sums import N_CATEGORIES, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
@@ -64,13 +64,13 @@ from ricochet_math.storage import DamagedFileError, check_writable_file, load_ar
 from ricochet_math.solvers.executors import (
     MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers, executor_for_run,
 )
-from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, sample_std
+from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, rounds_for_half_width, sample_std
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.strategies.registry import resolve_strategies
 
 __all__ = ["CHUNK_ROUNDS", "SOLVER_CHUNK_ROUNDS", "MAX_ROUNDS", "MAX_CHUNK_ROUNDS", "MAX_WORKERS",
-           "SimulationResult", "simulate", "rtp_table", "chunk_seed",
+           "SimulationResult", "simulate", "simulate_to_precision", "rtp_table", "chunk_seed",
            "default_workers", "default_chunk_size", "RTP_ROUNDS", "RTP_ROUNDS_SOLVER"]
 
 #: rounds per chunk: the unit of seeding, parallel work and checkpointing
@@ -514,17 +514,54 @@ def _load_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
             sums.add(i, chunk)
 
 
+def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, strategy="always",
+                          precision: float = 0.05, seed: int | None = None, *, pilot_rounds: int | None = None,
+                          **kwargs) -> SimulationResult:
+    """A :func:`simulate` run sized to reach a 95% half-width of ``precision`` percentage points on the
+    RTP per initial bet (the controlled estimate where the run keeps control variates).
+
+    A pilot run on its own seed (derived from ``seed``; default 8 chunks) measures the estimator's
+    standard error; the main run then plays the fixed number of rounds that reaches the target with a 10%
+    margin (:func:`~ricochet_math.solvers.stats.rounds_for_half_width`).  The figures come from the main
+    run alone, so the stopping rule does not bias them, and ``simulate(..., rounds=result.rounds,
+    seed=seed)`` reproduces them.  ``kwargs`` go to both runs (workers, executor, checkpoint for the
+    main run only, ...).  More than :data:`MAX_ROUNDS` rounds needed: one :class:`RicochetError` line.
+    """
+    check_finite(precision, "precision (percentage points)", low=1e-6, high=100.0)
+    seed = check_seed(seed)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)
+    n = check_players(players)
+    if pilot_rounds is None:
+        pilot_rounds = 8 * default_chunk_size(resolve_strategies(strategy, n))
+    pilot_kwargs = {k: v for k, v in kwargs.items() if k != "checkpoint"} | {"progress": False}
+    # the pilot's seed: a fixed function of the main seed whose chunk streams are independent of it
+    pilot_seed = int(np.random.SeedSequence(seed, spawn_key=(2 ** 32 - 1,)).generate_state(1, np.uint64)[0])
+    pilot = simulate(rules, n, strategy, check_whole(pilot_rounds, "pilot_rounds", high=MAX_ROUNDS), pilot_seed,
+                     **pilot_kwargs)
+    s = pilot.summary()
+    figure = s["rtp_initial_cv"] if "rtp_initial_cv" in s else s["rtp_initial"]
+    rounds = rounds_for_half_width(figure.std_error, pilot.rounds, precision / 100.0, kwargs.get("level", 0.95))
+    if rounds > MAX_ROUNDS:
+        raise RicochetError(f"precision {precision} pp needs about {rounds:,} rounds at {n} players, beyond the "
+                            f"limit of {MAX_ROUNDS:,}: ask for a wider interval")
+    return simulate(rules, n, strategy, rounds, seed, **kwargs)
+
+
 def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range(1, 8), strategy="perfect",
               rounds: int | None = None, seed: int | None = 2026, *, workers: int | None = None,
-              progress: bool = True, level: float = 0.95, executor=None) -> tuple[list[SimulationResult], object]:
+              progress: bool = True, level: float = 0.95, executor=None,
+              precision: float | None = None) -> tuple[list[SimulationResult], object]:
     """The main job: one :func:`simulate` run per player count, and their figures as one table.
 
     ``rounds`` per player count defaults to :data:`RTP_ROUNDS` (or
     :data:`RTP_ROUNDS_SOLVER` when a seat uses the perfect-play kernel).  Every
     player count uses the same ``seed``, so ``simulate(players=N, seed=seed)``
     reproduces its row.  ``executor``: where the chunks run (see
-    :func:`simulate`; an address opens one client for the whole table).  Returns the results and the ``pandas`` table (one
-    row per player count: :meth:`SimulationResult.to_frame`).
+    :func:`simulate`; an address opens one client for the whole table).  ``precision``: instead of
+    fixed rounds, size each player count's run to that 95% half-width in percentage points
+    (:func:`simulate_to_precision`).  Returns the results and the ``pandas`` table (one row per
+    player count: :meth:`SimulationResult.to_frame`).
     """
     rules = load_rules(rules)
     if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
@@ -548,6 +585,10 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
             if r is None:
                 r = (RTP_ROUNDS_SOLVER if any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
                      else RTP_ROUNDS)
+            if precision is not None:
+                results.append(simulate_to_precision(rules, n, strategy, precision, seed, workers=workers,
+                                                     progress=progress, level=level, executor=runner))
+                continue
             results.append(simulate(rules, n, strategy, r, seed, workers=workers, progress=progress, level=level,
                                     executor=runner))
     return results, pd.concat([res.to_frame() for res in results], ignore_index=True)

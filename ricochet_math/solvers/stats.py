@@ -21,6 +21,7 @@ from statistics import NormalDist
 __all__ = [
     "Estimate",
     "z_value",
+    "rounds_for_half_width",
     "mean_ci",
     "proportion_ci",
     "wilson_ci",
@@ -124,3 +125,13 @@ def ratio_ci(sum_x: float, sum_y: float, sum_xx: float, sum_yy: float, sum_xy: f
     s_xy = (sum_xy - n * xbar * ybar) / (n - 1)
     var = (s_xx - 2 * r * s_xy + r * r * s_yy) / (n * ybar * ybar)
     return _interval(r, math.sqrt(max(var, 0.0)), level)
+
+
+def rounds_for_half_width(std_error: float, rounds: int, target: float, level: float = 0.95,
+                          margin: float = 1.1) -> int:
+    """Rounds a run needs for an interval of half-width ``target`` at ``level``, from a pilot of ``rounds``
+    rounds whose estimate had standard error ``std_error`` (the error falls as 1/sqrt(rounds)); ``margin``
+    pads the pilot's own uncertainty about that error.  Never fewer than the pilot's rounds."""
+    if not std_error > 0.0:  # a pilot with no spread (every round alike): the pilot's size is enough
+        return int(rounds)
+    return max(int(rounds), math.ceil(margin * rounds * (z_value(level) * std_error / target) ** 2))
