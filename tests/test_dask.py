@@ -39,6 +39,7 @@ def digest(result) -> str:
 @pytest.mark.parametrize("run", [ALWAYS, PERFECT], ids=["always-N4", "perfect-N2"])
 def test_dask_gives_the_local_sums_bit_for_bit(client, run):
     one = simulate(**run, workers=1)
+    print(f"{run['strategy']} N={run['players']}: raw-sum SHA-256 {digest(one)[:16]} (local 1 thread)")
     assert digest(simulate(**run, workers=2)) == digest(one)
     assert digest(simulate(**run, executor=client)) == digest(one)
     on_dask = simulate(**run, executor=DaskExecutor(client))
@@ -130,3 +131,17 @@ def test_cli_scheduler_gives_the_local_table(client):
     strip = lambda out: [",".join(c for c, h in zip(line.split(","), out.splitlines()[0].split(","))
                                   if h not in drop) for line in out.splitlines()]
     assert strip(remote.stdout) == strip(local.stdout)
+
+
+
+@pytest.mark.parametrize("workers", [1, 4])
+def test_dask_with_one_or_four_workers_gives_the_local_sums(workers):
+    """The same sums, bit for bit, on clusters of 1 and 4 worker processes (2 are tested above)."""
+    distributed = pytest.importorskip("dask.distributed", reason="dask[distributed] is not installed")
+    one = simulate(**ALWAYS, workers=1)
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        on_dask = simulate(**ALWAYS, executor=c)
+    print(f"always N=4, 200,000 rounds: local 1 thread {digest(one)[:16]}, Dask {workers} worker(s) "
+          f"{digest(on_dask)[:16]}")
+    assert digest(on_dask) == digest(one)

@@ -119,6 +119,7 @@ def test_sigkill_mid_run_then_resume_gives_identical_sums(tmp_path, reference):
     finish(tmp_path, ck, reference)
     resumed = [int(i) for i in (tmp_path / "resume.log").read_text().split()]
     assert not kept & set(resumed), "chunks in the checkpoint were run again"
+    print(f"kill -9 after {len(kept)} of {n_chunks()} chunks, resumed: raw sums {reference[:16]} = uninterrupted")
 
 
 def test_sigint_stops_quickly_and_keeps_every_finished_chunk(tmp_path, reference):
