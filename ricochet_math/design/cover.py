@@ -44,6 +44,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ricochet_math.design.bet import ExactBet
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import NUM_VALUES, ROYAL_FLUSH_VALUE, value_counts_5
 from ricochet_math.evaluator.names import describe
@@ -105,7 +106,7 @@ def _value_counts() -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class CoverResult:
+class CoverResult(ExactBet):
     """Exact Cover figures for one paytable, over the dealer's 2,598,960 hands.
 
     ``lines`` are in ascending threshold order (file order between equal
@@ -122,17 +123,9 @@ class CoverResult:
 
     @property
     def rtp_fraction(self) -> Fraction:
+        """RTP as an exact fraction: sum over paying lines of P(line) (1 + pays)."""
         total = sum(Fraction(l.combinations) * (1 + Fraction(l.pays)) for l in self.lines if l.pays > 0)
         return total / self.hands
-
-    @property
-    def rtp(self) -> float:
-        """Expected return per unit staked: sum over paying lines of P(line) (1 + pays)."""
-        return float(self.rtp_fraction)
-
-    @property
-    def house_edge(self) -> float:
-        return 1.0 - self.rtp
 
     @property
     def hit_frequency(self) -> float:

@@ -61,6 +61,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ricochet_math.design.bet import ExactBet
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator import classes as evaluator_classes
 from ricochet_math.evaluator.cards import RANK_NAMES, RANK_PLURALS
@@ -135,7 +136,7 @@ def _bet_std(pays: float, p: float) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class QuickdrawResult:
+class QuickdrawResult(ExactBet):
     """Exact Quickdraw figures for one payout and comparison reading.
 
     Raw material: ``combinations`` and ``wins`` (``int64 (169, 9)``): over the
@@ -181,15 +182,6 @@ class QuickdrawResult:
     def rtp_fraction(self) -> Fraction:
         """RTP as an exact fraction: (1 + pays) P(win) (for a rational ``pays``)."""
         return (1 + Fraction(self.pays)) * self.win_fraction
-
-    @property
-    def rtp(self) -> float:
-        """Expected return per unit staked: (1 + pays) P(win)."""
-        return float(self.rtp_fraction)
-
-    @property
-    def house_edge(self) -> float:
-        return 1.0 - self.rtp
 
     @property
     def std_dev(self) -> float:
