@@ -61,6 +61,7 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
+from ricochet_math.solvers.batches import InOrderSums
 from ricochet_math.solvers.executors import (
     MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers, executor_for_run,
 )
@@ -381,7 +382,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
             "chunk_size": chunk_size,
             # the controls' layout length (0: none), so a checkpoint from another layout is refused
             "control_variates": int(setup.controls.means.shape[0]) if setup.controls is not None else 0}
-    sums = _Accumulator(ChunkSums.zeros(n, controls=bool(control_variates)), rounds, chunk_size)
+    sums = InOrderSums(ChunkSums.zeros(n, controls=bool(control_variates)), rounds, chunk_size)
     if checkpoint is not None and checkpoint.exists():
         _load_checkpoint(checkpoint, meta, sums)
 
@@ -429,38 +430,6 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
 _SAVE_EVERY_S = 5.0
 
 
-class _Accumulator:
-    """The sums of a run's finished chunks, added **in chunk order** (so the float sums are the same
-    whatever order the threads finished in): ``prefix`` holds chunks ``0..prefix_chunks-1`` added in
-    order; ``waiting`` holds finished chunks past the first unfinished one, until their turn."""
-
-    def __init__(self, zeros: ChunkSums, rounds: int, chunk_size: int) -> None:
-        self.prefix = zeros
-        self.prefix_chunks = 0
-        self.waiting: dict[int, ChunkSums] = {}
-        self.rounds, self.chunk_size = rounds, chunk_size
-
-    def length(self, i: int) -> int:
-        """Rounds in chunk ``i`` (the last one may be short)."""
-        return min(self.chunk_size, self.rounds - i * self.chunk_size)
-
-    @property
-    def rounds_done(self) -> int:
-        return (min(self.prefix_chunks * self.chunk_size, self.rounds)
-                + sum(self.length(i) for i in self.waiting))
-
-    def add(self, i: int, chunk: ChunkSums) -> None:
-        self.waiting[i] = chunk
-        while self.prefix_chunks in self.waiting:
-            self.prefix = self.prefix + self.waiting.pop(self.prefix_chunks)
-            self.prefix_chunks += 1
-
-    def total(self, n_chunks: int) -> ChunkSums:
-        if self.prefix_chunks != n_chunks:
-            raise AssertionError(f"{n_chunks - self.prefix_chunks} chunks are missing from the total")
-        return self.prefix
-
-
 # ----------------------------------------------------------------------------
 # Checkpoints: the in-order sum of the first finished chunks, and each later finished chunk, saved atomically
 # ----------------------------------------------------------------------------
@@ -468,7 +437,7 @@ class _Accumulator:
 _CHECKPOINT_SCHEMA = "ricochet_math.simulate.checkpoint/2"
 
 
-def _save_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
+def _save_checkpoint(path: Path, meta: dict, sums: InOrderSums) -> None:
     idx = sorted(sums.waiting)
     arrays = {"index": np.array(idx, dtype=np.int64),
               "lengths": np.array([sums.length(i) for i in idx], dtype=np.int64)}
@@ -486,7 +455,7 @@ def _save_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
         raise RicochetError(f"checkpoint {path} could not be written: {exc.strerror or exc}") from None
 
 
-def _load_checkpoint(path: Path, meta: dict, sums: _Accumulator) -> None:
+def _load_checkpoint(path: Path, meta: dict, sums: InOrderSums) -> None:
     """Fill ``sums`` from the checkpoint at ``path``: its chunks that belong to this run."""
     try:
         head, arrays = load_arrays(path, _CHECKPOINT_SCHEMA)
