@@ -18,8 +18,10 @@ a readable ``decide`` here; the tests check they agree decision by decision.
   and ``(pot + k) / (hands left - 1)`` values an escape as an equal share of the pot
   among the survivors.  A depth-one look-ahead; the solver's expectimax is the exact
   version.
-* ``optimal`` (``optimal`` or ``optimal:DEPTH``): the expectimax of
-  :mod:`ricochet_math.games.home.solver`; readable engine only (it is Python).
+* ``optimal`` (``optimal:ROOM``, default 2): the exact expectimax of
+  :mod:`ricochet_math.games.home.solver` when the live hands have at most ROOM cards of
+  room between them (the endgame, where the tree is small), else the pot-odds rule
+  (THETA 1); readable engine only (Python).
 """
 from __future__ import annotations
 
@@ -77,8 +79,11 @@ class HomeStrategy:
         if self.code == POT_ODDS:
             return _pot_odds(view, self.param, rng)
         if self.code == OPTIMAL:
-            from ricochet_math.games.home.solver import best_buy  # deferred: the solver imports the engine
-            return best_buy(view.state, depth=None if self.param <= 0 else int(self.param))
+            from ricochet_math.games.home.solver import best_buy  # deferred: the solver reads the engine's game
+            game = view.state
+            room = sum(game.rules.hand_limit - len(game.hands[s]) for s in game.live())
+            k = best_buy(game) if room <= self.param else None
+            return _pot_odds(view, 1.0, rng) if k is None else k
         raise AssertionError(self.code)
 
     @property
@@ -123,13 +128,13 @@ def _pot_odds(view: View, theta: float, rng: list[int]) -> int:
 
 
 def parse_strategy(text: str) -> HomeStrategy:
-    """``one``, ``limit``, ``min-lift``, ``pot-odds[:THETA]`` or ``optimal[:DEPTH]``."""
+    """``one``, ``limit``, ``min-lift``, ``pot-odds[:THETA]`` or ``optimal[:ROOM]``."""
     name, _, arg = str(text).strip().partition(":")
     if name not in CODES:
         raise StrategyError(f"unknown home strategy {text!r}: choose one of {', '.join(CODES)} "
-                            "(pot-odds:THETA, optimal:DEPTH)")
+                            "(pot-odds:THETA, optimal:ROOM)")
     code = CODES[name]
-    param = 1.0 if code == POT_ODDS else 0.0
+    param = 1.0 if code == POT_ODDS else 2.0 if code == OPTIMAL else 0.0
     if arg:
         if code not in (POT_ODDS, OPTIMAL):
             raise StrategyError(f"home strategy {name!r} takes no parameter, got {text!r}")
@@ -139,8 +144,8 @@ def parse_strategy(text: str) -> HomeStrategy:
             raise StrategyError(f"home strategy {text!r}: the parameter must be a number") from None
         if code == POT_ODDS and not 0.0 < param <= 100.0:
             raise StrategyError(f"home strategy {text!r}: THETA must be above 0 and at most 100")
-        if code == OPTIMAL and (param != int(param) or not 1 <= param <= 20):
-            raise StrategyError(f"home strategy {text!r}: DEPTH must be a whole number from 1 to 20")
+        if code == OPTIMAL and (param != int(param) or not 0 <= param <= 8):
+            raise StrategyError(f"home strategy {text!r}: ROOM must be a whole number from 0 to 8")
     return HomeStrategy(str(text).strip(), code, param)
 
 
