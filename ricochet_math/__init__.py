@@ -36,6 +36,10 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.games.home.rules import HomeRules, home_rules
+from ricochet_math.games.home.engine import HomeGame, play_game
+from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
+from ricochet_math.games.home.solver import home_position, solve_home
 
 __all__ = [
     "__version__",
@@ -65,4 +69,7 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # the home game and Ricochet Poker II
+    "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
+    "home_position", "solve_home",
 ]
