@@ -54,8 +54,8 @@ class EqualityTest:
     largest_gap: float
 
     def summary(self) -> str:
-        return (f"Wald test of equal EV by {self.what}: W = {self.statistic:.2f} on {self.df} df, "
-                f"p = {self.p_value:.3g} (largest gap {self.largest_gap:.4f} chips per game)")
+        return (f"Equal EV by {self.what} (Wald): W = {self.statistic:.2f}, {self.df} df, p = {self.p_value:.3g}; "
+                f"largest gap {self.largest_gap:.3f} chips/game")
 
 
 def _wald(total: np.ndarray, cross: np.ndarray, n: int, what: str) -> EqualityTest:
