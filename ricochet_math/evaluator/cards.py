@@ -112,7 +112,8 @@ def parse_card(text: str, *, where: str = "", jokers: bool = False) -> int:
         if 0 <= int(text) < 52 or (jokers and int(text) in JOKERS):
             return int(text)
         if int(text) in JOKERS:
-            raise CardError(f"card number {int(text)} is a joker{_at(where)}: this game is played without jokers")
+            raise CardError(f"card number {int(text)} is a joker, outside 0..51{_at(where)}: "
+                            "this game is played without jokers")
         raise CardError(f"card number {int(text)} is outside 0..{53 if jokers else 51}{_at(where)}")
     token = str(text).strip()
     if token.lower() in _JOKER_WORDS:
@@ -172,10 +173,10 @@ def parse_cards(
         cards = _number_jokers(tokens, cards, elsewhere, where)
     for tok, c in zip(tokens, cards):
         if c in seen:
-            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}")
         if c in elsewhere:
             also = f" (already in {elsewhere[c]})" if elsewhere[c] else ""
-            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}{also}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}{also}")
         seen.add(c)
     return np.asarray(cards, dtype=np.int8)
 
@@ -197,10 +198,11 @@ def _number_jokers(tokens, cards: list[int], elsewhere: dict[int, str], where: s
     return out
 
 
-def format_card(c: int, *, symbols: bool = False) -> str:
-    """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``); a joker is ``Jk`` (``🃏``)."""
+def format_card(c: int, *, symbols: bool = False, jokers: bool = False) -> str:
+    """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``); with ``jokers=True`` a
+    joker (52, 53) is ``Jk`` (``🃏``)."""
     c = int(c)
-    if c in JOKERS:
+    if jokers and c in JOKERS:
         return JOKER_SYMBOL if symbols else JOKER_TEXT
     if not 0 <= c < 52:
         raise CardError(f"card number {c} is outside 0..51")
@@ -209,8 +211,8 @@ def format_card(c: int, *, symbols: bool = False) -> str:
 
 
 def format_cards(cards: Iterable[int], *, symbols: bool = False) -> str:
-    """Space-separated text of several kernel cards."""
-    return " ".join(format_card(c, symbols=symbols) for c in cards)
+    """Space-separated text of several kernel cards; jokers (52, 53) read ``Jk`` (``🃏``)."""
+    return " ".join(format_card(c, symbols=symbols, jokers=True) for c in cards)
 
 
 def full_deck() -> np.ndarray:

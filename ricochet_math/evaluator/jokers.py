@@ -59,7 +59,7 @@ and ``reference_partial_key``; the tests check the kernel against it.
 from __future__ import annotations
 
 from enum import IntEnum
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 
@@ -415,7 +415,7 @@ def reference_joker_key(cards, rule="bug") -> int:
     if len(cards) < 5:
         choices = _ACES if code == _BUG else range(52)
         return max(_tuple_key(reference_partial_key(plain + list(sub)))
-                   for sub in product(choices, repeat=jokers))
+                   for sub in combinations_with_replacement(choices, jokers))
     best = -1
     for sub in combinations_with_replacement(range(52), jokers):  # the two jokers are alike
         as_ace = [s in _ACES for s in sub]
@@ -504,4 +504,4 @@ def describe_joker_hand(cards_or_text, rule="bug", *, symbols: bool = True) -> s
     sub = _substitution(cards, code, key)
     if sub is None:  # not reached: the tests check a substitution is found for every kind of hand
         return name
-    return f"{name} ({word} as {' and '.join(format_card(c, symbols=symbols) for c in sub)})"
+    return f"{name} ({word} as {' and '.join(format_card(c, symbols=symbols, jokers=True) for c in sub)})"
