@@ -23,7 +23,8 @@ from ricochet_math.games.home.strategies import parse_strategies, parse_strategy
 @pytest.mark.parametrize("options, fragment", [
     ({"players": 1}, "players"), ({"players": 9}, "players"), ({"start_cards": 3}, "start_cards"),
     ({"hand_limit": 8}, "hand_limit"), ({"variant": "casino"}, "variant"), ({"stuck": "refund"}, "stuck"),
-    ({"variant": "ricochet2", "hand_limit": 7}, "Ricochet Poker II"), ({"jokers": True}, "jokers.py"),
+    ({"variant": "ricochet2", "hand_limit": 7}, "Ricochet Poker II"), ({"variant": "ricochet2", "jokers": True}, "II"),
+    ({"jokers": 1}, "jokers"),
     ({"tie_ends": 1}, "tie_ends"),
 ])
 def test_bad_rules_are_one_line_errors(options, fragment):
@@ -42,16 +43,19 @@ def test_strategy_names():
 
 
 # ---------------------------------------------------------------- hand keys
-def _random_hands(rng, count, sizes):
+def _random_hands(rng, count, sizes, deck=52):
     for _ in range(count):
         n = int(rng.choice(sizes))
-        yield [int(c) for c in rng.choice(52, size=n, replace=False)]
+        yield [int(c) for c in rng.choice(deck, size=n, replace=False)]
 
 
 def test_keys_order_hands_as_the_readable_twin():
     """Kernel keys sort 1..7-card hands exactly as the readable tuples (kicker rule, best five, tie suit)."""
     rng = np.random.default_rng(11)
-    hands = list(_random_hands(rng, 600, [1, 2, 3, 4, 5, 6, 7]))
+    hands = list(_random_hands(rng, 500, [1, 2, 3, 4, 5, 6, 7]))
+    # with jokers (bugs): every hand holds one or both, so the joker paths meet the plain ones
+    hands += [h + [52 + (i % 2)] + ([53 - (i % 2)] if i % 5 == 0 else []) for i, h in
+              enumerate(_random_hands(rng, 120, [0, 1, 2, 3, 4, 5]))]
     fast = [hand_keys(np.array(h, dtype=np.int64), len(h)) for h in hands]
     slow = [(reference_rank_key(h), reference_order_key(h)) for h in hands]  # (rank tuple, (rank tuple, suit))
     for i, j in itertools.combinations(range(len(hands)), 2):
@@ -61,12 +65,15 @@ def test_keys_order_hands_as_the_readable_twin():
 
 
 @pytest.mark.parametrize("low, high", [
+    ("Kd", "Jk"), ("Jk", "As"), ("Jk", "Ac 2d"), ("7c 7d 7h Jk", "7s 7c 7d 7h"),  # a bug is an ace, never a 4th seven
+    ("Ks Kd 7c 7h Jk", "Ks Kd Kh 7c 7h"), ("9h 9d 8s 6c Jk", "Ts 9c 8d 7h 6s"),  # two pair + ace; a straight
     ("As", "As 8d"),              # the rulebook: an ace-eight beats an ace alone
     ("Kd", "Ac"), ("Ac", "2c 2d"), ("7c 2d", "7h 2s"),  # clubs < diamonds < hearts < spades on identical hands
     ("8c 8s", "8d 8h 2c"), ("Kd 5h 8d 8s", "Kd 5h 8d 8s 2c"),
 ])
 def test_comparisons_from_the_rulebook(low, high):
-    key = lambda text: hand_keys(np.array(parse_cards(text), dtype=np.int64), len(parse_cards(text)))[1]  # noqa
+    key = lambda text: hand_keys(np.array(parse_cards(text, jokers=True), dtype=np.int64),  # noqa: E731
+                                 len(parse_cards(text, jokers=True)))[1]
     assert key(low) < key(high)
 
 
@@ -96,6 +103,7 @@ def test_the_rulebooks_four_player_example():
     HomeRules(players=2), HomeRules(players=4), HomeRules(players=8, hand_limit=7, start_cards=2),
     HomeRules(players=5, hand_limit=6), HomeRules(players=3, stuck="showdown"), HomeRules(players=6, tie_ends=True),
     HomeRules(players=8, hand_limit=7), HomeRules(players=3, variant="ricochet2"),
+    HomeRules(players=4, jokers=True), HomeRules(players=8, hand_limit=7, start_cards=2, jokers=True),
 ], ids=lambda r: r.name)
 @pytest.mark.parametrize("strategy", ["one", "limit", "min-lift", "pot-odds", ["pot-odds:0.5", "one", "limit"]],
                          ids=str)
@@ -103,7 +111,7 @@ def test_kernel_equals_the_readable_engine_record_for_record(rules, strategy):
     if isinstance(strategy, list):
         strategy = (strategy * 3)[:rules.players]
     strategies = parse_strategies(strategy, rules.players)
-    decks, seeds = batch_decks(np.random.SeedSequence(20261130), 60)
+    decks, seeds = batch_decks(np.random.SeedSequence(20261130), 60, rules.deck_size)
     rec = play_batch(rules, strategies, decks, seeds)
     for g in range(len(decks)):
         game = play_game(rules, strategies, decks[g], int(seeds[g]))
@@ -226,3 +234,17 @@ def test_deal_deck_puts_chosen_cards_first():
     deck = deal_deck(rules, start=["Kd", "?", "7s"], then="2h 9c", seed=1)
     assert deck[0] == parse_cards("Kd")[0] and deck[2] == parse_cards("7s")[0]
     assert list(deck[3:5]) == list(parse_cards("2h 9c")) and sorted(deck) == list(range(52))
+
+
+def test_jokers_are_bugs_in_the_game():
+    """Two jokers in a 54-card deck (bugs): the deck is checked, a joker start is read, and a seeded run
+    of 20,000 four-player games (seed 1) has fair seats and the joker as the best start."""
+    rules = HomeRules(players=3, jokers=True)
+    deck = deal_deck(rules, start=["Jk", "Kd", "?"], seed=2)
+    assert len(deck) == 54 and deck[0] in (52, 53)
+    with pytest.raises(TableStateError):
+        HomeGame(rules, list(range(52)))
+    sim = simulate(HomeRules(players=4, jokers=True), "min-lift", 20_000, seed=1)
+    start = sim.by_start().set_index("start_card")
+    assert start.loc["joker", "games"] > 0 and start.loc["joker", "ev"] > start.loc["K", "ev"]
+    assert sim.seat_test().p_value > 0.001

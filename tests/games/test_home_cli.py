@@ -58,7 +58,7 @@ def test_simulate_csv_is_full_precision_and_seeded():
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["home", "simulate", "--jokers"], "jokers need evaluator/jokers.py"),
+    (["home", "simulate", "--jokers", "--variant", "ricochet2"], "no jokers"),
     (["home", "simulate", "--players", "9"], "players"),
     (["home", "simulate", "--variant", "ricochet2", "--limit", "7"], "Ricochet Poker II"),
     (["home", "simulate", "--strategy", "always"], "unknown home strategy"),

@@ -119,10 +119,12 @@ class HomeSimulation:
         return frame.drop(columns="_label")
 
     def by_start(self) -> pd.DataFrame:
-        """The same by the rank of the (highest) starting card; rows with no games are left out."""
+        """The same by the rank of the (highest) starting card (a joker above an ace); rows with no games are
+        left out."""
         counts = self.sums["card_count"]
-        frame = self._rows("card", RANKS, counts)
-        frame.insert(0, "start_card", list(RANKS))
+        labels = list(RANKS) + ["joker"]
+        frame = self._rows("card", labels, counts)
+        frame.insert(0, "start_card", labels)
         return frame[frame["games"] > 0].drop(columns="_label").reset_index(drop=True)
 
     def overall(self) -> dict[str, Estimate]:
@@ -179,11 +181,11 @@ def record_sums(rec: Records, players: int) -> dict[str, np.ndarray]:
         "order_share": by_order_share.sum(0), "order_share_sq": (by_order_share ** 2).sum(0),
         "order_cross": by_order_net.T @ by_order_net, "order_bought": by_order_bought.sum(0),
         "order_folds": by_order_fold.sum(0),
-        "card_count": np.bincount(start.ravel(), minlength=13).astype(np.float64),
-        "card_net": np.bincount(start.ravel(), weights=net.ravel(), minlength=13),
-        "card_net_sq": np.bincount(start.ravel(), weights=(net * net).ravel(), minlength=13),
-        "card_share": np.bincount(start.ravel(), weights=share.ravel(), minlength=13),
-        "card_share_sq": np.bincount(start.ravel(), weights=(share * share).ravel(), minlength=13),
+        "card_count": np.bincount(start.ravel(), minlength=14).astype(np.float64),
+        "card_net": np.bincount(start.ravel(), weights=net.ravel(), minlength=14),
+        "card_net_sq": np.bincount(start.ravel(), weights=(net * net).ravel(), minlength=14),
+        "card_share": np.bincount(start.ravel(), weights=share.ravel(), minlength=14),
+        "card_share_sq": np.bincount(start.ravel(), weights=(share * share).ravel(), minlength=14),
         "pot": np.array([rec.pot.sum(dtype=np.float64)]),
         "pot_sq": np.array([(rec.pot.astype(np.float64) ** 2).sum()]),
         "actions": np.array([rec.actions.sum(dtype=np.float64)]),

@@ -41,11 +41,12 @@ def deal_deck(rules: HomeRules, *, start=None, then: str | None = None, seed: in
     for s, text in enumerate(start):
         if text is None or str(text).strip() in ("", "?"):
             continue
-        cards = parse_cards(text, count=k, where=f"seat {s + 1}", dead=used)
+        cards = parse_cards(text, count=k, where=f"seat {s + 1}", dead=used, jokers=rules.jokers)
         for i, c in enumerate(cards):
             fixed[s][i] = int(c)
             used[int(c)] = f"seat {s + 1}"
-    after = [int(c) for c in parse_cards(then, where="the cards dealt next", dead=used)] if then else []
+    after = ([int(c) for c in parse_cards(then, where="the cards dealt next", dead=used, jokers=rules.jokers)]
+             if then else [])
     for c in after:
         used[c] = "the cards dealt next"
     rest = [c for c in np.random.default_rng(seed).permutation(rules.deck_size).tolist() if c not in used]

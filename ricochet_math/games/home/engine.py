@@ -158,7 +158,7 @@ class HomeGame:
                 if self.keys(s)[1] > target:
                     lifted = True
                     break
-            hand = f"{show(self.hands[s])}, {describe_hand(self.hands[s]).lower()}"
+            hand = f"{show(self.hands[s])}, {describe_hand(self.hands[s])}"
             text = f"Seat {s + 1} ({before}) buys {k}, gets {show(got)}: "
             if lifted:
                 self.log.append(LogEntry("buy", s, text + f"no longer lowest ({hand})", self.pot))
@@ -181,7 +181,7 @@ class HomeGame:
             self.status[s] = WON if len(winners) == 1 else SPLIT
         self.share = [1.0 / len(winners) if s in winners else 0.0 for s in range(self.rules.players)]
         self.winners, self.end, self.current = winners, end, None
-        names = ", ".join(f"seat {w + 1} ({show(self.hands[w])}, {describe_hand(self.hands[w]).lower()})"
+        names = ", ".join(f"seat {w + 1} ({show(self.hands[w])}, {describe_hand(self.hands[w])})"
                           for w in winners)
         verb = "takes" if len(winners) == 1 else "split"
         self.log.append(LogEntry("end", None, f"{names} {verb} the pot of {self.pot} ({end})", self.pot))
@@ -288,5 +288,5 @@ def format_history(record: GameRecord) -> str:
     width = max(len(s.strategy) for s in record.seats)
     for s in record.seats:
         lines.append(f"  Seat {s.seat + 1} [{s.strategy:<{width}}] {s.status_name:<6} paid {s.paid:>2}, "
-                     f"share {s.share:g}, net {s.net:+g}  | {show(s.cards)} ({describe_hand(s.cards).lower()})")
+                     f"share {s.share:g}, net {s.net:+g}  | {show(s.cards)} ({describe_hand(s.cards)})")
     return "\n".join(lines)

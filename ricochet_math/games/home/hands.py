@@ -9,13 +9,20 @@ keys:
   cards (the evaluator's kicker rule), and for 6 or 7 cards the partial key of the
   best five (``FIVE_CARD_KEY[eval6/eval7]``; the hand limit variations say the best
   five count).  Equal rank keys are identical hands: they split at the end.
-* the **order key** ``rank key * 4 + tie suit``, used for everything before the end
-  (who is lowest, whether a hand has been lifted).  The tie suit is the highest suit
-  among the hand's cards of its *top rank* (the rank of the first ranked card of the
-  key: the high card, the pair's rank, the trips' rank, a straight's top card).
-  [reading] It is the casino page's "suit of the higher card" (for a pair, its higher
-  suit) extended to any hand.  Two hands with one rank key hold disjoint cards of that
-  top rank, so their highest suits differ: the order is always complete.
+* the **order key** ``rank key * 8 + tie code``, used for everything before the end
+  (who is lowest, whether a hand has been lifted).  The tie code is ``2 + the highest
+  suit`` (clubs 0 .. spades 3) among the hand's cards of its *top rank* (the rank of the
+  first ranked card of the key: the high card, the pair's rank, the trips' rank, a
+  straight's top card).  [reading] It is the casino page's "suit of the higher card"
+  (for a pair, its higher suit) extended to any hand.  Two hands with one rank key hold
+  disjoint cards of that top rank, so their highest suits differ: the order is complete.
+
+**Jokers** (home-game variation; cards 52 and 53, bugs): a hand holding one has the
+rank key :func:`~ricochet_math.evaluator.jokers.joker_key` under the bug rule (an ace,
+or completing a straight or flush; in the same key space).  When no real card holds the
+top rank (the joker stands for it) the tie code is the joker's own, 0 for card 52 and 1
+for card 53: [reading] a joker ranks below every suit in a tie, and the two jokers are
+told apart by their numbers, so the order stays complete.
 """
 from __future__ import annotations
 
@@ -27,17 +34,22 @@ from ricochet_math._numba import njit
 from ricochet_math.evaluator.cards import RANK_NAMES, RANK_PLURALS, format_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, PARTIAL_BASE, eval6, eval7, partial_key, \
     reference_partial_key
+from ricochet_math.evaluator.jokers import JokerRule, describe_joker_hand, joker_key, reference_joker_key
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
 
 __all__ = ["rank_key", "order_key_of_hand", "hand_keys", "top_rank", "reference_rank_key", "reference_order_key",
            "describe_hand", "show"]
 
 _TOP_DIGIT = PARTIAL_BASE ** 4  # the place of the first ranked card in a partial key
+_BUG = int(JokerRule.BUG)
 
 
 @njit(inline="always")
 def rank_key(cards, n):
-    """Rank key of the first ``n`` (1..7) cards of ``cards`` (int64 array, distinct cards 0..51)."""
+    """Rank key of the first ``n`` (1..7) cards of ``cards`` (int64 array, distinct cards 0..53; 52, 53 jokers)."""
+    for i in range(n):
+        if cards[i] >= 52:
+            return joker_key(cards, n, _BUG)
     if n <= 5:
         return partial_key(cards, n)
     if n == 6:
@@ -53,14 +65,19 @@ def top_rank(key):
 
 @njit(inline="always")
 def order_key_of_hand(cards, n, key):
-    """Order key ``key * 4 + tie suit`` of a hand whose rank key is ``key`` (module docstring)."""
+    """Order key ``key * 8 + tie code`` of a hand whose rank key is ``key`` (module docstring)."""
     r = top_rank(key)
-    suit = np.int64(-1)
+    tie = np.int64(-1)
     for i in range(n):
         c = np.int64(cards[i])
-        if c >> 2 == r and (c & 3) > suit:
-            suit = c & 3
-    return key * 4 + suit
+        if c < 52 and c >> 2 == r and (c & 3) + 2 > tie:
+            tie = (c & 3) + 2
+    if tie < 0:
+        for i in range(n):
+            c = np.int64(cards[i])
+            if c >= 52 and c - 52 > tie:
+                tie = c - 52
+    return key * 8 + tie
 
 
 @njit
@@ -71,24 +88,48 @@ def hand_keys(cards, n):
 
 
 # ------------------------------------------------------------------ readable twins
-def reference_rank_key(cards) -> tuple:
-    """Readable twin of :func:`rank_key`: ``(category, ranked cards...)``; 6-7 cards: the best five by brute force."""
+def _as_int(t: tuple) -> int:
+    """A ``(category, ranked...)`` tuple as the integer partial key (base-15 digits, rank + 1, 0 = none)."""
+    key = t[0]
+    for i in range(5):
+        key = key * PARTIAL_BASE + (t[1 + i] + 1 if 1 + i < len(t) else 0)
+    return key
+
+
+def reference_rank_key(cards) -> int:
+    """Readable twin of :func:`rank_key`: the readable partial key; 6-7 cards: the best five by brute force;
+    with a joker: every substitution the bug allows (:func:`~ricochet_math.evaluator.jokers.reference_joker_key`)."""
     cards = [int(c) for c in cards]
+    if any(c >= 52 for c in cards):
+        return int(reference_joker_key(cards, "bug"))
     if len(cards) <= 5:
-        return reference_partial_key(cards)
-    return max(reference_partial_key(five) for five in combinations(cards, 5))
+        return _as_int(reference_partial_key(cards))
+    return max(_as_int(reference_partial_key(five)) for five in combinations(cards, 5))
 
 
-def reference_order_key(cards) -> tuple:
-    """Readable twin of :func:`order_key_of_hand`: ``(rank key tuple, tie suit)``."""
+def reference_order_key(cards) -> tuple[int, int]:
+    """Readable twin of :func:`order_key_of_hand`: ``(rank key, tie code)``."""
     key = reference_rank_key(cards)
-    top = key[1]
-    return key, max(c & 3 for c in cards if c >> 2 == top)
+    top = (key // _TOP_DIGIT) % PARTIAL_BASE - 1
+    real = [(c & 3) + 2 for c in cards if c < 52 and c >> 2 == top]
+    return key, max(real) if real else max(c - 52 for c in cards if c >= 52)
+
+
+def _key_tuple(key: int) -> tuple:
+    digits = []
+    for _ in range(5):
+        digits.append(key % PARTIAL_BASE)
+        key //= PARTIAL_BASE
+    return (key,) + tuple(d - 1 for d in reversed(digits) if d)
 
 
 def describe_hand(cards) -> str:
-    """A short name for a hand of 1..7 cards: ``King``, ``Ace-eight``, ``Pair of twos``, ``Flush``..."""
-    key = reference_rank_key(cards)
+    """A short name for a hand of 1..7 cards: ``King``, ``Ace-eight``, ``Pair of twos``, ``Flush``...
+    (with a joker, the evaluator's name and what the joker stands for)."""
+    cards = [int(c) for c in cards]
+    if any(c >= 52 for c in cards):
+        return describe_joker_hand(cards, "bug")
+    key = _key_tuple(reference_rank_key(cards))
     cat, ranks = key[0], key[1:]
     if cat == 0:
         return "-".join([RANK_NAMES[ranks[0]]] + [RANK_NAMES[r].lower() for r in ranks[1:]])

@@ -32,7 +32,7 @@ class HomeRules:
     * ``players``: 2..8 (rulebook, both sections).
     * ``start_cards``: 1 (rulebook) or 2 (the rulebook's advice for seven-card limits).
     * ``hand_limit``: 5 (rulebook), 6 or 7 (home-game variation; best five of the hand counts).
-    * ``jokers``: two jokers used as bugs (home-game variation; needs ``evaluator/jokers.py``).
+    * ``jokers``: two jokers in the deck, used as bugs (home-game variation; :mod:`ricochet_math.evaluator.jokers`).
     * ``variant``: ``"home"`` or ``"ricochet2"`` (Ricochet Poker II: 1 card, limit 5, no jokers only).
     * ``stuck``: the lowest hand cannot receive a card (at the limit, or the deck is empty):
       ``"out"`` (default: its only move is to fold) or ``"showdown"`` (the hand ends; the best
@@ -69,8 +69,6 @@ class HomeRules:
         if self.variant == "ricochet2" and (self.start_cards, self.hand_limit, self.jokers) != (1, 5, False):
             raise RuleError("home rules: Ricochet Poker II is played with one starting card, a five-card limit "
                             "and no jokers (variant = \"home\" for the variations)")
-        if self.jokers:
-            raise RuleError("home rules: jokers need evaluator/jokers.py, which this version does not have yet")
 
     @property
     def deck_size(self) -> int:

@@ -192,11 +192,12 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
         if text is None or not str(text).strip():
             out.append(None)
             continue
-        cards = parse_cards(text, count=range(1, rules.hand_limit + 1), where=f"seat {s + 1}", dead=used)
+        cards = parse_cards(text, count=range(1, rules.hand_limit + 1), where=f"seat {s + 1}", dead=used,
+                            jokers=rules.jokers)
         for c in cards:
             used[int(c)] = f"seat {s + 1}"
         out.append(tuple(sorted(int(c) for c in cards)))
-    for c in (parse_cards(dead, where="the dead cards", dead=used) if dead else []):
+    for c in (parse_cards(dead, where="the dead cards", dead=used, jokers=rules.jokers) if dead else []):
         used[int(c)] = "the dead cards"
     if len(out) != rules.players:
         raise TableStateError(f"{len(out)} hands for {rules.players} players (give \"\" for a seat that is out)")
