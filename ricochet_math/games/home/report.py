@@ -42,7 +42,8 @@ CASINO_BY_POSITION = Path(__file__).resolve().parents[3] / "reports" / "perfect-
 #: the rule variations the report compares (label, rules without the player count)
 VARIATIONS = (("limit 5, 1 card (Ricochet II)", HomeRules()),
               ("limit 6, 1 card", HomeRules(hand_limit=6)),
-              ("limit 7, 2 cards", HomeRules(hand_limit=7, start_cards=2)))
+              ("limit 7, 2 cards", HomeRules(hand_limit=7, start_cards=2)),
+              ("limit 5, 1 card, jokers", HomeRules(jokers=True)))
 KIND = "home-report"
 
 
