@@ -83,49 +83,48 @@ class HomeSimulation:
     engine: str = "kernel"
 
     # ---------------------------------------------------------- tables
-    def _rows(self, prefix: str, labels, counts) -> pd.DataFrame:
+    def _rows(self, prefix: str, counts) -> pd.DataFrame:
         s = self.sums
         rows = []
-        for i, label in enumerate(labels):
+        for i in range(len(counts)):
             n = float(counts[i])
             ev = mean_ci(s[f"{prefix}_net"][i], s[f"{prefix}_net_sq"][i], n)
             win = mean_ci(s[f"{prefix}_share"][i], s[f"{prefix}_share_sq"][i], n).clipped()
             rows.append({"games": int(n), "win_rate": win.estimate, "win_rate_low": win.low,
                          "win_rate_high": win.high, "ev": ev.estimate, "ev_low": ev.low, "ev_high": ev.high,
-                         "return_per_ante": 1.0 + ev.estimate, "_label": label})
-        frame = pd.DataFrame(rows)
-        return frame
+                         "return_per_ante": 1.0 + ev.estimate})
+        return pd.DataFrame(rows)
 
     def by_seat(self) -> pd.DataFrame:
         """Win rate (pot share) and EV (net chips per game) by seat, with 95% intervals, and each seat's
         cards bought, decisions and how its games ended."""
         n = self.rules.players
-        frame = self._rows("seat", range(n), [self.games] * n)
+        frame = self._rows("seat", [self.games] * n)
         frame.insert(0, "seat", np.arange(1, n + 1))
         frame.insert(1, "strategy", list(self.strategies))
         frame["cards_bought"] = self.sums["seat_bought"] / self.games
         frame["decisions"] = self.sums["seat_turns"] / self.games
         for j, name in enumerate(STATUS_NAMES):
             frame[f"{name}_rate"] = self.sums["seat_status"][:, j] / self.games
-        return frame.drop(columns="_label")
+        return frame
 
     def by_order(self) -> pd.DataFrame:
         """The same by order of play at the deal (1 = the lowest hand, which acts first)."""
         n = self.rules.players
-        frame = self._rows("order", range(n), [self.games] * n)
+        frame = self._rows("order", [self.games] * n)
         frame.insert(0, "order", np.arange(1, n + 1))
         frame["cards_bought"] = self.sums["order_bought"] / self.games
         frame["fold_rate"] = self.sums["order_folds"] / self.games
-        return frame.drop(columns="_label")
+        return frame
 
     def by_start(self) -> pd.DataFrame:
         """The same by the rank of the (highest) starting card (a joker above an ace); rows with no games are
         left out."""
         counts = self.sums["card_count"]
         labels = list(RANKS) + ["joker"]
-        frame = self._rows("card", labels, counts)
+        frame = self._rows("card", counts)
         frame.insert(0, "start_card", labels)
-        return frame[frame["games"] > 0].drop(columns="_label").reset_index(drop=True)
+        return frame[frame["games"] > 0].reset_index(drop=True)
 
     def overall(self) -> dict[str, Estimate]:
         s, g = self.sums, self.games

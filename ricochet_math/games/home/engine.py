@@ -79,6 +79,7 @@ class HomeGame:
         self.bought = [0] * n
         self.received = [0] * n
         self.turns = [0] * n
+        self.share = [0.0] * n  # of the pot, set at the end
         self.actions = 0
         self.end = ""
         self.log: list[LogEntry] = [LogEntry("ante", None, f"{n} players ante one chip each", self.pot)]
