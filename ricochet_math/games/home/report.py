@@ -34,7 +34,7 @@ __all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report"
 #: report sizes: games per table cell, player counts, optimal-strategy games, endgame positions for the depth error
 HOME_SIZES = {
     "tiny": {"games": 2_000, "players": (2, 4), "optimal_games": 10, "positions": 4},
-    "small": {"games": 20_000, "players": tuple(range(2, 9)), "optimal_games": 100, "positions": 12},
+    "small": {"games": 20_000, "players": tuple(range(2, 9)), "optimal_games": 100, "positions": 30},
     "full": {"games": 200_000, "players": tuple(range(2, 9)), "optimal_games": 1_000, "positions": 40},
 }
 #: casino Ricochet under perfect play, by position (the toolkit's own figures, committed with the repository)
@@ -70,14 +70,22 @@ class HomeReport:
                                                                            else ""))
 
 
-def _endgame_positions(count: int, seed: int) -> list[Position]:
-    """Random two-player positions with three and four cards (room 3: the exact tree is small)."""
+#: the endgames the solver's shortcuts are measured on: cards in each live hand (the exact trees are small)
+ENDGAMES = ((3, 4), (4, 4), (4, 4, 4))
+
+
+def _endgame_positions(sizes: tuple[int, ...], count: int, seed: int) -> list[Position]:
+    """Random positions with hands of ``sizes`` cards and a pot of ``players`` to 24 chips."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
-        cards = [int(c) for c in rng.choice(52, 7, replace=False)]
+        cards = [int(c) for c in rng.choice(52, sum(sizes), replace=False)]
+        hands, i = [], 0
+        for k in sizes:
+            hands.append(tuple(sorted(cards[i:i + k])))
+            i += k
         unseen = ((1 << 52) - 1) & ~sum(1 << c for c in cards)
-        out.append(Position((tuple(sorted(cards[:3])), tuple(sorted(cards[3:]))), int(rng.integers(3, 13)), unseen))
+        out.append(Position(tuple(hands), int(rng.integers(len(sizes), 25)), unseen))
     return out
 
 
@@ -113,29 +121,35 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
                           "order_p_value": ot.p_value, "order_largest_gap": ot.largest_gap, "run_time_s": sim.run_time})
             ov = sim.overall()
             shape.append({**key, **{f: ov[f].estimate for f in ov}})
-            if strategy == "pot-odds" and n == 4 and label.startswith("limit 5"):
+            if strategy == "pot-odds" and n == 4 and label == VARIATIONS[0][0]:
                 start = sim.by_start()
     by_order = pd.DataFrame(order_rows)
     tables = {"by_order": by_order, "by_seat": pd.DataFrame(seat_rows), "tests": pd.DataFrame(tests),
               "shape": pd.DataFrame(shape), "by_start_4p": start}
     if CASINO_BY_POSITION.exists():
-        home = by_order[(by_order.strategy == "pot-odds") & by_order.variation.str.startswith("limit 5")]
+        main = VARIATIONS[0][0]
+        home = by_order[(by_order.strategy == "pot-odds") & (by_order.variation == main)]
         home = home.rename(columns={"ev": "ev_by_order", "ev_low": "ev_by_order_low", "ev_high": "ev_by_order_high"})
         seats = tables["by_seat"]
-        seats = seats[(seats.strategy == "pot-odds") & seats.variation.str.startswith("limit 5")].rename(
+        seats = seats[(seats.strategy == "pot-odds") & (seats.variation == main)].rename(
             columns={"seat": "position", "ev": "ev_by_seat", "ev_low": "ev_by_seat_low", "ev_high": "ev_by_seat_high"})
         home = home.merge(seats[["players", "position", "ev_by_seat", "ev_by_seat_low", "ev_by_seat_high"]],
                           on=["players", "position"])
         tables["contrast"] = contrast_table(home, CASINO_BY_POSITION).dropna(subset=["home_return_by_order"])
-    rules = HomeRules(players=2)
     pot_odds = parse_strategy("pot-odds")
-    tables["depth_error"] = depth_error(rules, _endgame_positions(spec["positions"], seed), depths=(1, 2),
-                                        others={"pot-odds rule (sampled depth one)": _pot_odds_exact(rules, pot_odds)})
+    errors = []
+    for sizes in ENDGAMES:
+        rules = HomeRules(players=len(sizes))
+        frame = depth_error(rules, _endgame_positions(sizes, spec["positions"], seed), depths=(1, 2),
+                            others={"pot-odds rule": _pot_odds_rule(rules, pot_odds)})
+        frame.insert(0, "endgame", " vs ".join(map(str, sizes)) + " cards")
+        errors.append(frame)
+    tables["depth_error"] = pd.concat(errors, ignore_index=True)
     return tables
 
 
-def _pot_odds_exact(rules: HomeRules, strategy):
-    """The pot-odds rule at a solver position (its draws from a fixed stream: the strategy as the kernel runs it)."""
+def _pot_odds_rule(rules: HomeRules, strategy):
+    """The pot-odds rule at a solver position (its 128 draws from a fixed splitmix64 stream, as the kernel runs it)."""
     from ricochet_math.games.home.solver import _Solver, _keys
     from ricochet_math.games.home.strategies import View
 
@@ -205,9 +219,10 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
     sec4.blocks.append(_frame_table("Average pot, decisions, cards bought, fold and split rates", tables["shape"],
                                     "home-shape"))
     sec4.p("The optimal strategy solves each decision exactly (expectimax to the end of the game) once the live "
-           "hands have at most two cards of room between them, and uses the pot-odds rule before that. Its error "
-           "is measured against the exact solver on random two-player endgames (three and four cards): the share "
-           "of decisions that agree and the regret, the EV the acting player gives up.")
+           "hands have at most two cards of room between them, and uses the pot-odds rule before that. The "
+           "shortcuts are measured against the exact solver on random endgames (hands of three and four cards, "
+           "two and three players, pots of N to 24 chips): the share of decisions that agree and the regret, the "
+           "EV (chips) the acting player gives up by the shortcut's choice.")
     sec4.blocks.append(_frame_table("Depth-limited search and the pot-odds rule against the exact solver",
                                     tables["depth_error"], "home-depth-error"))
     sec5 = Section("5", "Provenance")
