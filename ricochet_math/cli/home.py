@@ -43,7 +43,7 @@ def _rules_options(parser, players_default: int = 4) -> None:
                         help="a lowest hand that cannot receive a card: out (default) or showdown")
     parser.add_argument("--tie-ends", action="store_true",
                         help="end the game as soon as every hand left is identical in rank")
-    parser.add_argument("--jokers", action="store_true", help="two jokers as bugs (needs evaluator/jokers.py)")
+    parser.add_argument("--jokers", action="store_true", help="two jokers in the deck, used as bugs (home game only)")
 
 
 def _rules(args) -> HomeRules:
