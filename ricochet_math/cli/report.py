@@ -76,12 +76,12 @@ def _report(args: argparse.Namespace) -> int:
         return 0
     print(result.summary())
     print(f"Main game, rule set {rules.name}, perfect play (N = 1 exact, N >= 2 Monte Carlo):")
-    # the headline RTPs: with the control variates where the run kept them (main_game's *_cv columns)
+    # the report's RTPs: the control-variate estimates where the run kept them (main_game's rtp_* columns)
     view = pd.DataFrame({"players": main["players"],
                          "method": main["method"].replace({"monte carlo, control variates": "controlled"})})
     for name in ("rtp_initial", "rtp_wagered"):
         for end in ("", "_low", "_high"):
-            view[name + end] = main[f"{name}_cv{end}"]
+            view[name + end] = main[name + end]
     for name in ("fold_frequency", "win_frequency", "sd_net"):
         view[name] = main[name]
     print_frame(view, keys=1, wide=args.wide, formats={
