@@ -8,6 +8,7 @@ frequencies drawn for comparison are those of
 from __future__ import annotations
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.ticker import PercentFormatter
 
 from ricochet_math.reports.published import PUBLISHED
@@ -142,8 +143,7 @@ def plot_strategy(fig, box, grid, names):
     ax = fig.add_axes(((x0 + 0.4) / W, (y0 + 0.15) / H, side / W, side / H))
     values = grid.to_numpy(dtype=float)
     masked = np.ma.masked_invalid(values)
-    cmap = plt_cmap("viridis")
-    cmap.set_bad("0.85")
+    cmap = colormaps["viridis"].with_extremes(bad="0.85")
     finite = values[np.isfinite(values)]
     lo = float(finite.min()) if finite.size else 0.0
     im = ax.imshow(masked, cmap=cmap, vmin=min(lo, 0.6), vmax=1.0)
@@ -165,8 +165,3 @@ def plot_strategy(fig, box, grid, names):
     bar.set_label("dealer hands (below the kickout) played against", fontsize=7)
     bar.ax.tick_params(labelsize=6)
 
-
-def plt_cmap(name: str):
-    """A copy of a registered colour map (so ``set_bad`` changes no one else's)."""
-    from matplotlib import colormaps
-    return colormaps[name].copy()

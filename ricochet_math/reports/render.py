@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import warnings
 from collections.abc import Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,7 +109,9 @@ PDF_NEEDS = ("the PDF needs WeasyPrint and the pango libraries: pip install 'ric
 def pdf_available() -> str | None:
     """None when :func:`render_pdf` can run here, else the reason (one line)."""
     try:
-        import weasyprint  # noqa: F401  (imports pango through cffi: fails without the system libraries)
+        with warnings.catch_warnings():  # WeasyPrint's notes about optional system libraries: not ours to say
+            warnings.simplefilter("ignore")
+            import weasyprint  # noqa: F401  (loads pango through cffi: fails without the system libraries)
     except (ImportError, OSError) as exc:
         return f"{PDF_NEEDS} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'missing'})"
     return None
