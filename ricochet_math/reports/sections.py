@@ -83,8 +83,18 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
 
 def volatile_tables(run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]) -> dict:
     """The run-time and provenance tables as CSV frames, with a ``volatile`` column marking the rows that
-    vary between builds (every run time; the build date)."""
-    return {"run_times": pd.DataFrame([{"step": n, "seconds": v, "volatile": True} for n, v in run_times]),
+    vary between builds (every run time; the build date).  Run times are numbers (seconds; empty with a
+    ``note`` where a step was resumed or the build is reproducible)."""
+    def seconds(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:  # "resumed", "not recorded": no number (the note says why)
+            return float("nan")
+
+    times = pd.DataFrame([{"step": n, "seconds": seconds(v), "note": "" if not isnan(seconds(v)) else v,
+                           "volatile": True} for n, v in run_times])
+    times["seconds"] = times["seconds"].astype("float64")
+    return {"run_times": times,
             "provenance": pd.DataFrame([{"item": k, "value": v, "volatile": vol} for k, v, vol in provenance])}
 
 
