@@ -490,9 +490,30 @@ def _provenance(provenance, run_times) -> Section:
     s = Section("9", "Provenance")
     s.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in provenance],
             csv=None, align=["l", "l"])
-    s.table("Run time (seconds; varies between builds)", ["step", "seconds"],
-            [[name, Volatile(sec)] for name, sec in run_times], csv=None)
+    s.table("Run time (seconds; varies between builds; every step in tables/run_times.csv)", ["step", "seconds"],
+            [[name, Volatile(sec)] for name, sec in _grouped_times(run_times)], csv=None)
     return s
+
+
+def _grouped_times(run_times: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The run-time rows with one row per kind of job: 'Monte Carlo: chaser N=1' .. 'N=7' become 'Monte Carlo:
+    chaser, N = 1, 2, ... 7' with the seconds added up (a table of 70 rows, mostly 0.0 or 'not recorded',
+    filled a page and a half of the PDF)."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, sec in run_times:
+        m = re.fullmatch(r"(.*) N=(\d+)", name)
+        key, n = (m.group(1), m.group(2)) if m else (name, "")
+        groups.setdefault(key, []).append((n, sec))
+    rows = []
+    for key, items in groups.items():
+        label = key if items[0][0] == "" else f"{key}, N = {', '.join(n for n, _ in items)}"
+        texts = [sec for _, sec in items]
+        try:
+            total = f"{sum(float(t) for t in texts):.1f}"
+        except ValueError:  # resumed or not recorded
+            total = texts[0] if len(set(texts)) == 1 else "partly resumed"
+        rows.append((label, total))
+    return rows
 
 
 def _many(d: ReportData) -> list[int]:
