@@ -70,7 +70,7 @@ from ricochet_math.evaluator.cards import (
 )
 from ricochet_math.evaluator.evaluation import (
     _FLUSH, _O5, _O6, _O7, _TOP_RANK, _UMASK, _USHIFT, _V5, _V6, _V7, FIVE_CARD_KEY, PARTIAL_BASE,
-    _append_ranks, reference_partial_key, reference_value,
+    _append_ranks, eval5, eval6, eval7, partial_key, reference_partial_key, reference_value,
 )
 from ricochet_math.evaluator.names import describe
 from ricochet_math.evaluator.tables import (
@@ -190,7 +190,7 @@ def _best_window(mask, j):
     return -1
 
 
-@njit
+@njit(inline="always")
 def joker_key(cards, n, rule):
     """Key of the first ``n`` (1..7) cards of ``cards`` (int64, 0..53, distinct; 52 and 53 are
     jokers) under joker rule ``rule`` (0 bug, 1 wild, 2 dead), in the space of
@@ -201,7 +201,26 @@ def joker_key(cards, n, rule):
     hand without a joker this is ``partial_key`` / ``FIVE_CARD_KEY[value]``
     exactly.  Unchecked (for kernels); Python callers use :func:`joker_key_of`.
     """
+    # A plain hand goes straight to the evaluator's own kernels (the jokers are the only cards >= 52).
+    if n >= 5:
+        c0, c1, c2, c3, c4 = cards[0], cards[1], cards[2], cards[3], cards[4]
+        top = max(max(c0, c1), max(max(c2, c3), c4))
+        if n == 5:
+            if top < 52:
+                return FIVE_CARD_KEY[eval5(c0, c1, c2, c3, c4)]
+        elif n == 6:
+            c5 = cards[5]
+            if max(top, c5) < 52:
+                return FIVE_CARD_KEY[eval6(c0, c1, c2, c3, c4, c5)]
+        else:
+            c5, c6 = cards[5], cards[6]
+            if max(top, max(c5, c6)) < 52:
+                return FIVE_CARD_KEY[eval7(c0, c1, c2, c3, c4, c5, c6)]
     j = 0
+    for i in range(n):
+        j += cards[i] >= 52
+    if j == 0:
+        return partial_key(cards, n)
     s = np.int64(0)        # rank-key sum of the ordinary cards (the evaluator's hash key)
     lanes = np.int64(0)    # 16-bit lane per suit: the ranks held in it
     counts = np.int64(0)   # 4-bit counter per suit
@@ -209,7 +228,6 @@ def joker_key(cards, n, rule):
     for i in range(n):
         c = np.int64(cards[i])
         if c >= 52:
-            j += 1
             continue
         r = c >> 2
         b = np.int64(1) << r
