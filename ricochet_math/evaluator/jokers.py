@@ -32,13 +32,15 @@ and for a hand without a joker it *is* that key.  Five of a kind gets its own
 category, :data:`FIVE_OF_A_KIND` = 9, above the straight flush (8): key
 ``(9 * 15 + rank + 1) * 15**4``, above every other key; five aces is the top.
 (In :mod:`ricochet_math.evaluator.names` the number 9 is the royal flush's
-*bonus* category; the two numberings never meet.)
+*bonus* category; the two numberings never meet.)  A hand made with jokers ties
+the same hand of natural cards: neither source has a "natural beats wild" rule.
 
 How the kernel finds the best hand without trying every substitution
 --------------------------------------------------------------------
-One pass over the cards gathers the rank-key sum (the evaluator's perfect-hash
-key), the rank masks by multiplicity, the 13-bit rank mask of each suit and
-the suit counts.  Then, with ``j`` jokers:
+A hand without a joker goes straight to ``eval5/6/7`` or ``partial_key``.
+Otherwise one pass over the cards gathers the evaluator's key sum (rank-key
+sum and suit counters), the 13-bit rank mask of each suit and the rank masks
+by multiplicity.  Then, with ``j`` jokers:
 
 * the rank-only hands (pairs .. four of a kind, and straights made of the
   ranks): every joker is added to *one* rank and the rank multiset is looked up
@@ -47,10 +49,11 @@ the suit counts.  Then, with ``j`` jokers:
   rises with the largest group and a larger group of a higher rank wins
   (the readable twin checks this against every substitution);
 * five of a kind when that rank then has five cards;
-* straights: the highest five-rank window missing at most ``j`` ranks;
-* flushes: in a suit holding at least ``5 - j`` cards, the highest straight
-  flush window missing at most ``j`` cards, else the flush with the jokers as
-  the best absent ranks of the suit.
+* straights: a table by rank mask and ``j`` gives the highest five-rank window
+  missing at most ``j`` ranks;
+* flushes: a table by the ranks held in a suit and ``j`` gives the highest
+  straight-flush window missing at most ``j`` cards, else the flush with the
+  jokers as the best absent ranks of the suit.
 
 The best of these is the hand.  :func:`reference_joker_key` tries every
 substitution with the readable :func:`~ricochet_math.evaluator.evaluation.reference_value`
@@ -69,18 +72,19 @@ from ricochet_math.evaluator.cards import (
     JOKERS, N_CARDS, RANK_PLURALS, RANKS, format_card, is_joker, parse_cards,
 )
 from ricochet_math.evaluator.evaluation import (
-    _CARD_BIT, _CARD_KEY, _FLUSH, _O5, _O6, _O7, _RANK_BIT, _TOP_RANK, _UMASK, _USHIFT, _V5, _V6, _V7, FIVE_CARD_KEY, PARTIAL_BASE,
-    _append_ranks, eval5, eval6, eval7, partial_key, reference_partial_key, reference_value,
+    _CARD_BIT, _CARD_KEY, _FLUSH, _O5, _O6, _O7, _RANK_BIT, _TOP_RANK, _UMASK, _USHIFT, _V5, _V6, _V7,
+    FIVE_CARD_KEY, PARTIAL_BASE, _append_ranks, eval5, eval6, eval7, partial_key, reference_partial_key,
+    reference_value,
 )
 from ricochet_math.evaluator.names import describe
 from ricochet_math.evaluator.tables import (
-    KEY_SHIFT, FLUSH_CAT, FOUR_OF_A_KIND, HIGH_CARD, PAIR, RANK_KEYS, STRAIGHT, STRAIGHT_FLUSH, THREE_OF_A_KIND,
-    TWO_PAIR, class_values, classify,
+    FLUSH_CAT, FOUR_OF_A_KIND, HIGH_CARD, KEY_SHIFT, PAIR, RANK_KEYS, STRAIGHT, STRAIGHT_FLUSH,
+    THREE_OF_A_KIND, TWO_PAIR, class_values, classify,
 )
 
 __all__ = [
     "JOKERS", "N_CARDS", "is_joker", "joker_deck", "JokerRule", "FIVE_OF_A_KIND", "FIVE_OF_A_KIND_KEY",
-    "joker_key_of", "joker_keys", "describe_joker_hand", "reference_joker_key", "key_category",
+    "joker_key_of", "joker_keys", "describe_joker_hand", "reference_joker_key", "key_category", "key_name",
 ]
 
 
@@ -440,9 +444,9 @@ def reference_joker_key(cards, rule="bug") -> int:
         is_sub = [False] * len(plain) + [True] * jokers
         for idx in combinations(range(len(hand)), 5):
             key = _five_key([hand[i] for i in idx])
-            if code == _BUG and any(is_sub[i] and not as_ace[i - len(plain)] for i in idx):
-                if key_category(key) not in _STRAIGHT_OR_FLUSH:
-                    continue
+            uses_bug_freely = code == _BUG and any(is_sub[i] and not as_ace[i - len(plain)] for i in idx)
+            if uses_bug_freely and key_category(key) not in _STRAIGHT_OR_FLUSH:
+                continue  # a bug other than an ace counts only in a straight or a flush
             best = max(best, key)
     return best
 
@@ -494,9 +498,9 @@ def _substitution(cards: list[int], code: int, target: int):
         key = int(joker_key(hand, len(hand), _DEAD))
         if key != target:
             continue
-        if code == _BUG and len(cards) >= 5 and any(s not in _ACES for s in sub):
-            if key_category(key) not in _STRAIGHT_OR_FLUSH:
-                continue
+        bug_not_ace = code == _BUG and len(cards) >= 5 and any(s not in _ACES for s in sub)
+        if bug_not_ace and key_category(key) not in _STRAIGHT_OR_FLUSH:
+            continue
         return sub
     return None
 
