@@ -55,9 +55,15 @@ by multiplicity.  Then, with ``j`` jokers:
   straight-flush window missing at most ``j`` cards, else the flush with the
   jokers as the best absent ranks of the suit.
 
-The best of these is the hand.  :func:`reference_joker_key` tries every
-substitution with the readable :func:`~ricochet_math.evaluator.evaluation.reference_value`
-and ``reference_partial_key``; the tests check the kernel against it.
+The best of these is the hand.  Measured on one core of a machine shared with
+other jobs (load 10-15 on 2 cores, so only a guide): about 20-55 ns a call for
+one to four cards, 45-85 ns for five to seven cards with jokers, 15-35 ns for a
+plain hand of five or seven (``evaluate`` itself: 5-7 ns in the same run; the
+difference is the call on a row and the joker scan).
+
+:func:`reference_joker_key` tries every substitution with the readable
+:func:`~ricochet_math.evaluator.evaluation.reference_value` and
+``reference_partial_key``; the tests check the kernel against it.
 """
 from __future__ import annotations
 
