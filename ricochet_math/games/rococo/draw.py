@@ -385,7 +385,7 @@ class DrawDistribution:
         return frame
 
     def summary(self) -> str:
-        return f"{format_cards(self.hand)}: 26 keeps, {int(self.draws.sum()):,} final hands counted"
+        return f"{format_cards(self.hand[::-1])}: 26 keeps, {int(self.draws.sum()):,} final hands counted"
 
 
 def draw_distribution(hand) -> DrawDistribution:

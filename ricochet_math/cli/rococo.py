@@ -1,0 +1,119 @@
+"""``ricochet rococo draw|simulate|play``: Rococo Poker's draw solver, policy simulations and a hand history."""
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.errors import RicochetError
+from ricochet_math.reports.tables import Percent, Text
+
+
+def _policies(text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not 2 <= len(names) <= 6:
+        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {text!r}")
+    return names
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
+    d = subs.add_parser("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
+                                     "final-hand odds; or --table: the strategy table")
+    d.add_argument("hand", nargs="?", default=None, help='five cards, quoted: "Kh Kd 7c 4s 2h"')
+    d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
+                   help="opponents who also draw optimally (1..5, default 1)")
+    d.add_argument("--table", action="store_true",
+                   help="print the strategy table by dealt category and best keep for N = 1..5 instead")
+    d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
+    add_format_option(d)
+    s = subs.add_parser("simulate", help="play policies against each other (pots; net per pot in antes)")
+    s.add_argument("--policies", type=_policies, default=["standard", "standard"],
+                   help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
+    s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
+    s.add_argument("--blind-value", action="store_true",
+                   help="the value of the blind option to seat 0 against the other seats' policy")
+    s.add_argument("--best-response", action="store_true",
+                   help="search threshold policies for seat 0 against the other seats' policy")
+    add_seed_option(s, default=2026)
+    add_format_option(s)
+    p = subs.add_parser("play", help="play one pot and print its hand history")
+    p.add_argument("--policies", type=_policies, default=["standard", "loose"])
+    add_seed_option(p, default=2026)
+
+
+@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play)",
+            example='ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2', arguments=_arguments)
+def _rococo(args: argparse.Namespace) -> int:
+    return {"draw": _draw, "simulate": _simulate, "play": _play}[args.action](args)
+
+
+def _draw(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.draw import KEEPS, draw_distribution
+    from ricochet_math.games.rococo.solver import solve_draws
+    from ricochet_math.games.rococo.strategy import strategy_table
+
+    if args.table:
+        table = strategy_table()
+        frame = table.by_shape()
+        print_frame(frame, args.format, formats={c: Percent(3) for c in frame.columns[2:]}, keys=2, wide=args.wide)
+        if args.format == "table":
+            print()
+            print_frame(table.versus_naive(), "table", formats={"hands_differ": Percent(2)})
+        return 0
+    if args.hand is None:
+        raise RicochetError("rococo draw: give a hand (five cards, quoted) or --table")
+    dist = draw_distribution(args.hand)
+    sol = solve_draws(args.opponents)
+    shares = sol.keep_shares(dist.hand)
+    frame = dist.to_frame()
+    frame.insert(2, "pot_share", shares)
+    frame = frame.sort_values("pot_share", ascending=False, kind="stable").reset_index(drop=True)
+    if args.format == "table":
+        print_wrapped(f"{dist.summary()}; pot share against {args.opponents} opponent(s) drawing optimally "
+                      f"(independence model, ties split)")
+        if args.iterations:
+            print_frame(sol.iterations, "table")
+        frame = frame.drop(columns=["draws"])
+    formats = {c: Percent(2) for c in frame.columns if c not in ("keep", "draw", "draws")}
+    formats["keep"] = Text()
+    print_frame(frame, args.format, formats=formats, wide=args.wide)
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
+
+    pols = args.policies
+    if args.blind_value:
+        res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
+        if args.format == "table":
+            print_wrapped(res.summary())
+        print_frame(res.to_frame(), args.format, wide=args.wide)
+        return 0
+    if args.best_response:
+        res = best_response(pols[1], players=len(pols), pots=args.pots, seed=args.seed)
+        if args.format == "table":
+            print_wrapped(res.summary())
+        print_frame(res.to_frame(), args.format, wide=args.wide)
+        return 0
+    res = simulate(pols, args.pots, args.seed)
+    if args.format == "table":
+        print_wrapped(res.summary().splitlines()[0])
+    print_frame(res.to_frame(), args.format, wide=args.wide)
+    if args.format == "table":
+        print()
+        print_frame(res.rates(), "table", formats={"value": Percent(2)})
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.play import play_pot
+
+    print(play_pot(args.policies, args.seed).text())
+    return 0
+
+
+__all__: list[str] = []
+_ = pd  # the frames come from the library
