@@ -21,7 +21,7 @@ are numbered ``0..2,598,959`` in that order (:func:`five_card_hands`).
 
 Suit-pattern classes: two hands are in the same class when a permutation of the four suits maps one
 onto the other (134,459 classes; their final-hand distributions are the same for every keep, up to
-the same permutation).  :func:`suit_classes` numbers them by their smallest member.
+the same permutation).  :func:`suit_classes` numbers them by their member with the smallest 52-bit card mask.
 """
 from __future__ import annotations
 
@@ -146,27 +146,37 @@ _PERMS = np.array(list(permutations(range(4))), dtype=np.int64)
 
 @njit
 def _canonical_kernel(hands, out):
-    """``out[h]``: the smallest hand number among the 24 suit relabellings of hand ``h``."""
-    tmp = np.empty(5, dtype=np.int64)
+    """``out[h]``: the smallest 52-bit card mask among the 24 suit relabellings of hand ``h`` (one
+    value per suit-pattern class; masks need no sorting, unlike hand numbers)."""
     for h in range(hands.shape[0]):
-        best = 1 << 40
+        best = np.int64(1) << 62
         for p in range(24):
+            m = np.int64(0)
             for i in range(5):
                 c = hands[h, i]
-                tmp[i] = (c >> 2) * 4 + _PERMS[p, c & 3]
-            tmp.sort()
-            idx = 0
-            for i in range(5):
-                idx += _BINOM[tmp[i], i + 1]
-            if idx < best:
-                best = idx
+                m |= np.int64(1) << ((c >> 2) * 4 + _PERMS[p, c & 3])
+            if m < best:
+                best = m
         out[h] = best
+
+
+@njit
+def _mask_numbers(masks, out):
+    """``out[i]``: the hand number of the five cards in mask ``masks[i]``."""
+    for i in range(masks.shape[0]):
+        j = 0
+        idx = 0
+        for c in range(52):
+            if masks[i] >> c & 1:
+                j += 1
+                idx += _BINOM[c, j]
+        out[i] = idx
 
 
 @dataclass(frozen=True)
 class SuitClasses:
-    """The suit-pattern classes: ``of_hand[h]`` class of hand ``h``; ``representative[k]`` its smallest
-    hand number; ``size[k]`` the number of hands in class ``k`` (1 to 24)."""
+    """The suit-pattern classes: ``of_hand[h]`` class of hand ``h``; ``representative[k]`` the number of
+    the member with the smallest card mask; ``size[k]`` the number of hands in class ``k`` (4 to 24)."""
 
     of_hand: np.ndarray
     representative: np.ndarray
@@ -179,8 +189,10 @@ def suit_classes() -> SuitClasses:
     hands, _ = five_card_hands()
     canon = np.empty(N_HANDS, dtype=np.int64)
     _canonical_kernel(hands, canon)
-    reps, of_hand, size = np.unique(canon, return_inverse=True, return_counts=True)
-    out = SuitClasses(of_hand.astype(np.int32), reps.astype(np.int64), size.astype(np.int64))
+    masks, of_hand, size = np.unique(canon, return_inverse=True, return_counts=True)
+    reps = np.empty(len(masks), dtype=np.int64)
+    _mask_numbers(masks, reps)
+    out = SuitClasses(of_hand.astype(np.int32), reps, size.astype(np.int64))
     for a in (out.of_hand, out.representative, out.size):
         a.setflags(write=False)
     return out

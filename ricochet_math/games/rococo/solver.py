@@ -24,21 +24,27 @@ video-poker-style analysis).  :func:`removal_check` measures what that costs by 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+import hashlib
+import sys
 import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_whole
+from ricochet_math.evaluator import evaluation as evaluation_module
 from ricochet_math.evaluator.evaluation import NUM_VALUES, value_counts_5
+from ricochet_math.evaluator.tables import cache_dir
+from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 from ricochet_math.games.rococo.draw import (
     DRAW_DENOMINATOR, KEEPS, N_HANDS, N_SETS, best_keeps, five_card_hands, gather_values, keep_scores,
     scatter_strategy, suit_classes, superset_sums,
 )
 
-__all__ = ["share_by_value", "final_distribution", "DrawSolution", "solve_draws", "MAX_OPPONENTS"]
+__all__ = ["share_by_value", "final_distribution", "DrawSolution", "solve_draws", "compute_draws", "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 5
 #: a keep replaces an earlier one (in KEEPS order) only when better by more than this (float noise)
@@ -135,9 +141,52 @@ def _sums_for(opponents: int) -> np.ndarray:
     return _score_sums(solve_draws(opponents).share)
 
 
+_CACHE_SCHEMA = "ricochet_math.rococo.draws/1"
+
+
+def _cache_path(opponents: int) -> Path:
+    """The disk cache of one solution, keyed by the source of the modules that decide it."""
+    h = hashlib.sha256()
+    for module in ("draw.py", "solver.py"):
+        h.update((Path(__file__).parent / module).read_bytes())
+    h.update(Path(evaluation_module.__file__).read_bytes())
+    return cache_dir() / f"rococo-draws-{opponents}-{h.hexdigest()[:16]}.npz"
+
+
 @lru_cache(maxsize=MAX_OPPONENTS)
-def solve_draws(opponents: int, *, max_steps: int = 60) -> DrawSolution:
-    """Solve the draw fixed point against ``opponents`` (1..5) opponents (seconds; cached per process)."""
+def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
+    """The draw fixed point against ``opponents`` (1..5) opponents: from the disk cache
+    (``$RICOCHET_CACHE_DIR`` or ``~/.cache/ricochet_math``) when there, else solved (seconds to a
+    minute under load) and stored; a damaged cache file is noted and recomputed."""
+    opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
+    path = _cache_path(opponents)
+    if cache and path.exists():
+        try:
+            head, z = load_arrays(path, _CACHE_SCHEMA)
+            frame = pd.DataFrame({c: z["it_" + c] for c in _ITER_COLUMNS})
+            return DrawSolution(opponents, z["final"], z["share"], z["class_keep"], z["class_share"],
+                                z["hand_keep"], frame, bool(head["converged"]), float(head["seconds"]))
+        except (DamagedFileError, KeyError) as exc:
+            print(f"ricochet_math: note: Rococo draw cache {exc}; recomputing", file=sys.stderr)
+    sol = compute_draws(opponents)
+    if cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            arrays = {"final": sol.final, "share": sol.share, "class_keep": sol.class_keep,
+                      "class_share": sol.class_share, "hand_keep": sol.hand_keep}
+            arrays |= {"it_" + c: sol.iterations[c].to_numpy() for c in _ITER_COLUMNS}
+            save_arrays(path, _CACHE_SCHEMA, arrays, {"converged": sol.converged, "seconds": sol.seconds},
+                        compressed=True)
+        except OSError:
+            pass
+    return sol
+
+
+_ITER_COLUMNS = ("step", "hands_changed", "q_change", "mean_share")
+
+
+def compute_draws(opponents: int, *, max_steps: int = 60) -> DrawSolution:
+    """Solve the draw fixed point (no cache): iterate from everybody standing pat until no keep changes."""
     opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
     start = time.perf_counter()
     hands, values = five_card_hands()
@@ -168,7 +217,7 @@ def solve_draws(opponents: int, *, max_steps: int = 60) -> DrawSolution:
     hand_keep = np.empty(N_HANDS, dtype=np.int64)
     hand_share = np.empty(N_HANDS)
     best_keeps(hands, np.arange(N_HANDS, dtype=np.int64), sums, hand_keep, hand_share, TIE_TOLERANCE)
-    frame = pd.DataFrame(log, columns=["step", "hands_changed", "q_change", "mean_share"])
+    frame = pd.DataFrame(log, columns=list(_ITER_COLUMNS))
     out = DrawSolution(opponents, q, share, keep, share_of_class.copy(), hand_keep.astype(np.uint8),
                        frame, converged, time.perf_counter() - start)
     return out
