@@ -5,7 +5,9 @@ import argparse
 
 import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+)
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports.tables import Percent, Text
 
@@ -38,15 +40,21 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="search threshold policies for seat 0 against the other seats' policy")
     add_seed_option(s, default=2026)
     add_format_option(s)
+    r = subs.add_parser("report", help="write the short report (report.html, tables/*.csv) into a folder")
+    r.add_argument("out", type=writable_folder, help="output folder (created; replaced only if the toolkit wrote it)")
+    r.add_argument("--size", choices=("tiny", "small", "full"), default="small",
+                   help="tiny (seconds), small (default, minutes) or full")
+    r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
+    add_seed_option(r, default=2026)
     p = subs.add_parser("play", help="play one pot and print its hand history")
     p.add_argument("--policies", type=_policies, default=["standard", "loose"])
     add_seed_option(p, default=2026)
 
 
-@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play)",
+@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play), report",
             example='ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2', arguments=_arguments)
 def _rococo(args: argparse.Namespace) -> int:
-    return {"draw": _draw, "simulate": _simulate, "play": _play}[args.action](args)
+    return {"draw": _draw, "simulate": _simulate, "play": _play, "report": _report}[args.action](args)
 
 
 def _draw(args: argparse.Namespace) -> int:
@@ -105,6 +113,13 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.format == "table":
         print()
         print_frame(res.rates(), "table", formats={"value": Percent(2)})
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.report import build_rococo_report
+
+    print(build_rococo_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible).summary())
     return 0
 
 
