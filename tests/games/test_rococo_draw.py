@@ -114,3 +114,39 @@ def test_optimal_drawing_beats_naive_drawing_on_average():
     v = strategy_table([1]).versus_naive()
     assert v.optimal_share[0] == pytest.approx(0.5, abs=1e-9)
     assert v.naive_share[0] < 0.5 and v.hands_differ[0] > 0.05
+
+
+def test_class_shortcut_equals_every_hand_scattered():
+    # the solver scatters one representative per suit-pattern class, weighted by the class size; scattering
+    # all 2,598,960 hands with their own best keeps must give the same distribution, exactly
+    sol = solve_draws(1)
+    every = final_distribution(sol.hand_keep, rows=np.arange(N_HANDS), counts=np.ones(N_HANDS, dtype=np.int64))
+    assert np.array_equal(every, sol.final)
+    # and every hand's keep is as good as its class representative's (suit symmetry)
+    classes = suit_classes()
+    hands, _ = five_card_hands()
+    for h in SAMPLE:
+        rep = classes.representative[classes.of_hand[h]]
+        a, b = sol.keep_shares(hands[h]), sol.keep_shares(hands[rep])
+        assert a.max() == pytest.approx(b.max(), abs=1e-12)
+        assert a[sol.hand_keep[h]] == pytest.approx(a.max(), abs=1e-12)
+
+
+@pytest.mark.slow
+def test_disk_cache_round_trip(tmp_path, monkeypatch):
+    from ricochet_math.games.rococo.solver import compute_draws
+
+    monkeypatch.setenv("RICOCHET_CACHE_DIR", str(tmp_path))
+    solve_draws.cache_clear()
+    try:
+        first = solve_draws(2)           # solved and stored
+        solve_draws.cache_clear()
+        again = solve_draws(2)           # read back
+        assert list(tmp_path.glob("rococo-draws-2-*.npz"))
+        fresh = compute_draws(2)
+        for name in ("final", "share", "class_keep", "class_share", "hand_keep"):
+            assert np.array_equal(getattr(again, name), getattr(fresh, name)), name
+            assert np.array_equal(getattr(first, name), getattr(fresh, name)), name
+        assert again.iterations.equals(fresh.iterations.astype(again.iterations.dtypes))
+    finally:
+        solve_draws.cache_clear()
