@@ -19,9 +19,23 @@ def _policies(text: str) -> list[str]:
     return names
 
 
+#: one example per action, shown in its --help (tests parse each)
+EXAMPLES = {
+    "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
+    "simulate": "ricochet rococo simulate --policies standard,loose --pots 100000 --seed 2026",
+    "report": "ricochet rococo report reports/rococo --size small",
+    "play": "ricochet rococo play --policies blinder,loose --seed 7",
+}
+
+
 def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
-    d = subs.add_parser("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
+
+    def action(name: str, help: str) -> argparse.ArgumentParser:
+        return subs.add_parser(name, help=help, description=help, epilog=f"example:\n  {EXAMPLES[name]}",
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
                                      "final-hand odds; or --table: the strategy table")
     d.add_argument("hand", nargs="?", default=None, help='five cards, quoted: "Kh Kd 7c 4s 2h"')
     d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
@@ -30,7 +44,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="print the strategy table by dealt category and best keep for N = 1..5 instead")
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
     add_format_option(d)
-    s = subs.add_parser("simulate", help="play policies against each other (pots; net per pot in antes)")
+    s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
     s.add_argument("--policies", type=_policies, default=["standard", "standard"],
                    help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
     s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
@@ -40,13 +54,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="search threshold policies for seat 0 against the other seats' policy")
     add_seed_option(s, default=2026)
     add_format_option(s)
-    r = subs.add_parser("report", help="write the short report (report.html, tables/*.csv) into a folder")
+    r = action("report", help="write the short report (report.html, tables/*.csv) into a folder")
     r.add_argument("out", type=writable_folder, help="output folder (created; replaced only if the toolkit wrote it)")
     r.add_argument("--size", choices=("tiny", "small", "full"), default="small",
                    help="tiny (seconds), small (default, minutes) or full")
     r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
     add_seed_option(r, default=2026)
-    p = subs.add_parser("play", help="play one pot and print its hand history")
+    p = action("play", help="play one pot and print its hand history")
     p.add_argument("--policies", type=_policies, default=["standard", "loose"])
     add_seed_option(p, default=2026)
 

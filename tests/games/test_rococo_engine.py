@@ -97,3 +97,18 @@ def test_cli_draw_simulate_play(capsys):
     assert main(["rococo", "play", "--seed", "4"]) == 0
     assert "net:" in capsys.readouterr().out
     assert main(["rococo", "draw", "Kh Kd 7c 4s"]) == 2
+
+
+def test_every_rococo_action_has_an_example_that_parses():
+    import shlex
+
+    from ricochet_math.cli import build_parser
+    from ricochet_math.cli.rococo import EXAMPLES
+
+    parser = build_parser()
+    for action, example in EXAMPLES.items():
+        argv = shlex.split(example)[1:]
+        assert argv[:2] == ["rococo", action]
+        if action == "report":
+            continue  # parsing checks the folder is writable; the report test builds one
+        assert parser.parse_args(argv).action == action

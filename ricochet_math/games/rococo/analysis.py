@@ -15,7 +15,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_whole
 from ricochet_math.solvers.batches import run_batches
-from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci
+from ricochet_math.solvers.stats import Estimate, mean_ci
 from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
 from ricochet_math.games.rococo.rules import RococoRules
@@ -161,7 +161,7 @@ def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed
     """The independence model against real deals: for ``hands`` random hands, the pot share of the best
     keep computed by the solver (opponents' hands independent of ours) and simulated with the opponents
     dealt from the 47 cards we do not hold, drawing by the same optimal table from the same deck."""
-    from ricochet_math.games.rococo.draw import KEEPS, five_card_hands, hand_index
+    from ricochet_math.games.rococo.draw import KEEPS, five_card_hands
     from ricochet_math.games.rococo.solver import solve_draws
     from ricochet_math.games.rococo.removal import simulate_share
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ricochet_math.errors import StrategyError
+from ricochet_math.errors import PatternError, StrategyError
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.evaluator.names import pattern_value
 
@@ -70,7 +70,7 @@ class BettingPolicy:
             return NEVER
         try:
             return int(pattern_value(text))
-        except Exception as exc:  # PatternError: name the policy and field
+        except PatternError as exc:  # name the policy and the field
             raise StrategyError(f"policy {self.name!r}, {field}: {exc}") from None
 
     def row(self, rules) -> np.ndarray:

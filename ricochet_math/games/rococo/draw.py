@@ -406,14 +406,6 @@ def draw_distribution(hand) -> DrawDistribution:
     return DrawDistribution(cards, enumerate_hand(cards))
 
 
-def counting_keep_counts(hand, score_sums: np.ndarray) -> np.ndarray:  # pragma: no cover - thin helper
-    """Mean scores of the 26 keeps of one hand from precomputed :func:`superset_sums`."""
-    hands = _sorted_hand(hand).astype(np.int8)[None, :]
-    out = np.empty((1, len(KEEPS)))
-    keep_scores(hands, np.zeros(1, dtype=np.int64), score_sums, out)
-    return out[0]
-
-
 def brute_force_keep_sets(hand) -> dict[int, list[tuple[int, ...]]]:
     """Readable reference for tests: the final five-card sets of every keep, listed."""
     cards = _sorted_hand(hand).tolist()

@@ -181,7 +181,7 @@ def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: n
         t.log(f"  seat {s} checks")
     if opened < 0:
         if not force_showdown:
-            t.log(f"everybody checks: the pot of {t.level * 0 + rec.carried + sum(t.stake):g} stays for the next game")
+            t.log(f"everybody checks: the pot of {rec.carried + sum(t.stake):g} stays for the next game")
             return _finish(rec, t, hands, keeps, P, CARRY, final)
         t.log("everybody checks at the carry limit: showdown")
     else:

@@ -11,7 +11,8 @@ pot's first game starts at a seat drawn uniformly, so every seat is first equall
 
 Randomness: xoshiro256** (:mod:`ricochet_math.engine.shuffle`): each game shuffles the first
 ``8 * players`` positions of a deck that is not reset between games (still a uniform shuffle), then
-draws one uniform ``u`` for the blind decision.
+draws one uniform ``u`` (53 bits) for the blind decision; a pot's first seat is one output modulo the
+number of players (a bias below 1e-15, irrelevant here).
 """
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force, sta
         blind = rows[first, _BLIND_AMOUNT]
         level += blind
         stake[first] = level
-        level, r, made = _facing(P, order, 1, stake, active, level, 0, max_raises, True, first, dealt, rows)
+        level, _, made = _facing(P, order, 1, stake, active, level, 0, max_raises, True, first, dealt, rows)
         n_raises += made
     n_active = 0
     for s in range(P):
@@ -183,7 +184,7 @@ def _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force, sta
         if not force:
             return _CARRY, blind, n_raises
         return _settle(P, active, stake, payout, value, carried, _SHOWDOWN), blind, n_raises
-    level, r, made = _facing(P, order, opened + 1, stake, active, level, 1, max_raises, False, first, value,
+    level, _, made = _facing(P, order, opened + 1, stake, active, level, 1, max_raises, False, first, value,
                              rows)
     n_raises += made
     n_active = 0
@@ -239,7 +240,7 @@ def play_pots(state, pots, P, opts, rows, rates, tables, net, net_sq, counts, re
             u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
             first = (start + g) % P
             force = n_carry >= carry_limit
-            outcome, blind, n_raises = _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force,
+            outcome, blind, _ = _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force,
                                                   stake, payout, keep, value)
             if n_rec < records.shape[0]:
                 r = records[n_rec]
