@@ -41,7 +41,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
                    help="opponents who also draw optimally (1..5, default 1)")
     d.add_argument("--table", action="store_true",
-                   help="print the strategy table by dealt category and best keep for N = 1..5 instead")
+                   help="the strategy table for N = 1..5 instead: by dealt category and best keep (table), or "
+                        "every suit-pattern class with its best keep and pot share (csv, json)")
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
     add_format_option(d)
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
@@ -78,11 +79,14 @@ def _draw(args: argparse.Namespace) -> int:
 
     if args.table:
         table = strategy_table()
+        if args.format != "table":  # every class and number of opponents, full precision
+            print_frame(table.to_frame(), args.format)
+            return 0
         frame = table.by_shape()
-        print_frame(frame, args.format, formats={c: Percent(3) for c in frame.columns[2:]}, keys=2, wide=args.wide)
-        if args.format == "table":
-            print()
-            print_frame(table.versus_naive(), "table", formats={"hands_differ": Percent(2)})
+        print_frame(frame, "table", formats={c: Percent(3) for c in frame.columns[2:]}, keys=2, wide=args.wide)
+        print()
+        print_frame(table.versus_naive(), "table", formats={"hands_differ": Percent(2), "optimal_share": Percent(3),
+                                                       "naive_share": Percent(3), "gain": Percent(3)})
         return 0
     if args.hand is None:
         raise RicochetError("rococo draw: give a hand (five cards, quoted) or --table")

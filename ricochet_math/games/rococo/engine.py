@@ -146,7 +146,8 @@ def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: n
     else:
         t.log(f"display: seat {first} looks at his cards")
     for s in t.order:
-        t.log(f"  seat {s}: {format_cards(hands[s][::-1])}")
+        if t.active[s]:
+            t.log(f"  seat {s}: {format_cards(sorted(hands[s])[::-1])}")
 
     # phases 3-4: the exchange, in turn, then the replacements in the same order
     top = 5 * P
@@ -163,8 +164,9 @@ def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: n
         top += 5 - len(kept)
         keeps[s] = k
         hands[s] = kept + new
-        t.log(f"exchange: seat {s} discards {5 - len(kept)}"
-              + (f", receives {format_cards(new)}" if new else ""))
+        gone = [cards[i] for i in range(5) if not k >> i & 1]
+        t.log(f"exchange: seat {s} stands pat" if not gone else
+              f"exchange: seat {s} discards {format_cards(gone[::-1])}, receives {format_cards(new)}")
     final = {s: reference_value(hands[s]) for s in keeps}
 
     # phase 5: the betting round
