@@ -150,3 +150,26 @@ def test_disk_cache_round_trip(tmp_path, monkeypatch):
         assert again.iterations.equals(fresh.iterations.astype(again.iterations.dtypes))
     finally:
         solve_draws.cache_clear()
+
+
+def test_card_removal_simulation():
+    from ricochet_math.games.rococo.removal import simulate_share, simulate_share_difference
+
+    sol = solve_draws(1)
+    cards = np.sort(parse("As Ks Qs Js Ts"))
+    share, se = simulate_share(cards, 31, sol.hand_keep, 1, 2_000, 1)
+    assert share == 1.0 and se == 0.0  # a royal flush can only tie another royal (none in these deals)
+    kk = np.sort(parse("Kh Kd 7c 4s 2h"))
+    a, _ = simulate_share(kk, 0b11000, sol.hand_keep, 1, 5_000, 9)
+    b, _ = simulate_share(kk, 0b11100, sol.hand_keep, 1, 5_000, 9)
+    d, d_se = simulate_share_difference(kk, 0b11000, 0b11100, sol.hand_keep, 1, 5_000, 9)
+    assert d == pytest.approx(a - b, abs=1e-12) and 0 < d_se < 0.01  # the same deals for both keeps
+    # the independence model is close on average: pair of kings drawing three, 5,000 deals, seed 9
+    model = sol.keep_shares(kk)[KEEPS.index(0b11000)]
+    assert abs(a - model) < 0.03
+
+
+def parse(text):
+    from ricochet_math.evaluator.cards import parse_cards
+
+    return parse_cards(text).astype(np.int64)

@@ -160,10 +160,12 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
 def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed: int = 2026) -> pd.DataFrame:
     """The independence model against real deals: for ``hands`` random hands, the pot share of the best
     keep computed by the solver (opponents' hands independent of ours) and simulated with the opponents
-    dealt from the 47 cards we do not hold, drawing by the same optimal table from the same deck."""
+    dealt from the 47 cards we do not hold, drawing by the same optimal table from the same deck; and the
+    same for the second-best keep, on the same deals, to see whether card removal reverses the choice
+    (``second_minus_best``: simulated share of the second keep minus the best's, with its standard error)."""
     from ricochet_math.games.rococo.draw import KEEPS, five_card_hands
+    from ricochet_math.games.rococo.removal import simulate_share, simulate_share_difference
     from ricochet_math.games.rococo.solver import solve_draws
-    from ricochet_math.games.rococo.removal import simulate_share
 
     sol = solve_draws(opponents)
     hand_cards, _ = five_card_hands()
@@ -171,8 +173,15 @@ def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed
     rows = []
     for h in rng.integers(0, len(hand_cards), hands):
         cards = hand_cards[h].astype(np.int64)
+        shares = sol.keep_shares(cards)
         k = int(sol.hand_keep[h])
-        model = float(sol.keep_shares(cards)[k])
-        mean, se = simulate_share(cards, KEEPS[k], sol.hand_keep, opponents, deals, int(rng.integers(2**63)))
-        rows.append((int(h), model, mean, se, mean - model))
-    return pd.DataFrame(rows, columns=["hand_number", "model_share", "dealt_share", "dealt_se", "difference"])
+        order = np.argsort(-shares, kind="stable")
+        k2 = int(order[1] if order[0] == k else order[0])  # the best keep other than the solver's
+        deal_seed = int(rng.integers(2**63))
+        mean, se = simulate_share(cards, KEEPS[k], sol.hand_keep, opponents, deals, deal_seed)
+        diff, diff_se = simulate_share_difference(cards, KEEPS[k2], KEEPS[k], sol.hand_keep, opponents, deals,
+                                                  deal_seed)
+        rows.append((int(h), float(shares[k]), mean, se, mean - float(shares[k]),
+                     float(shares[k2] - shares[k]), diff, diff_se))
+    return pd.DataFrame(rows, columns=["hand_number", "model_share", "dealt_share", "dealt_se", "difference",
+                                       "model_second_minus_best", "second_minus_best", "second_minus_best_se"])
