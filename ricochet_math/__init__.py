@@ -36,6 +36,7 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.games import rococo
 
 __all__ = [
     "__version__",
@@ -65,4 +66,6 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
+    "rococo",
 ]
