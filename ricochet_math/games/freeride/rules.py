@@ -33,6 +33,7 @@ silent we chose a reading and made it an option (``docs/rules.md``, "Free Ride P
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from enum import IntEnum
 
 import numpy as np
 
@@ -111,10 +112,16 @@ class FreeRideRules:
         return ("Free Ride Poker: " + ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self)))
 
 
-class RuleSlot:
-    """Slots of the kernel's rule vector (:func:`rules_vector`)."""
+class RuleSlot(IntEnum):
+    """Slots of the kernel's rule vector (:func:`rules_vector`; numba reads them as constants)."""
 
-    START, SHOWDOWN, OPENING, FREE_RIDE, REFILL_LAST, ODD_CARRY, MAX_ROUNDS = range(7)
+    START = 0
+    SHOWDOWN = 1
+    OPENING = 2
+    FREE_RIDE = 3
+    REFILL_LAST = 4
+    ODD_CARRY = 5
+    MAX_ROUNDS = 6
     FOLD0 = 7  # fold costs 0..4 at 7..11
     SIZE = 12
 
