@@ -1,0 +1,244 @@
+"""The two-player round as a decision problem, solved by backward induction with card removal.
+
+**Information.** At her turn the hero knows her hand (five cards), her face-up cards, the opponent's
+face-up cards and how many cards the opponent has played; every other card of the deck is *unseen*
+(the opponent's hidden hand, her face-down card and the deck).
+
+**The opponent.** The solver gives the hero's best response to a fixed opponent, the *blind rider*:
+she never folds and shows her cards in random order.  Then her cards carry no information beyond
+what is face up, and by exchangeability each card she shows, her face-down card, the rest of her
+hand and every refill the hero draws are uniform draws without replacement from the unseen cards.
+That makes the hero's problem a single-player problem with chance nodes, solved here **exactly**:
+
+* decision nodes: fold (pay the fold price for her face-up cards, capped at her chips: the free
+  ride) or play one of her hand cards (the fifth face down);
+* chance nodes: her refill (uniform over the unseen cards), then the opponent's next card (shown if
+  it is her second to fourth, hidden if it is her fifth);
+* leaves: her five played cards against every completion of the opponent's five from the unseen
+  cards (exact enumeration): a win takes ``min(showdown_loss, opponent chips)``, a loss pays
+  ``min(showdown_loss, her chips)``, a tie moves nothing (the pot of a two-player round holds only
+  the loser's payment).
+
+Values are in chips for the hero.  What is approximated, and where:
+
+* the opponent model: the blind rider is a fixed, exploitable opponent, not an equilibrium; a
+  best response to a folding opponent would have to track what her folds and shows reveal;
+* ``samples``: on the full deck the tree from the second card on is too large to enumerate
+  (about 40 x 39 chance outcomes per turn), so chance nodes where the hero has fewer than
+  ``exact_from`` cards face up average over ``samples`` (refill, opponent card) pairs drawn without
+  replacement (seeded) instead of all of them.  The last decision is always exact; ``samples=None``
+  (or ``exact_from=3``) makes the last two exact too (about a second from three cards face up on the
+  full deck, measured under load).  Sampled values are estimates, biased upward by the maximum over
+  sampled continuations; from one card face up the sampled tree is still too large to be practical
+  (``5 * samples`` times the cost from two cards).  Small decks are exact from any state.
+
+>>> from ricochet_math.games.freeride.solver import solve_state
+>>> s = solve_state("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
+>>> s.best_action, round(s.value, 3)
+('Kd', 5.287)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math._numba import njit
+from ricochet_math.errors import CardError, RuleError
+from ricochet_math.evaluator.cards import format_card, parse_cards
+from ricochet_math.evaluator.evaluation import eval5, reference_value
+from ricochet_math.games.freeride.rules import FreeRideRules
+
+__all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value"]
+
+
+@njit
+def _showdown_counts(hero_value, opp_up, n_up, pool, m):
+    """(wins, losses, completions) of a hero value against the opponent's ``opp_up[:n_up]`` completed
+    with every ``m``-subset of ``pool``."""
+    cards = np.empty(5, dtype=np.int64)
+    for i in range(n_up):
+        cards[i] = opp_up[i]
+    n = pool.shape[0]
+    idx = np.empty(5, dtype=np.int64)
+    for i in range(m):
+        idx[i] = i
+    wins = 0
+    losses = 0
+    total = 0
+    if m == 0:
+        v = eval5(cards[0], cards[1], cards[2], cards[3], cards[4])
+        return (1 if hero_value > v else 0), (1 if hero_value < v else 0), 1
+    while True:
+        for i in range(m):
+            cards[n_up + i] = pool[idx[i]]
+        v = eval5(cards[0], cards[1], cards[2], cards[3], cards[4])
+        total += 1
+        if hero_value > v:
+            wins += 1
+        elif hero_value < v:
+            losses += 1
+        i = m - 1
+        while i >= 0 and idx[i] == n - m + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for j in range(i + 1, m):
+            idx[j] = idx[j - 1] + 1
+    return wins, losses, total
+
+
+def showdown_value(final, opp_up, unseen, win: int, loss: int) -> float:
+    """The hero's expected chips with ``final`` (her five played cards) against the opponent's
+    ``opp_up`` completed uniformly from ``unseen``."""
+    v = int(eval5(*final))
+    m = 5 - len(opp_up)
+    up = np.zeros(5, dtype=np.int64)
+    up[:len(opp_up)] = opp_up
+    w, lo, t = _showdown_counts(v, up, len(opp_up), np.array(sorted(unseen), dtype=np.int64), m)
+    return (win * w - loss * lo) / t
+
+
+def reference_showdown_value(final, opp_up, unseen, win: int, loss: int) -> float:
+    """Readable twin of :func:`showdown_value` (the evaluator's brute-force reference values)."""
+    v = reference_value(final)
+    total = 0.0
+    combos = list(combinations(sorted(unseen), 5 - len(opp_up)))
+    for c in combos:
+        w = reference_value(list(opp_up) + list(c))
+        total += win if v > w else (-loss if v < w else 0)
+    return total / len(combos)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    rules: FreeRideRules
+    win: int
+    loss: int
+    hero_chips: int
+    samples: int | None
+    exact_from: int
+    seed: int
+
+
+def _fold_value(k: int, s: _Setup) -> float:
+    return -min(s.rules.fold_cost(k), s.hero_chips)
+
+
+def state_value(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: dict) -> tuple[float, dict]:
+    """(value, {action: value}) of the hero's decision; actions are cards and -1 (fold)."""
+    key = (frozenset(hand), tuple(face_up), frozenset(opp_up), opp_played)
+    if key in memo:
+        return memo[key]
+    k = len(face_up)
+    values = {-1: _fold_value(k, setup)}
+    unseen = tuple(sorted(unseen))
+    for c in sorted(hand):
+        rest = tuple(x for x in hand if x != c)
+        if k == 4:  # the last card, face down: the opponent plays out blind, the leaf is exact
+            values[c] = showdown_value(tuple(face_up) + (c,), opp_up, unseen, setup.win, setup.loss)
+            continue
+        values[c] = _chance(rest, tuple(face_up) + (c,), opp_up, opp_played, unseen, setup, memo)
+    best = max(values.values())
+    memo[key] = (best, values)
+    return best, values
+
+
+def _chance(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: dict) -> float:
+    """Average over the hero's refill and the opponent's next card, then the hero's next decision."""
+    pairs = []
+    opp_acts = opp_played < 5
+    shows = opp_played < 4
+    for r in unseen:
+        if not opp_acts or not shows:
+            pairs.append((r, None))
+        else:
+            for o in unseen:
+                if o != r:
+                    pairs.append((r, o))
+    if setup.samples is not None and len(face_up) < setup.exact_from and len(pairs) > setup.samples:
+        rng = np.random.default_rng([setup.seed, *sorted(hand), *face_up, *sorted(opp_up)])
+        pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), setup.samples, replace=False))]
+    total = 0.0
+    for r, o in pairs:
+        h = tuple(sorted(hand + (r,)))
+        ou = opp_up + ((o,) if o is not None else ())
+        un = tuple(x for x in unseen if x != r and x != o)
+        v, _ = state_value(h, face_up, ou, opp_played + (1 if opp_acts else 0), un, setup, memo)
+        total += v
+    return total / len(pairs)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The hero's decision at one state: each action's value in chips (fold and every card), the best,
+    the state and how it was computed (``exact`` or the sample count)."""
+
+    hand: tuple[int, ...]
+    face_up: tuple[int, ...]
+    opp_up: tuple[int, ...]
+    opp_played: int
+    actions: dict = field(repr=False)
+    method: str = "exact"
+
+    @property
+    def value(self) -> float:
+        return max(self.actions.values())
+
+    @property
+    def best_action(self) -> str:
+        a = max(self.actions, key=lambda x: (self.actions[x], -x))
+        return "fold" if a == -1 else format_card(a)
+
+    def to_frame(self) -> pd.DataFrame:
+        rows = [{"action": "fold" if a == -1 else ("play " + format_card(a)), "value": v}
+                for a, v in sorted(self.actions.items(), key=lambda kv: -kv[1])]
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        return (f"best: {self.best_action} worth {self.value:+.4f} chips ({self.method}); fold "
+                f"{self.actions[-1]:+.0f}")
+
+
+def _cards(text, what: str) -> tuple[int, ...]:
+    if text is None or text == "" or (not isinstance(text, str) and len(text) == 0):
+        return ()
+    if isinstance(text, str):
+        return tuple(int(c) for c in parse_cards(text, where=what))
+    return tuple(int(c) for c in text)
+
+
+def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, rules: FreeRideRules | None = None,
+                hero_chips: int | None = None, opp_chips: int | None = None, deck: Sequence[int] | None = None,
+                samples: int | None = 40, exact_from: int = 4, seed: int = 2026) -> Solution:
+    """The hero's best response to the blind rider at a two-player state (see the module docstring).
+
+    ``hand``: her five cards; ``face_up``: her face-up cards (1..4); ``opp_up``: the opponent's face-up
+    cards; ``opp_played``: cards the opponent has played (default: as many as face up; 5 once she has
+    played her face-down card).  The opponent has played as many cards as the hero, or one more when
+    she started.  ``deck``: the cards in play (default all 52; a smaller deck for exact checks).
+    ``hero_chips``/``opp_chips``: cap what each can pay (the free ride; default: enough).
+    """
+    rules = rules or FreeRideRules()
+    hand, up, ou = _cards(hand, "hand"), _cards(face_up, "face_up"), _cards(opp_up, "opp_up")
+    played = len(ou) if opp_played is None else int(opp_played)
+    deck_cards = tuple(range(52)) if deck is None else tuple(int(c) for c in deck)
+    seen = hand + up + ou
+    if len(hand) != 5 or len(set(seen)) != len(seen) or not set(seen) <= set(deck_cards):
+        raise CardError("the hero needs five hand cards, and all cards must be distinct and in the deck")
+    if not 1 <= len(up) <= 4 or not len(up) <= played <= len(up) + 1 or len(ou) != min(played, 4):
+        raise RuleError("a two-player state: the hero has 1..4 cards face up, the opponent has played as many "
+                        "or one more (her fifth face down)")
+    unseen = tuple(c for c in deck_cards if c not in set(seen))
+    big = 10**9
+    setup = _Setup(rules, min(rules.showdown_loss, opp_chips if opp_chips is not None else big),
+                   min(rules.showdown_loss, hero_chips if hero_chips is not None else big),
+                   hero_chips if hero_chips is not None else big, samples, exact_from, seed)
+    # the opponent acts once between the hero's turns; if she has played one more, she is ahead by one
+    _, actions = state_value(hand, up, ou, played, unseen, setup, {})
+    method = "exact" if samples is None or len(up) >= exact_from else f"{samples} samples per chance node before card {exact_from + 1}"
+    return Solution(hand, up, ou, played, dict(actions), method)
