@@ -36,6 +36,12 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.games.freeride.rules import FreeRideRules
+from ricochet_math.games.freeride.engine import freeride_game
+from ricochet_math.games.freeride.analysis import (
+    freeride_best_response, freeride_games, freeride_rounds, freeride_value_of_free_ride,
+)
+from ricochet_math.games.freeride.solver import freeride_solve
 
 __all__ = [
     "__version__",
@@ -65,4 +71,7 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # Free Ride Poker
+    "FreeRideRules", "freeride_game", "freeride_best_response", "freeride_games", "freeride_rounds",
+    "freeride_value_of_free_ride", "freeride_solve",
 ]

@@ -242,3 +242,7 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     _, actions = state_value(hand, up, ou, played, unseen, setup, {})
     method = "exact" if samples is None or len(up) >= exact_from else f"{samples} samples per chance node before card {exact_from + 1}"
     return Solution(hand, up, ou, played, dict(actions), method)
+
+#: the public name of :func:`solve_state` (``rm.freeride_solve``)
+freeride_solve = solve_state
+__all__ += ["freeride_solve"]
