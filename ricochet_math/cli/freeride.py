@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import argparse
 
-from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.cli.app import (
+    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+)
 from ricochet_math.errors import RuleError
 from ricochet_math.games.freeride.analysis import (
     CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds, table_strategies,
 )
 from ricochet_math.games.freeride.engine import play_game
 from ricochet_math.games.freeride.rules import OPENINGS, FreeRideRules
+from ricochet_math.games.freeride.report import freeride_report
 from ricochet_math.games.freeride.solver import solve_state
 from ricochet_math.reports.tables import Number, Percent, Text, Whole
 
@@ -40,9 +43,12 @@ def _strategies(args: argparse.Namespace) -> list[str]:
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("simulate", "play", "solve"),
+    parser.add_argument("action", choices=("simulate", "play", "solve", "report"),
                         help="simulate: games or rounds by Monte Carlo; play: one game's hand history; "
-                             "solve: the best play at a two-player state")
+                             "solve: the best play at a two-player state; report: the short report (--out)")
+    parser.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
+                        help="report: the folder to write (new, empty, or a Free Ride report folder)")
+    parser.add_argument("--reproducible", action="store_true", help="report: leave the build date out")
     parser.add_argument("--strategies", default=None, metavar="S1;S2;...",
                         help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
                              "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
@@ -96,6 +102,13 @@ def _freeride(args: argparse.Namespace) -> int:
             print_wrapped("Two players, the hero against the blind rider (never folds, shows random cards); "
                           "values in chips. " + sol.summary())
         show(sol.to_frame())
+        return 0
+    if args.action == "report":
+        if not args.out:
+            raise RuleError("freeride report needs --out DIR")
+        result = freeride_report(args.out, rules=rules, games=args.games, rounds=args.rounds, seed=args.seed,
+                                 reproducible=args.reproducible, workers=args.workers)
+        print(result.summary())
         return 0
     strategies = _strategies(args)
     if args.action == "play":
