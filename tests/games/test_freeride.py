@@ -9,7 +9,7 @@ import pytest
 from ricochet_math.errors import RuleError, StrategyError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.freeride.analysis import best_response, free_ride_value, simulate_games, simulate_rounds
-from ricochet_math.games.freeride.engine import Round, game_decks, play_game, play_round
+from ricochet_math.games.freeride.engine import Round, game_decks, play_game, play_round, player_leaves
 from ricochet_math.games.freeride.kernel import game_trajectory, play_games
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.strategies import FOLD, View, get_strategy, kernel_decide, plan_of
@@ -76,6 +76,10 @@ def test_tie_splits_and_odd_chips():
     assert sum(first.chips_after) == 150 and first.carry == 0 and sorted(first.net) == [-1, 0, 1]
     carry = play_round(FreeRideRules(odd_chips="carry"), deciders, [50, 50, 50], deck)
     assert carry.chips_after == [50, 50, 49] and carry.carry == 1
+
+
+def test_a_player_leaving_splits_her_chips_and_the_middle():
+    assert player_leaves([10, 20, 30, 40], 1, middle=3) == [10 + 7, 0, 30 + 8, 40 + 8]  # 23 = 8, 8, 7 from her left
 
 
 def test_rules_are_checked():

@@ -25,7 +25,7 @@ from ricochet_math.evaluator.names import describe
 from ricochet_math.games.freeride.rules import HAND, PLAYS, FreeRideRules
 from ricochet_math.games.freeride.strategies import FOLD, View, get_strategy
 
-__all__ = ["Round", "RoundRecord", "GameRecord", "play_round", "play_game", "game_decks"]
+__all__ = ["Round", "RoundRecord", "GameRecord", "play_round", "play_game", "game_decks", "player_leaves"]
 
 Decider = Callable[[View], int]
 
@@ -285,6 +285,21 @@ class GameRecord:
         lines.append(f"game over after {self.rounds} rounds: chips {self.chips}; winner"
                      f"{'s' if len(self.winners) > 1 else ''} seat {', '.join(map(str, self.winners))}")
         return "\n".join(lines)
+
+
+def player_leaves(chips: Sequence[int], seat: int, middle: int = 0) -> list[int]:
+    """The chips when ``seat`` leaves the game (which then ends): her chips and the ``middle`` are split
+    equally among the others, the odd chips one each in seat order from her left (our reading)."""
+    chips = [int(c) for c in chips]
+    n = len(chips)
+    if not 0 <= seat < n or n < 2:
+        raise RuleError(f"seat {seat} is not at a table of {n}")
+    others = [(seat + i) % n for i in range(1, n)]
+    share, odd = divmod(chips[seat] + int(middle), len(others))
+    for i, t in enumerate(others):
+        chips[t] += share + (1 if i < odd else 0)
+    chips[seat] = 0
+    return chips
 
 
 def game_decks(seed_sequence: np.random.SeedSequence):
