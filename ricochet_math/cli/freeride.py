@@ -68,6 +68,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-free-ride", action="store_true", help="the counterfactual rule without the free ride")
     parser.add_argument("--odd-chips", choices=("first", "carry"), default="first",
                         help="odd chips of a split pot: to the first winners in turn order, or left in the middle")
+    parser.add_argument("--field", default="computer", metavar="STRATEGY",
+                        help="--table best: the strategy of the other seats (default computer)")
     parser.add_argument("--workers", type=int, default=None, help="threads (default every core; same figures)")
     parser.add_argument("--hand", default=None, help="solve: the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
     parser.add_argument("--up", default=None, help="solve: the hero's face-up cards (2..4; with 1 use a small deck)")
@@ -122,7 +124,7 @@ def _freeride(args: argparse.Namespace) -> int:
             print_wrapped(r.summary())
         show(r.to_frame())
     elif table == "best":
-        br = best_response(CANDIDATES, field="computer", rules=rules, games=args.games, seed=args.seed,
+        br = best_response(CANDIDATES, field=args.field, rules=rules, games=args.games, seed=args.seed,
                            workers=args.workers)
         if args.format == "table":
             print_wrapped(br.summary())

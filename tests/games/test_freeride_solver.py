@@ -87,13 +87,27 @@ def test_exact_value_matches_a_playout_with_hidden_hands():
 
 
 def test_sampled_value_is_close_to_exact_late():
-    kw = dict(face_up="Ad 9s 3c", opp_up="2c 7d 9h", deck=SMALL + tuple(parse_cards("2c 3c 7d 7s 8h 2s")))
-    hand = "7s 8h Kd Qc 2s"
+    kw = dict(face_up="Ac 9d", opp_up="Jh Qh", deck=SMALL)
+    hand = "9s Th Jd Qc Kc"
     exact = solve_state(hand, samples=None, **kw)
-    sampled = solve_state(hand, samples=60, exact_from=4, **kw)
+    sampled = solve_state(hand, samples=40, exact_from=4, **kw)  # 40 of 210 pairs at the first chance node
     assert abs(sampled.value - exact.value) < 1.0 and sampled.method != "exact"
 
 
 def test_bad_states_are_refused():
     with pytest.raises(RuleError):
         solve_state("As Ah Kd Qc 3s", face_up="2d 5s 9c Jh", opp_up="Tc")
+
+
+@pytest.mark.parametrize("kw", [dict(samples=None, deck=SMALL, face_up="Ac 9d Td", opp_up="Jh Qh Ks"),
+                                dict(samples=None, face_up="Ad 9s 3c", opp_up="2c 7d 9h"),
+                                dict(samples=4, exact_from=5, face_up="Ad 9s", opp_up="2c 7d"),
+                                dict(samples=5, exact_from=5, face_up="Ad 9s", opp_up="2c 7d 4h", opp_played=3)],
+                         ids=["small-exact", "full-exact-3up", "sampled-2up", "sampled-opp-ahead"])
+def test_kernel_recursion_equals_the_readable_one(kw):
+    hand = "9s Th Jd Qc Kc" if kw.get("deck") else "7s 8h Kd Qc 2s"
+    fast = solve_state(hand, **kw)
+    slow = solve_state(hand, reference=True, **kw)
+    assert fast.actions.keys() == slow.actions.keys()
+    for a in fast.actions:
+        assert fast.actions[a] == pytest.approx(slow.actions[a], abs=1e-12)

@@ -24,13 +24,16 @@ Values are in chips for the hero.  What is approximated, and where:
 * the opponent model: the blind rider is a fixed, exploitable opponent, not an equilibrium; a
   best response to a folding opponent would have to track what her folds and shows reveal;
 * ``samples``: on the full deck the tree from the second card on is too large to enumerate
-  (about 40 x 39 chance outcomes per turn), so chance nodes where the hero has fewer than
-  ``exact_from`` cards face up average over ``samples`` (refill, opponent card) pairs drawn without
-  replacement (seeded) instead of all of them.  The last decision is always exact; ``samples=None``
-  (or ``exact_from=3``) makes the last two exact too (about a second from three cards face up on the
-  full deck, measured under load).  Sampled values are estimates, biased upward by the maximum over
-  sampled continuations; from one card face up the sampled tree is still too large to be practical
-  (``5 * samples`` times the cost from two cards).  Small decks are exact from any state.
+  (about 40 x 39 chance outcomes per turn), so chance nodes after which the hero would have fewer than
+  ``exact_from`` cards face up average over ``samples`` (refill, opponent card) pairs taken
+  systematically (evenly spaced from an offset fixed by the state and ``seed``) instead of all of them.
+  With the default ``exact_from=4`` the last decision's chance node is exact; ``samples=None`` is exact
+  everywhere (0.04 s from three cards face up on the full deck; from two, 40 samples take about 7 s;
+  from one, ``samples=12, exact_from=5`` about 2.5 s, all measured under load).  Sampled values are
+  estimates, biased upward by the maximum over sampled continuations.  Small decks are exact from any
+  state.
+
+The kernel (:func:`kernel_solve`) and the readable recursion (:func:`state_value`) give the same values.
 
 >>> from ricochet_math.games.freeride.solver import solve_state
 >>> s = solve_state("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
@@ -52,7 +55,7 @@ from ricochet_math.evaluator.cards import format_card, parse_cards
 from ricochet_math.evaluator.evaluation import eval5, reference_value
 from ricochet_math.games.freeride.rules import FreeRideRules
 
-__all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value"]
+__all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value", "kernel_solve"]
 
 
 @njit
@@ -148,6 +151,11 @@ def state_value(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: 
     return best, values
 
 
+def _offset(seed: int, hand, face_up, opp_up) -> float:
+    """The systematic sample's offset in [0, 1): a fixed function of the node (so the kernel picks the same)."""
+    return ((seed + sum(hand) + 3 * sum(face_up) + 5 * sum(opp_up)) % 1000) / 1000.0
+
+
 def _chance(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: dict) -> float:
     """Average over the hero's refill and the opponent's next card, then the hero's next decision."""
     pairs = []
@@ -161,8 +169,8 @@ def _chance(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: dict
                 if o != r:
                     pairs.append((r, o))
     if setup.samples is not None and len(face_up) < setup.exact_from and len(pairs) > setup.samples:
-        rng = np.random.default_rng([setup.seed, *sorted(hand), *face_up, *sorted(opp_up)])
-        pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), setup.samples, replace=False))]
+        u = _offset(setup.seed, hand, face_up, opp_up)
+        pairs = [pairs[int((t + u) * len(pairs) / setup.samples)] for t in range(setup.samples)]
     total = 0.0
     for r, o in pairs:
         h = tuple(sorted(hand + (r,)))
@@ -171,6 +179,112 @@ def _chance(hand, face_up, opp_up, opp_played, unseen, setup: _Setup, memo: dict
         v, _ = state_value(h, face_up, ou, opp_played + (1 if opp_acts else 0), un, setup, memo)
         total += v
     return total / len(pairs)
+
+
+# ------------------------------------------------------------------ the kernel twin of state_value
+
+@njit
+def _kernel_value(hand, up, k, opp, nopp, opp_played, unseen, nun, win, loss, fold, samples, exact_from, seed,
+                  out):
+    """The hero's decision value (numba twin of :func:`state_value`): ``hand[:5]`` sorted, ``up[:k]``,
+    ``opp[:nopp]`` face up, ``unseen[:nun]`` sorted; ``fold[k]`` the capped fold value; ``samples`` < 0 for
+    exact.  Writes each hand card's value to ``out[:5]`` (in hand order) and returns the best action's."""
+    best = fold[k]
+    cards = np.empty(5, dtype=np.int64)
+    sub = np.empty(6, dtype=np.float64)
+    for i in range(5):
+        c = hand[i]
+        if k == 4:
+            for j in range(4):
+                cards[j] = up[j]
+            cards[4] = c
+            v = eval5(cards[0], cards[1], cards[2], cards[3], cards[4])
+            w, lo, t = _showdown_counts(v, opp, nopp, unseen[:nun], 5 - nopp)
+            val = (win * w - loss * lo) / t
+        else:
+            rest = np.empty(4, dtype=np.int64)
+            j = 0
+            hsum = 0
+            for x in range(5):
+                if x != i:
+                    rest[j] = hand[x]
+                    hsum += hand[x]
+                    j += 1
+            up2 = up.copy()
+            up2[k] = c
+            usum = 0
+            for x in range(k + 1):
+                usum += up2[x]
+            osum = 0
+            for x in range(nopp):
+                osum += opp[x]
+            acts = opp_played < 5
+            shows = opp_played < 4
+            npairs = nun * (nun - 1) if (acts and shows) else nun
+            m = npairs
+            sampled = samples >= 0 and k + 1 < exact_from and npairs > samples
+            if sampled:
+                m = samples
+            u = ((seed + hsum + 3 * usum + 5 * osum) % 1000) / 1000.0
+            total = 0.0
+            h2 = np.empty(5, dtype=np.int64)
+            un2 = np.empty(nun, dtype=np.int64)
+            opp2 = opp.copy()
+            for t in range(m):
+                p = int((t + u) * npairs / samples) if sampled else t
+                if acts and shows:
+                    ri = p // (nun - 1)
+                    oi = p % (nun - 1)
+                    if oi >= ri:
+                        oi += 1
+                else:
+                    ri = p
+                    oi = -1
+                r = unseen[ri]
+                # the hero's new hand: rest + r, sorted
+                a = 0
+                placed = False
+                for x in range(4):
+                    if not placed and r < rest[x]:
+                        h2[a] = r
+                        a += 1
+                        placed = True
+                    h2[a] = rest[x]
+                    a += 1
+                if not placed:
+                    h2[a] = r
+                n2 = 0
+                for x in range(nun):
+                    if x != ri and x != oi:
+                        un2[n2] = unseen[x]
+                        n2 += 1
+                nopp2 = nopp
+                if oi >= 0:
+                    opp2[nopp] = unseen[oi]
+                    nopp2 = nopp + 1
+                total += _kernel_value(h2, up2, k + 1, opp2, nopp2, opp_played + (1 if acts else 0), un2, n2,
+                                       win, loss, fold, samples, exact_from, seed, sub)
+            val = total / m
+        out[i] = val
+        if val > best:
+            best = val
+    return best
+
+
+def kernel_solve(hand, face_up, opp_up, opp_played, unseen, setup: _Setup) -> dict:
+    """{action: value} from the kernel (cards in hand order, -1 = fold), as :func:`state_value` gives."""
+    hand = sorted(hand)
+    up = np.zeros(5, dtype=np.int64)
+    up[:len(face_up)] = face_up
+    opp = np.zeros(5, dtype=np.int64)
+    opp[:len(opp_up)] = opp_up
+    fold = np.array([_fold_value(j, setup) for j in range(5)], dtype=np.float64)
+    out = np.zeros(6, dtype=np.float64)
+    un = np.array(sorted(unseen), dtype=np.int64)
+    _kernel_value(np.array(hand, dtype=np.int64), up, len(face_up), opp, len(opp_up), opp_played, un, len(un),
+                  float(setup.win), float(setup.loss), fold, -1 if setup.samples is None else setup.samples,
+                  setup.exact_from, setup.seed, out)
+    return {-1: float(fold[len(face_up)]), **{c: float(out[i]) for i, c in enumerate(hand)}}
 
 
 @dataclass(frozen=True)
@@ -214,7 +328,7 @@ def _cards(text, what: str) -> tuple[int, ...]:
 
 def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, rules: FreeRideRules | None = None,
                 hero_chips: int | None = None, opp_chips: int | None = None, deck: Sequence[int] | None = None,
-                samples: int | None = 40, exact_from: int = 4, seed: int = 2026) -> Solution:
+                samples: int | None = 40, exact_from: int = 4, seed: int = 2026, reference: bool = False) -> Solution:
     """The hero's best response to the blind rider at a two-player state (see the module docstring).
 
     ``hand``: her five cards; ``face_up``: her face-up cards (1..4); ``opp_up``: the opponent's face-up
@@ -222,6 +336,7 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     played her face-down card).  The opponent has played as many cards as the hero, or one more when
     she started.  ``deck``: the cards in play (default all 52; a smaller deck for exact checks).
     ``hero_chips``/``opp_chips``: cap what each can pay (the free ride; default: enough).
+    ``reference``: use the readable recursion instead of the kernel (the same values; for tests).
     """
     rules = rules or FreeRideRules()
     hand, up, ou = _cards(hand, "hand"), _cards(face_up, "face_up"), _cards(opp_up, "opp_up")
@@ -238,9 +353,12 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     setup = _Setup(rules, min(rules.showdown_loss, opp_chips if opp_chips is not None else big),
                    min(rules.showdown_loss, hero_chips if hero_chips is not None else big),
                    hero_chips if hero_chips is not None else big, samples, exact_from, seed)
-    # the opponent acts once between the hero's turns; if she has played one more, she is ahead by one
-    _, actions = state_value(hand, up, ou, played, unseen, setup, {})
-    method = "exact" if samples is None or len(up) >= exact_from else f"{samples} samples per chance node before card {exact_from + 1}"
+    if reference:  # the readable recursion (slow; the kernel's test twin)
+        _, actions = state_value(hand, up, ou, played, unseen, setup, {})
+    else:
+        actions = kernel_solve(hand, up, ou, played, unseen, setup)
+    method = ("exact" if samples is None or len(up) + 1 >= exact_from else
+              f"sampled: {samples} pairs per chance node before {exact_from} cards face up")
     return Solution(hand, up, ou, played, dict(actions), method)
 
 #: the public name of :func:`solve_state` (``rm.freeride_solve``)
