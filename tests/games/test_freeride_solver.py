@@ -9,7 +9,7 @@ from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import (
-    _Setup, reference_showdown_value, showdown_value, solve_state, state_value,
+    _Setup, last_card_study, reference_showdown_value, showdown_value, solve_state, state_value,
 )
 
 #: a small deck (nines to aces, 24 cards) on which the tree is exact from three cards face up
@@ -111,3 +111,10 @@ def test_kernel_recursion_equals_the_readable_one(kw):
     assert fast.actions.keys() == slow.actions.keys()
     for a in fast.actions:
         assert fast.actions[a] == pytest.approx(slow.actions[a], abs=1e-12)
+
+
+def test_last_card_study_never_beats_the_best():
+    study = last_card_study(40, "computer", seed=5)
+    t = study.to_frame()
+    assert len(t) == 40 and (t["best"] >= t["strategy_value"] - 1e-12).all()
+    assert not last_card_study(20, "always", seed=5).to_frame()["strategy_folds"].any()

@@ -31,7 +31,7 @@ from ricochet_math.games.freeride.analysis import (
     CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds,
 )
 from ricochet_math.games.freeride.rules import FreeRideRules
-from ricochet_math.games.freeride.solver import solve_state
+from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.document import Section
 from ricochet_math.storage import check_output_folder, replace_folder, write_marker
 
@@ -201,6 +201,20 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     s7.table("Best actions", ["hand", "face up", "opponent shows", "best", "value", "fold"],
              [[r.hand, r.face_up, r.opp_up, r.best, f"{r.value:+.3f}", f"{r.fold:+.0f}"] for r in sf.itertuples()],
              csv="solver", data=sf, align=["l", "l", "l", "l", "r", "r"])
+    n_states = max(50, min(2_000, games // 2))
+    study = [last_card_study(n_states, st, seed=seed, rules=rules) for st in ("computer", "always", "t:x,x,x,88")]
+    lf = pd.DataFrame([{"strategy": st.strategy, "states": len(st.table),
+                        "best_folds": float(st.table["best_folds"].mean()),
+                        "strategy_folds": float(st.table["strategy_folds"].mean()),
+                        "regret": float((st.table["best"] - st.table["strategy_value"]).mean())} for st in study])
+    s7.p(f"The last decision in {n_states:,} random two-player rounds (the hero played every card so far; the "
+         "opponent is the blind rider with a real hidden hand): how often the exact best play folds, how often "
+         "each strategy folds, and the chips per decision it gives up to the best play. Against an opponent who "
+         "never folds, the computer's threshold (a pair of tens) folds far too often.")
+    s7.table("The last card against the blind rider", ["strategy", "best folds %", "strategy folds %",
+                                                       "chips given up"],
+             [[r.strategy, f"{100 * r.best_folds:.1f}", f"{100 * r.strategy_folds:.1f}", f"{r.regret:.3f}"]
+              for r in lf.itertuples()], csv="last_card", data=lf, align=["l", "r", "r", "r"])
     sections.append(s7)
 
     date = provenance.build_date(reproducible)

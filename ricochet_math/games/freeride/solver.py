@@ -55,7 +55,7 @@ from ricochet_math.evaluator.cards import format_card, parse_cards
 from ricochet_math.evaluator.evaluation import eval5, reference_value
 from ricochet_math.games.freeride.rules import FreeRideRules
 
-__all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value", "kernel_solve"]
+__all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value", "kernel_solve", "LastCardStudy", "last_card_study"]
 
 
 @njit
@@ -360,6 +360,60 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     method = ("exact" if samples is None or len(up) + 1 >= exact_from else
               f"sampled: {samples} pairs per chance node before {exact_from} cards face up")
     return Solution(hand, up, ou, played, dict(actions), method)
+
+@dataclass(frozen=True)
+class LastCardStudy:
+    """The hero's last decision (four cards face up) in random two-player rounds against the blind rider:
+    per state, the exact best value, the value of the strategy's own action, and whether each folds."""
+
+    strategy: str
+    seed: int
+    table: pd.DataFrame = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        t = self.table
+        regret = t["best"] - t["strategy_value"]
+        se = regret.std(ddof=1) / np.sqrt(len(t)) if len(t) > 1 else float("nan")
+        return (f"{len(t):,} last decisions (seed {self.seed}): the exact best folds {100 * t['best_folds'].mean():.1f}%, "
+                f"{self.strategy} folds {100 * t['strategy_folds'].mean():.1f}%; {self.strategy} gives up "
+                f"{regret.mean():.3f} ± {1.96 * se:.3f} chips per decision to the best play (95%)")
+
+
+def last_card_study(states: int = 500, strategy="computer", *, seed: int = 2026,
+                    rules: FreeRideRules | None = None) -> LastCardStudy:
+    """Random two-player rounds (the hero plays ``always`` until her last card; the opponent is the blind
+    rider, dealt a real hand): at the hero's last decision, the exact values of every action against
+    what ``strategy`` would do there."""
+    from ricochet_math.games.freeride.engine import Round  # the engine sits beside the solver; only here
+    from ricochet_math.games.freeride.strategies import FOLD, get_strategy
+
+    rules = rules or FreeRideRules()
+    strat, always = get_strategy(strategy), get_strategy("always")
+    rng = np.random.default_rng(seed)
+    setup = _Setup(rules, rules.showdown_loss, rules.showdown_loss, 10**9, None, 4, seed)
+    rows = []
+    while len(rows) < states:
+        rnd = Round(rules, [rules.start_chips] * 2, [int(c) for c in rng.permutation(52)])
+        while not rnd.is_terminal():
+            s = rnd.current_seat()
+            view = rnd.view(s)
+            if s == 1:
+                rnd.apply(int(rng.choice(view.hand)))
+                continue
+            if not view.opening and len(view.face_up) == 4:
+                unseen = [c for c in range(52) if c not in set(view.hand) | set(view.face_up) | set(rnd.up[1])]
+                acts = kernel_solve(view.hand, view.face_up, rnd.up[1], rnd.played(1), unseen, setup)
+                own = strat.decide(view)
+                best = max(acts.values())
+                rows.append({"best": best, "strategy_value": acts[own], "best_folds": acts[-1] >= best,
+                             "strategy_folds": own == FOLD, "play_value": max(v for a, v in acts.items() if a != -1)})
+                break
+            rnd.apply(always.decide(view))
+    return LastCardStudy(strat.name, seed, pd.DataFrame(rows))
+
 
 #: the public name of :func:`solve_state` (``rm.freeride_solve``)
 freeride_solve = solve_state
