@@ -16,6 +16,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.engine.shuffle import seed_state, shuffle_prefix
+from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.games.freeride.rules import FreeRideRules, RuleSlot, rules_vector
 from ricochet_math.games.freeride.strategies import kernel_decide, strategy_rows
@@ -304,7 +305,6 @@ def _prepare(strategies, rules: FreeRideRules | None):
     rules = rules or FreeRideRules()
     params = strategy_rows(strategies)
     if not 2 <= params.shape[0] <= 6:
-        from ricochet_math.errors import RuleError  # noqa: PLC0415 - only on the error path
         raise RuleError(f"a table has 2..6 seats, got {params.shape[0]}")
     return rules_vector(rules), params
 

@@ -148,8 +148,9 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
                           "position": s, "net_per_round": p.estimate, "net_low": p.low, "net_high": p.high})
     seat_frame = pd.DataFrame(seat_rows)
     s4.p("Four computer players. Seats differ only through ties (the odd chips go in turn order) and chance: "
-         "the game win rate by seat should be 25%. Within a round, the starter (position 0) acts first, "
-         "before she has seen the others' second cards.")
+         "the game win rate by seat should be 25%. Within a round the starter (position 0) loses chips, mostly "
+         "by selection: she is the player who opened with the lowest card, and the computer opens with its "
+         "highest, so hers is the weakest hand at the table (docs/free-ride-poker.md compares the readings).")
     s4.table("Win rate by seat (games) and net chips per round by position after the starter (rounds)",
              ["seat / position", "game win %", "net chips per round"],
              [[str(r.seat), _ci(g4.win(r.seat), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
