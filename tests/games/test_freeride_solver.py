@@ -118,3 +118,12 @@ def test_last_card_study_never_beats_the_best():
     t = study.to_frame()
     assert len(t) == 40 and (t["best"] >= t["strategy_value"] - 1e-12).all()
     assert not last_card_study(20, "always", seed=5).to_frame()["strategy_folds"].any()
+
+
+def test_free_ride_turns_a_losing_ride_into_a_winning_one():
+    # 7s 8h 4d Qc 2s in hand, 5d 9s 3c up, the opponent shows Kc 6d 9h: exact values (this solver, full deck)
+    kw = dict(face_up="5d 9s 3c", opp_up="Kc 6d 9h", samples=None)
+    full = solve_state("7s 8h 4d Qc 2s", **kw)
+    poor = solve_state("7s 8h 4d Qc 2s", hero_chips=3, **kw)
+    assert full.best_action == poor.best_action == "Qc"
+    assert full.value == pytest.approx(-1.52775, abs=1e-5) and poor.value == pytest.approx(0.38455, abs=1e-5)
