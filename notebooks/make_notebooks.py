@@ -522,6 +522,97 @@ NOTEBOOKS = {
 }
 
 
+# ---------------------------------------------------------------------------------------------- 09
+def freeride_notebook() -> list:
+    """09: Free Ride Poker (the publisher's home game): games, seats, the best response, the free ride,
+    the two-player solver."""
+    return [
+        md("""
+        # 09 - Free Ride Poker
+
+        Free Ride Poker (the publisher's home game, 1-6 players, computer players fill a table to four):
+        50 chips each, five cards each, five cards played one at a time (the fifth face down) with a refill
+        after each, folds cost 1/2/3/5 chips by the cards face up, showdown losers pay 10, and a player short
+        of chips rides free one last time.  Our readings where the rules are silent are in `docs/rules.md`;
+        the analysis in `docs/free-ride-poker.md`.
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
+        # "moderate" (the default: a few minutes on 2 cores) or "full" (an analyst's run).
+        import os
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        GAMES = {"tiny": 300, "moderate": 10_000, "full": 100_000}[SIZE]
+        ROUNDS = {"tiny": 3_000, "moderate": 200_000, "full": 2_000_000}[SIZE]
+        SEATS = (2, 4) if SIZE == "tiny" else (2, 3, 4, 5, 6)
+        SEED = 2026                  # one seed for every Monte Carlo run (common random numbers)
+
+        import matplotlib.pyplot as plt
+        import pandas as pd
+        import ricochet_math as rm
+
+        rules = rm.FreeRideRules()
+        rules.to_frame()
+        """),
+        md("## One game, as a hand history"),
+        code("""
+        game = rm.freeride_game(["computer", "bold", "hider", "cautious"], seed=SEED)
+        print("\\n".join(game.history().splitlines()[:40]))
+        print("...", game.rounds, "rounds; final chips", game.chips)
+        """),
+        md("## Game length and chip swings by table size (computer players)"),
+        code("""
+        table_rules = rules.with_options(min_seats=1)
+        runs = {n: rm.freeride_games(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
+        length = pd.DataFrame([{"seats": n, "rounds": r.length.estimate, "half_width": r.length.half_width,
+                                "swing_rms": r.swing} for n, r in runs.items()])
+        length
+        """),
+        code("""
+        fig, ax = plt.subplots(figsize=(7, 3))
+        for n, r in runs.items():
+            d = r.length_distribution()
+            ax.plot(d["rounds"], d["share"], marker=".", label=f"{n} seats")
+        ax.set(xlabel="rounds in the game", ylabel="share of games", xlim=(0, 40))
+        ax.legend()
+        plt.show()
+        """),
+        md("## Seat and starting-player effects (95% intervals)"),
+        code("""
+        rounds = rm.freeride_rounds(["computer"] * 4, rules, rounds=ROUNDS, seed=SEED)
+        print(rounds.summary())
+        runs[4].to_frame()[["seat", "win", "win_low", "win_high", "starts"]] if 4 in runs else None
+        """),
+        md("## The best response among the strategies, against computer players"),
+        code("""
+        br = rm.freeride_best_response(seats=SEATS, games=GAMES // 2, seed=SEED)
+        print(br.summary())
+        br.to_frame().sort_values(["seats", "win"], ascending=[True, False]).groupby("seats").head(3)
+        """),
+        md("## The value of the free ride"),
+        code("""
+        fr = rm.freeride_value_of_free_ride(["computer"] * 4, rules, games=GAMES, seed=SEED)
+        print(fr.summary())
+        fr.to_frame()
+        """),
+        md("""
+        ## Two players: the hero's best response to the blind rider
+
+        Exact backward induction over every unseen card from three cards face up (see `docs/free-ride-poker.md`
+        for what is exact and what is sampled).
+        """),
+        code("""
+        sol = rm.freeride_solve("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
+        print(sol.summary())
+        sol.to_frame()
+        """),
+    ]
+
+
+NOTEBOOKS["09-free-ride-poker"] = freeride_notebook()
+
+
 def build(name: str, cells) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata = {

@@ -38,6 +38,13 @@ from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
 from ricochet_math.games import rococo
 
+from ricochet_math.games.freeride.rules import FreeRideRules
+from ricochet_math.games.freeride.engine import freeride_game
+from ricochet_math.games.freeride.analysis import (
+    freeride_best_response, freeride_games, freeride_rounds, freeride_value_of_free_ride,
+)
+from ricochet_math.games.freeride.solver import freeride_solve
+
 __all__ = [
     "__version__",
     # errors
@@ -68,4 +75,8 @@ __all__ = [
     "build_report",
     # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
     "rococo",
+
+    # Free Ride Poker
+    "FreeRideRules", "freeride_game", "freeride_best_response", "freeride_games", "freeride_rounds",
+    "freeride_value_of_free_ride", "freeride_solve",
 ]
