@@ -110,8 +110,6 @@ line before any work starts, and nothing in it is touched.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -126,7 +124,7 @@ from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import executor_for_run
-from ricochet_math.storage import check_output_folder, replace_folder, write_marker
+from ricochet_math.storage import check_output_folder
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
 
@@ -193,7 +191,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     # The computing and writing modules load here, not at the top: they bring pandas, matplotlib's Figure
     # and PDF backend, jinja2 and tqdm, and `import ricochet_math` (so every `ricochet` command) imports
     # this module; at the top they more than doubled it (measured: `import ricochet_math` 2.1 s -> 4.6 s).
-    from ricochet_math.reports import compute, figures, jobs, provenance, render, sections, workbook
+    from ricochet_math.reports import compute, figures, jobs, provenance, render, sections
+    from ricochet_math.reports.folder import write_report_folder
 
     t_start = time.perf_counter()
     rules = load_rules(rules)
@@ -230,27 +229,14 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         "N = 1 exact" + ("" if data.solo.complete else " (sampled classes: test size)")
         + f"; N >= 2 Monte Carlo, {rounds:,} rounds per player count with perfect play; 95% confidence intervals.",
     ]
-    no_pdf = render.pdf_available()
-    notes = (no_pdf,) if no_pdf else ()
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        with render.rc_context():
-            doc = sections.build_sections(data, main, run_rows, prov_rows)
-            extra = sections.volatile_tables(run_rows, prov_rows)
-            csvs = render.write_csvs(tmp / "tables", doc, extra)
-            render.render_html(tmp / "report.html", doc, title, subtitle, date, pdf=not no_pdf)
-        frames, titles = render.document_tables(doc, extra)
-        workbook.write_workbook(tmp / "report.xlsx", frames, titles, title, date)
-        if not no_pdf:  # from the HTML just written: one source for both
-            render.render_pdf(tmp / "report.html", tmp / "report.pdf")
-        tables = render.read_csvs(csvs)
-        tables["main_game"] = main
-        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
-        write_marker(tmp, REPORT_KIND, rules=rules.name, rules_sha256=rules.sha256, seed=seed, size=preset.name)
-        replace_folder(tmp, out, REPORT_KIND, REPORT_LEGACY)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    with render.rc_context():  # the plots are drawn while the sections are built
+        doc = sections.build_sections(data, main, run_rows, prov_rows)
+    written = write_report_folder(out, doc, sections.volatile_tables(run_rows, prov_rows), title, subtitle, date,
+                                  REPORT_KIND, {"rules": rules.name, "rules_sha256": rules.sha256, "seed": seed,
+                                                "size": preset.name}, REPORT_LEGACY)
+    tables = dict(written.tables)
+    tables["main_game"] = main
+    files, notes = written.files, written.notes
     jobs.remove_work_folder(work)
     return ReportResult(out_dir=out, files=files, tables=tables, size=preset.name,
                         seconds=time.perf_counter() - t_start, notes=notes)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -33,7 +31,8 @@ from ricochet_math.games.freeride.analysis import (
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.document import Section
-from ricochet_math.storage import check_output_folder, replace_folder, write_marker
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
 
 __all__ = ["FreeRideReport", "freeride_report", "REPORT_KIND"]
 
@@ -102,7 +101,7 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     """
     # matplotlib, jinja2 and the PDF backend load here, not at the top: `import ricochet_math` imports
     # this module's package, and the casino report measured them at more than doubling that import
-    from ricochet_math.reports import provenance, render
+    from ricochet_math.reports import provenance
 
     t0 = time.perf_counter()
     rules = rules or FreeRideRules()
@@ -235,18 +234,7 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
 
     title = "Free Ride Poker: a short mathematics report"
     subtitle = [f"{games:,} games per configuration, seed {seed}; 95% confidence intervals."]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        with render.rc_context():
-            csvs = render.write_csvs(tmp / "tables", sections, {"provenance": prov_frame})
-            render.render_html(tmp / "report.html", sections, title, subtitle, date)
-        with render.rc_context(pdf=True):
-            render.render_pdf(tmp / "report.pdf", sections, title, subtitle, date)
-        tables = render.read_csvs(csvs)
-        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
-        write_marker(tmp, REPORT_KIND, seed=seed, games=games, rules_sha256=digest)
-        replace_folder(tmp, out, REPORT_KIND)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    written = write_report_folder(out, sections, {"provenance": prov_frame}, title, subtitle, date, REPORT_KIND,
+                                  {"seed": seed, "games": games, "rules_sha256": digest})
+    files, tables = written.files, written.tables
     return FreeRideReport(out, files, tables, time.perf_counter() - t0)

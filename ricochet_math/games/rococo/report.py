@@ -11,8 +11,6 @@ a folder the toolkit wrote (or an empty one) is ever replaced.
 from __future__ import annotations
 
 import hashlib
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +20,11 @@ import pandas as pd
 
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
-from ricochet_math.reports import provenance, render
+from ricochet_math.reports import provenance
 from ricochet_math.reports.document import Section, Volatile, num, pct, whole
 from ricochet_math.reports.sections import volatile_tables
-from ricochet_math.storage import check_output_folder, replace_folder, write_marker
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
 from ricochet_math.games.rococo.analysis import best_response, blind_value, removal_check, simulate
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import solve_draws
@@ -157,15 +156,7 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
 
     title = "Rococo Poker: the exchange and the betting"
     subtitle = [f"size {size}, seed {seed}; exact draw analysis, Monte Carlo betting with 95% intervals."]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        csvs = render.write_csvs(tmp / "tables", doc, volatile_tables(times, prov))
-        render.render_html(tmp / "report.html", doc, title, subtitle, date)
-        tables = render.read_csvs(csvs)
-        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
-        write_marker(tmp, REPORT_KIND, seed=seed, size=size)
-        replace_folder(tmp, out, REPORT_KIND)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    written = write_report_folder(out, doc, volatile_tables(times, prov), title, subtitle, date, REPORT_KIND,
+                                  {"seed": seed, "size": size})
+    files, tables = written.files, written.tables
     return RococoReport(out, files, tables, time.perf_counter() - start)
