@@ -80,3 +80,18 @@ nb_merge_streams = True
 html_theme = "alabaster"
 html_title = "ricochet_math"
 html_static_path: list[str] = []
+
+# ---- the game pages other sessions add (docs/home-game.md, docs/*-poker.md): the index lists the ones that
+# exist, so the site builds before and after they arrive (a toctree entry for a missing page is a warning).
+GAME_PAGES = ["home-game", "ring-poker", "rococo-poker", "free-ride-poker"]
+
+
+def _game_pages(app, docname, source):
+    if docname == "index":
+        pages = [p for p in GAME_PAGES if (DOCS / f"{p}.md").exists()]
+        pages += sorted(p.stem for p in DOCS.glob("*-poker.md") if p.stem not in pages)
+        source[0] = source[0].replace("GAME_PAGES\n", "".join(f"{p}\n" for p in pages))
+
+
+def setup(app):
+    app.connect("source-read", _game_pages)
