@@ -46,7 +46,7 @@ myst_heading_anchors = 4          # rules.md links to its own sections by slug
 # ---- API reference
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options: dict[str, object] = {}   # the template asks for members (modules only, not packages)
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"        # signatures as written; the docstrings give units
 add_module_names = False
