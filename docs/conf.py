@@ -78,6 +78,8 @@ nb_merge_streams = True
 
 # ---- HTML
 html_theme = "alabaster"
+# keep "--option" and quotes as typed (the CLI reference and the code-like help texts)
+smartquotes = False
 html_title = "ricochet_math"
 html_static_path: list[str] = []
 
