@@ -42,7 +42,8 @@ SLOW = {"01-published-figures"}
 WIDGET_CHECKS = {
     "03-paytable-tuning": '''
 shipped = exact_figures(*SHIPPED)
-bonus_sliders["flush"].value = 6               # fires on_change
+bonus_sliders["flush"].value = 6               # fires on_change; the example edit's pays, so the
+bonus_sliders["royal_flush"].value = 500       # button's re-solve below reads the cache
 cover_sliders["four_of_a_kind"].value = 60
 moved = exact_figures(*current())
 assert moved["main game N = 1, RTP per initial bet %"] > shipped["main game N = 1, RTP per initial bet %"]
