@@ -75,7 +75,8 @@ NB01 = [
     rules = load_rules(RULES)
     print(rules.summary())
     published = pd.DataFrame(PUBLISHED, columns=["id", "figure", "published", "source"])
-    published.style.format("{:.2%}", subset=["published"]).hide(axis="index")
+    published.style.format(lambda v: " to ".join(f"{x:.2%}" for x in v) if isinstance(v, tuple) else f"{v:.2%}",
+                           subset=["published"]).hide(axis="index")
     """),
     md("The exact one-player analyses (perfect play, and perfect play ignoring the bonus when deciding):"),
     code("""
