@@ -26,6 +26,7 @@ from ricochet_math.engine.round import Round, play_round
 from ricochet_math.solvers.stats import Estimate
 from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate
 from ricochet_math.solvers.solo import SoloAnalysis, SoloDeal, solo_analysis, solo_deal
+from ricochet_math.solvers.exact_row import exact_rtp_row
 from ricochet_math.solvers.advise import Advice, advise
 from ricochet_math.solvers.timing import bench
 from ricochet_math.design.cover import cover, cover_progressive
@@ -64,6 +65,8 @@ __all__ = [
     "SimulationResult", "simulate", "rtp_table",
     # exact solo analysis, advice, timings
     "SoloAnalysis", "SoloDeal", "solo_analysis", "solo_deal",
+    # the exact N = 1 row of an RTP-by-players table (issue 11, notebooks)
+    "exact_rtp_row",
     "Advice", "advise",
     "bench",
     # design: side bets, kickout thresholds, paytable tuning
