@@ -1,4 +1,4 @@
-"""Write the analysis notebooks 01..06 (without outputs) from the cell texts below.
+"""Write the analysis notebooks (without outputs) from the cell texts below.
 
     python notebooks/make_notebooks.py            # (re)write notebooks/*.ipynb
     python notebooks/make_notebooks.py --check    # exit 1 if a committed notebook differs
@@ -66,6 +66,7 @@ NB01 = [
     code("""
     import matplotlib.pyplot as plt
     import pandas as pd
+    from matplotlib.ticker import PercentFormatter
 
     from ricochet_math.reports.published import PUBLISHED, READINGS as ALL_READINGS, published_figures
     from ricochet_math.rules.ruleset import load_rules
@@ -73,7 +74,9 @@ NB01 = [
 
     rules = load_rules(RULES)
     print(rules.summary())
-    pd.DataFrame(PUBLISHED, columns=["id", "figure", "published", "source"])
+    published = pd.DataFrame(PUBLISHED, columns=["id", "figure", "published", "source"])
+    published.style.format(lambda v: " to ".join(f"{x:.2%}" for x in v) if isinstance(v, tuple) else f"{v:.2%}",
+                           subset=["published"]).hide(axis="index")
     """),
     md("The exact one-player analyses (perfect play, and perfect play ignoring the bonus when deciding):"),
     code("""
@@ -90,7 +93,8 @@ NB01 = [
     """),
     md("Figures as rows, readings as columns (computed values):"),
     code("""
-    figures.wide().round(4)
+    wide = figures.wide()
+    wide.style.format("{:.2%}", subset=list(wide.columns[1:])).hide(axis="index")
     """),
     md("Which reading comes closest to each published figure:"),
     code("""
@@ -110,6 +114,7 @@ NB01 = [
     axes[0].set(xlabel="players", ylabel="RTP per initial bet", title="RTP by reading")
     axes[1].set(xlabel="players", ylabel="fold frequency", title="Fold frequency by reading")
     for ax in axes:
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
     plt.show()
@@ -127,45 +132,47 @@ NB02 = [
     md("""
     # 02 - RTP, fold and win frequency by player count
 
-    Perfect play for N = 1..7 players.  N = 1 is exact (`solo_analysis`); N >= 2 is Monte Carlo
-    (`rtp_table`, one `simulate` run per player count, the same seed for each) with 95% intervals.
-    Both RTP conventions are shown: per initial bet (1 + E[net] per ante) and per total wagered.
+    Perfect play for N = 1..7 players.  N = 1 is exact (`exact_rtp_row`, from the exact solo analysis);
+    N >= 2 is Monte Carlo (`rtp_table`, one `simulate` run per player count, the same seed for each) with
+    95% intervals.  The Monte Carlo RTPs are the **controlled** estimates (control variates of exactly known
+    mean: the same rounds, unbiased, a narrower interval; `ricochet rtp` shows the same figures); the plain
+    sample means stay beside them as a check.  Both RTP conventions are shown: per initial bet
+    (1 + E[net] per ante) and per total wagered.  Everything is in percent.
     """),
     code(SIZE_CELL),
     code("""
-    ROUNDS = {"tiny": 300, "moderate": 5_000, "full": 200_000}[SIZE]      # per player count
-    WEAK_ROUNDS = {"tiny": 20_000, "moderate": 200_000, "full": 5_000_000}[SIZE]
+    ROUNDS = {"tiny": 150, "moderate": 4_000, "full": 100_000}[SIZE]      # per player count
+    WEAK_ROUNDS = {"tiny": 4_000, "moderate": 200_000, "full": 5_000_000}[SIZE]
     """),
     code("""
     import matplotlib.pyplot as plt
     import pandas as pd
+    from matplotlib.ticker import PercentFormatter
 
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.solvers.montecarlo import rtp_table
-    from ricochet_math.solvers.solo import solo_analysis
+    from ricochet_math import exact_rtp_row, load_rules, rtp_table
 
     rules = load_rules(RULES)
-    solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
-    exact = solo.at_threshold()
-    one = {"players": 1, "method": "exact", "rounds": None,
-           "rtp_initial": exact["rtp_per_initial_bet"], "rtp_initial_low": exact["rtp_per_initial_bet"],
-           "rtp_initial_high": exact["rtp_per_initial_bet"], "rtp_wagered": exact["rtp_per_wagered"],
-           "fold_frequency": exact["fold_frequency"], "win_frequency": exact["win_frequency"],
-           "kickout_rate": exact["kickout_rate"], "sd_net": exact["std_net"]}
-    results, frame = rtp_table(rules, range(2, 8), "perfect", ROUNDS, SEED, progress=SIZE == "full")
-    frame = frame.assign(method="monte carlo")
-    cols = list(one)
-    table = pd.concat([pd.DataFrame([one]), frame[cols]], ignore_index=True)
-    table.style.format({c: "{:.3%}" for c in cols if c not in ("players", "method", "rounds", "sd_net")})
+    one = exact_rtp_row(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")      # N = 1: exact, one call
+    results, mc = rtp_table(rules, range(2, 8), "perfect", ROUNDS, SEED, progress=SIZE == "full")
+    mc["method"] = "monte carlo, control variates"
+    for name in ("rtp_initial", "rtp_wagered"):          # the controlled RTPs, the plain ones kept beside them
+        for end in ("", "_low", "_high"):
+            mc[f"{name}_plain{end}"] = mc[name + end]
+            mc[name + end] = mc[f"{name}_cv{end}"]
+    table = pd.concat([one, mc], ignore_index=True)
+    percent = ["rtp_initial", "rtp_initial_low", "rtp_initial_high", "rtp_wagered", "rtp_initial_plain",
+               "rtp_initial_plain_low", "rtp_initial_plain_high", "fold_frequency", "win_frequency", "kickout_rate"]
+    table[["players", "method"] + percent + ["sd_net"]].style.format("{:.3%}", subset=percent).format(
+        "{:.3f}", subset=["sd_net"]).hide(axis="index")
     """),
     code("""
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     n = table["players"]
     err = [table["rtp_initial"] - table["rtp_initial_low"], table["rtp_initial_high"] - table["rtp_initial"]]
-    axes[0].errorbar(n, table["rtp_initial"], yerr=err, fmt="o-", capsize=3, label="per initial bet")
+    axes[0].errorbar(n, table["rtp_initial"], yerr=err, fmt="o-", capsize=3, label="per initial bet (95% CI)")
     axes[0].plot(n, table["rtp_wagered"], "s--", label="per total wagered")
     axes[0].axhspan(0.9597, 0.9691, color="0.85", label="published range")
-    axes[0].set(title="RTP", xlabel="players")
+    axes[0].set(title="RTP (N = 1 exact, N >= 2 controlled)", xlabel="players")
     axes[0].legend(fontsize=8)
     axes[1].plot(n, table["fold_frequency"], "o-")
     axes[1].plot([1, 7], [0.229, 0.1094], "kx", ms=9, mew=2, label="published")
@@ -176,90 +183,161 @@ NB02 = [
     axes[2].set(title="Win frequency", xlabel="players")
     axes[2].legend(fontsize=8)
     for ax in axes:
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.grid(alpha=0.3)
     plt.show()
     """),
-    md("For comparison: every seat playing every hand (`always`), cheap enough for many more rounds."),
+    md("For comparison: every seat playing every hand (`always`), cheap enough for many more rounds "
+       "(RTP per initial bet, percent: the controlled estimate where the run keeps control variates, the "
+       "plain mean otherwise)."),
     code("""
     _, always = rtp_table(rules, range(1, 8), "always", WEAK_ROUNDS, SEED, progress=False)
-    always[["players", "rounds", "rtp_initial", "rtp_initial_low", "rtp_initial_high", "rtp_wagered",
-            "win_frequency"]].round(5)
+    rtp = "rtp_initial_cv" if "rtp_initial_cv" in always else "rtp_initial"
+    cols = [rtp, f"{rtp}_low", f"{rtp}_high", "win_frequency"]
+    always[["players", "rounds"] + cols].style.format("{:.3%}", subset=cols).format("{:,}", subset=["rounds"])
     """),
 ]
 
 # ---------------------------------------------------------------------------------------------- 03
 NB03 = [
     md("""
-    # 03 - Paytable tuning: change the bonus and Cover tables, watch the RTP move, save a rule set
+    # 03 - Paytable tuning: move the bonus and Cover pays, watch the RTP move, save a rule set
 
-    Edit the two plain cells below (`BONUS`, `COVER`) and re-run the notebook from there.  Cover is
-    exact (all 2,598,960 dealer hands).  The bonus is part of the main game: its one-player effect is
-    exact for the current strategy (`SoloAnalysis.rtp_with_pays`; re-solve with `RESOLVE = True`), and a
-    multi-player table is a Monte Carlo run on the same deals as the base rule set.
+    The sliders below move the bonus pays (ante units), the Cover pays ("to 1") and the one-player
+    kickout threshold; the exact figures update at once.  That is exact and instant because, with the
+    players' decisions held fixed, the one-player RTP is linear in the pays and the analysis keeps its
+    counts per dealer hand value (`SoloAnalysis.rtp_with_pays`), and Cover's RTP is linear in its pays
+    (`cover_rtp_function`).  The button re-solves perfect play for the new table exactly
+    (`solo_analysis`; minutes for a new bonus table at the moderate size, then cached).  Below the
+    sliders the same functions are called without a browser, a multi-player table is compared on the
+    same deals, the tuner finds tables for a target, and the edited rule set is saved.
     """),
     code(SIZE_CELL),
     code("""
-    ROUNDS = {"tiny": 300, "moderate": 5_000, "full": 100_000}[SIZE]      # the N = 4 comparison
-    RESOLVE = False            # True: re-solve perfect play for the new bonus table (exact, minutes)
+    ROUNDS = {"tiny": 300, "moderate": 4_000, "full": 100_000}[SIZE]      # the N = 4 comparison
     OUT = "my-rules.toml"      # where the edited rule set is saved
     """),
     code("""
+    import ipywidgets as widgets
     import pandas as pd
+    from IPython.display import display
 
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.design.sidebets import cover
-    from ricochet_math.solvers.montecarlo import simulate
-    from ricochet_math.solvers.solo import solo_analysis
-    from ricochet_math.design.tuning import tune_cover, tune_paytable
+    from ricochet_math import cover, load_rules, pattern_value, simulate, solo_analysis
+    from ricochet_math.design.kickout import DEFAULT_GRID
+    from ricochet_math.design.tuning import bonus_rtp_function, cover_rtp_function, tune_cover, tune_paytable
 
     rules = load_rules(RULES)
+    solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
+    cover_rtp = cover_rtp_function(rules)        # exact, linear in the Cover pays
     print(rules.summary())
-    print("BONUS =", {l.key: l.pays for l in rules.bonus})
-    print("COVER =", {l.key: l.pays for l in rules.cover})
     """),
-    md("## Edit these two tables (ante units for the bonus, 'to 1' for Cover)"),
+    md("## The exact figures for any pays (plain functions: the sliders call them, so can you)"),
     code("""
-    # The shipped tables with two lines changed as an example (the shipped value in the comment).
-    BONUS = {"straight": 2, "flush": 5, "full_house": 10, "four_of_a_kind": 25, "straight_flush": 100,
-             "royal_flush": 500}                                              # royal_flush was 1000
-    COVER = {"pair_of_fives": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 5, "flush": 7,
-             "full_house": 10, "four_of_a_kind": 60, "straight_flush": 200,   # four_of_a_kind was 50
-             "royal_flush": 2000}
+    def exact_figures(bonus, cover_pays, kickout):
+        \"\"\"One player's main game (decisions held fixed) and Cover, exact, in percent, for bonus pays
+        ``{line: ante units}``, Cover pays ``{line: to 1}`` and the one-player kickout pattern.\"\"\"
+        pays = [0.0] + [float(bonus[name]) for name in solo.line_names[1:]]
+        main = solo.rtp_with_pays(pays, threshold=pattern_value(kickout))
+        return pd.Series({"main game N = 1, RTP per initial bet %": 100 * main["rtp_per_initial_bet"],
+                          "main game N = 1, RTP per total wagered %": 100 * main["rtp_per_wagered"],
+                          "main game N = 1, bonus hit frequency %": 100 * main["bonus_hit_frequency"],
+                          "main game N = 1, sd of the net (antes)": main["std_net"],
+                          "Cover RTP %": 100 * cover_rtp(cover_pays)}).round(4)
+
+
+    def resolved_figures(bonus, kickout):
+        \"\"\"Perfect play re-solved exactly for these bonus pays and kickout pattern (one player, percent).\"\"\"
+        edited = rules.with_bonus(**bonus).with_kickout(1, kickout)
+        s = solo_analysis(edited, classes=SOLO_CLASSES, progress=SIZE != "tiny").at_threshold()
+        return pd.Series({"re-solved RTP per initial bet %": 100 * s["rtp_per_initial_bet"],
+                          "re-solved RTP per total wagered %": 100 * s["rtp_per_wagered"],
+                          "re-solved fold frequency %": 100 * s["fold_frequency"]}).round(4)
+
+
+    SHIPPED = ({l.key: l.pays for l in rules.bonus}, {l.key: l.pays for l in rules.cover}, rules.kickout[1])
+    exact_figures(*SHIPPED)
+    """),
+    md("## Sliders: the exact figures move at once; the button re-solves the decisions"),
+    code("""
+    def slider(line, low):
+        kind = widgets.IntSlider if float(line.pays).is_integer() else widgets.FloatSlider
+        top = max(10, 4 * int(line.pays))
+        return kind(value=line.pays, min=low, max=top, step=max(1, top // 200), description=line.key,
+                    continuous_update=False, style={"description_width": "120px"})
+
+
+    bonus_sliders = {l.key: slider(l, 0) for l in rules.bonus}
+    cover_sliders = {l.key: slider(l, 1) for l in rules.cover}      # Cover pays stay above 0 (linear)
+    grid = sorted(set(DEFAULT_GRID) | {rules.kickout[1]}, key=pattern_value)
+    kickout_slider = widgets.SelectionSlider(options=grid, value=rules.kickout[1], description="kickout N = 1",
+                                             continuous_update=False, style={"description_width": "120px"})
+    resolve_button = widgets.Button(description="re-solve decisions exactly", layout={"width": "220px"})
+    figures_out, resolved_out = widgets.Output(), widgets.Output()
+
+
+    def current():
+        return ({k: s.value for k, s in bonus_sliders.items()}, {k: s.value for k, s in cover_sliders.items()},
+                kickout_slider.value)
+
+
+    def on_change(change=None):
+        figures_out.clear_output(wait=True)
+        with figures_out:
+            display(pd.concat({"shipped": exact_figures(*SHIPPED), "sliders": exact_figures(*current())}, axis=1))
+
+
+    def on_resolve(button=None):
+        bonus, _, kickout = current()
+        resolved_out.clear_output(wait=True)
+        with resolved_out:
+            display(resolved_figures(bonus, kickout))
+
+
+    for s in [*bonus_sliders.values(), *cover_sliders.values(), kickout_slider]:
+        s.observe(on_change, names="value")
+    resolve_button.on_click(on_resolve)
+    on_change()
+    display(widgets.HBox([widgets.VBox([widgets.HTML("<b>bonus, ante units</b>"), *bonus_sliders.values()]),
+                          widgets.VBox([widgets.HTML("<b>Cover, to 1</b>"), *cover_sliders.values()]),
+                          widgets.VBox([kickout_slider, resolve_button])]),
+            figures_out, resolved_out)
+    """),
+    md("""
+    ## An example edit, without the sliders
+
+    The shipped tables with three lines changed (the shipped value in the comment): a flush pays
+    6 instead of 5 (a frequent line: the effect shows even in a short run), a royal flush 500 instead
+    of 1000, four of a kind on Cover 60 instead of 50.
     """),
     code("""
+    BONUS = {**SHIPPED[0], "flush": 6, "royal_flush": 500}          # flush was 5, royal_flush was 1000
+    COVER = {**SHIPPED[1], "four_of_a_kind": 60}                   # four_of_a_kind was 50
     new = rules.with_bonus(**BONUS).with_cover(**COVER).replace(name="my-rules",
                                                                 description="publisher with an edited paytable")
+    pd.concat({"shipped": exact_figures(*SHIPPED), "edited": exact_figures(BONUS, COVER, rules.kickout[1]),
+               "edited, re-solved": resolved_figures(BONUS, rules.kickout[1])}, axis=1)
+    """),
+    code("""
     before, after = cover(rules), cover(new)
     print(f"Cover RTP {before.rtp:.4%} -> {after.rtp:.4%}  (hit frequency {after.hit_frequency:.4%}, "
           f"std dev {after.std_dev:.4f})")
-    pd.concat({"before": before.to_frame().set_index("key")[["pays", "probability", "rtp_contribution"]],
-               "after": after.to_frame().set_index("key")[["pays", "rtp_contribution"]]}, axis=1).round(6)
+    lines = pd.concat({"before": before.to_frame().set_index("key")[["pays", "probability", "rtp_contribution"]],
+                       "after": after.to_frame().set_index("key")[["pays", "rtp_contribution"]]}, axis=1)
+    lines.style.format("{:.4%}", subset=[c for c in lines.columns if c[1] != "pays"])
     """),
-    md("The bonus, one player (exact):"),
+    md("The bonus at a four-player table (Monte Carlo, controlled estimates, the same deals for both rule sets):"),
     code("""
-    solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
-    pays = [0.0] + [float(BONUS[name]) for name in solo.line_names[1:]]
-    base = solo.at_threshold()
-    fixed = solo.rtp_with_pays(pays)
-    print(f"N = 1 RTP per initial bet {base['rtp_per_initial_bet']:.4%} -> {fixed['rtp_per_initial_bet']:.4%} "
-          "(same decisions)")
-    if RESOLVE:
-        resolved = solo_analysis(new, classes=SOLO_CLASSES, progress=True).at_threshold()
-        print(f"  re-solved perfect play: {resolved['rtp_per_initial_bet']:.4%}")
-    """),
-    md("The bonus at a four-player table (Monte Carlo, the same deals for both rule sets):"),
-    code("""
-    a = simulate(rules, 4, "perfect", ROUNDS, SEED, progress=False)
-    b = simulate(new, 4, "perfect", ROUNDS, SEED, progress=False)
-    ra, rb = a.summary()["rtp_initial"], b.summary()["rtp_initial"]
-    print(f"N = 4 RTP per initial bet {ra.estimate:.3%} -> {rb.estimate:.3%} "
-          f"(difference {rb.estimate - ra.estimate:+.3%}; common random numbers)")
+    a = simulate(rules, 4, "perfect", ROUNDS, SEED, progress=False).summary()["rtp_initial_cv"]
+    b = simulate(new, 4, "perfect", ROUNDS, SEED, progress=False).summary()["rtp_initial_cv"]
+    print(f"N = 4 RTP per initial bet {a.estimate:.3%} ± {a.half_width:.3%} -> {b.estimate:.3%} ± {b.half_width:.3%} "
+          f"(difference {b.estimate - a.estimate:+.3%}; common random numbers)")
     """),
     md("""
     ## Let the tuner find tables for a target
 
     `tune_cover` solves the exact integer problem for Cover.  For the bonus, any RTP function plugs
-    into `tune_paytable`; here the exact one-player RTP with the current decisions.
+    into `tune_paytable`; here the exact one-player RTP with the current decisions
+    (`bonus_rtp_function`, linear in the pays, so the search is exact too).
     """),
     code("""
     cover_target = round(before.rtp + 0.005, 3)
@@ -270,10 +348,8 @@ NB03 = [
     tuned_cover.to_frame().round(6)
     """),
     code("""
-    def bonus_rtp(p):
-        return solo.rtp_with_pays([0.0] + [float(p[name]) for name in solo.line_names[1:]])["rtp_per_initial_bet"]
-
-    bonus_target = round(base["rtp_per_initial_bet"] - 0.002, 4)
+    bonus_rtp = bonus_rtp_function(rules, solo)
+    bonus_target = round(bonus_rtp(SHIPPED[0]) - 0.002, 4)
     tuned_bonus = tune_paytable(bonus_rtp, rules.bonus, ["flush", "full_house", "four_of_a_kind"],
                                 target=bonus_target, tolerance=0.0005, n_best=3, rules=rules, section="bonus")
     print(tuned_bonus.summary())
@@ -297,8 +373,9 @@ NB04 = [
 
     The dealer folds ("is kicked out") when her five-card hand is at or above the threshold for the
     number of players.  One player is exact for every threshold at once (the decision while she is in
-    does not depend on it); more players are Monte Carlo with common random numbers (every threshold
-    on the same deals).
+    does not depend on it), so the curve and the finder answer at once when the target moves; more
+    players are Monte Carlo with common random numbers (every threshold on the same deals), run by a
+    button because they take a while.  Everything is in percent.
     """),
     code(SIZE_CELL),
     code("""
@@ -308,56 +385,110 @@ NB04 = [
     MC_PLAYERS = 3
     """),
     code("""
+    import ipywidgets as widgets
     import matplotlib.pyplot as plt
+    from IPython.display import display
+    from matplotlib.ticker import PercentFormatter
 
+    from ricochet_math import find_kickout, kickout_curve, load_rules, solo_analysis
+    from ricochet_math.design.kickout import DEFAULT_GRID
     from ricochet_math.errors import RuleError
-    from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.solvers.solo import solo_analysis
 
     rules = load_rules(RULES)
     solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
     curve1 = kickout_curve(rules, players=1, grid=DEFAULT_GRID, solo=solo)
     print(curve1.method, "- the rule set's threshold:", rules.kickout[1])
-    curve1.to_frame()[["pattern", "hand", "rtp_per_initial_bet", "rtp_per_wagered", "kickout_rate",
-                       "fold_frequency", "win_frequency"]].round(5)
+    PERCENT = ["rtp_per_initial_bet", "rtp_per_wagered", "kickout_rate", "fold_frequency", "win_frequency"]
+    curve1.to_frame()[["pattern", "hand"] + PERCENT].style.format("{:.3%}", subset=PERCENT).hide(axis="index")
     """),
+    md("## The curve and the finder (plain functions; the widgets below call them)"),
     code("""
+    def plot_curve(curve, target=None, found=None, ax=None):
+        \"\"\"RTP per initial bet against the threshold (95% interval where Monte Carlo), the target and the
+        finder's closest threshold.\"\"\"
+        f = curve.to_frame()
+        if ax is None:
+            _, ax = plt.subplots(figsize=(10, 3.8))
+        x = list(f["pattern"])
+        err = [f["rtp_per_initial_bet"] - f["rtp_ci_low"], f["rtp_ci_high"] - f["rtp_per_initial_bet"]]
+        ax.errorbar(x, f["rtp_per_initial_bet"], yerr=err, fmt="o-", capsize=3, label="RTP per initial bet")
+        if curve.players == 1:
+            ax.plot(x, f["rtp_per_wagered"], "s--", label="RTP per total wagered")
+        if rules.kickout[curve.players] in x:
+            ax.axvline(x.index(rules.kickout[curve.players]), color="C3", ls="--", label="rule set")
+        if target is not None:
+            ax.axhline(target, color="0.4", ls=":", label=f"target {target:.2%}")
+        if found is not None:
+            ax.plot([x.index(found["closest"])], [found["closest_rtp"]], "k*", ms=14, label="closest")
+        ax.set(xlabel="kickout threshold", ylabel="RTP", title=f"{curve.players} player(s): {curve.method}")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.tick_params(axis="x", rotation=45)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        return ax
+
+
+    def finder(curve, target):
+        \"\"\"find_kickout's answer, or its one-line reason when no threshold in the grid reaches the target.\"\"\"
+        try:
+            return find_kickout(rules, players=curve.players, target_rtp=target, curve=curve)
+        except RuleError as exc:
+            print("finder:", exc)
+            return None
+
+
     f = curve1.to_frame()
-    fig, ax = plt.subplots(figsize=(10, 4))
-    ax.plot(f["pattern"], f["rtp_per_initial_bet"], "o-", label="RTP per initial bet")
-    ax.plot(f["pattern"], f["rtp_per_wagered"], "s--", label="RTP per total wagered")
-    if rules.kickout[1] in list(f["pattern"]):
-        ax.axvline(list(f["pattern"]).index(rules.kickout[1]), color="C3", ls="--", label="rule set")
-    ax.set(xlabel="kickout threshold", ylabel="RTP", title="One player, exact")
-    ax.tick_params(axis="x", rotation=45)
-    ax.grid(alpha=0.3)
-    ax.legend()
-    plt.show()
-    """),
-    md("The finder: the threshold whose RTP is closest to a target, and the two that bracket it."),
-    code("""
     lo, hi = f["rtp_per_initial_bet"].min(), f["rtp_per_initial_bet"].max()
     TARGET = 0.965 if lo <= 0.965 <= hi else round((lo + hi) / 2, 4)   # a sampled (tiny) run has other RTPs
-    find_kickout(rules, players=1, target_rtp=TARGET, curve=curve1)
+    found = finder(curve1, TARGET)
+    plot_curve(curve1, TARGET, found)
+    plt.show()
+    found
     """),
-    md("More players: Monte Carlo, perfect play, the same deals at every threshold."),
+    md("""
+    ## Interactive: move the target (one player answers at once), or run the Monte Carlo curve
+
+    The target slider redraws the exact one-player curve and the finder's answer at once.  The button
+    runs the Monte Carlo curve for the chosen player count (perfect play, `ROUNDS` per threshold, the
+    same deals at every threshold) and applies the finder to it.
+    """),
+    code("""
+    target_slider = widgets.FloatSlider(value=100 * TARGET, min=round(100 * lo, 2), max=round(100 * hi, 2),
+                                        step=0.01, description="target RTP %", continuous_update=False,
+                                        readout_format=".2f")
+    players_box = widgets.Dropdown(options=list(range(2, 8)), value=MC_PLAYERS, description="players")
+    run_button = widgets.Button(description="run the Monte Carlo curve", layout={"width": "220px"})
+    exact_out, mc_out = widgets.Output(), widgets.Output()
+
+
+    def on_target(change=None):
+        exact_out.clear_output(wait=True)
+        with exact_out:
+            target = target_slider.value / 100
+            plot_curve(curve1, target, finder(curve1, target))
+            plt.show()
+
+
+    def on_run(button=None):
+        mc_out.clear_output(wait=True)
+        with mc_out:
+            curve = kickout_curve(rules, players=players_box.value, grid=GRID_MC, rounds=ROUNDS, seed=SEED)
+            target = target_slider.value / 100
+            plot_curve(curve, target, finder(curve, target))
+            plt.show()
+
+
+    target_slider.observe(on_target, names="value")
+    run_button.on_click(on_run)
+    on_target()
+    display(widgets.VBox([target_slider, exact_out, widgets.HBox([players_box, run_button]), mc_out]))
+    """),
+    md("More players without the widgets: Monte Carlo, perfect play, the same deals at every threshold."),
     code("""
     curve3 = kickout_curve(rules, players=MC_PLAYERS, grid=GRID_MC, rounds=ROUNDS, seed=SEED,
                            progress=SIZE == "full")
-    print(curve3.method)
-    g = curve3.to_frame()
-    fig, ax = plt.subplots(figsize=(10, 4))
-    ax.errorbar(g["pattern"], g["rtp_per_initial_bet"],
-                yerr=[g["rtp_per_initial_bet"] - g["rtp_ci_low"], g["rtp_ci_high"] - g["rtp_per_initial_bet"]],
-                fmt="o-", capsize=3)
-    ax.set(xlabel="kickout threshold", ylabel="RTP per initial bet (95% CI)", title=f"{MC_PLAYERS} players")
-    ax.grid(alpha=0.3)
+    plot_curve(curve3, 0.965, finder(curve3, 0.965))
     plt.show()
-    try:
-        print(find_kickout(rules, players=MC_PLAYERS, target_rtp=0.965, curve=curve3))
-    except RuleError as exc:
-        print("finder:", exc)
     """),
 ]
 
@@ -366,36 +497,41 @@ NB05 = [
     md("""
     # 05 - What perfect play looks like, and what weak play costs
 
-    The exact one-player strategy chart (for each two-card hand, the strongest dealer hand still played
-    against), the advice for single tables, and the RTP of the weak-player profiles next to perfect play.
+    The exact one-player strategy chart (for each two-card hand, how much of the dealer's range below
+    the kickout it still plays against), the strategy in words, the advice for single tables, and the RTP
+    of the weak-player profiles next to perfect play (percent; Monte Carlo RTPs are the controlled
+    estimates).
     """),
     code(SIZE_CELL),
     code("""
-    ROUNDS = {"tiny": 300, "moderate": 5_000, "full": 100_000}[SIZE]      # perfect play, N = 4
-    WEAK_ROUNDS = {"tiny": 20_000, "moderate": 500_000, "full": 5_000_000}[SIZE]
+    ROUNDS = {"tiny": 300, "moderate": 4_000, "full": 100_000}[SIZE]      # perfect play, N = 4
+    WEAK_ROUNDS = {"tiny": 4_000, "moderate": 500_000, "full": 5_000_000}[SIZE]
     PROFILES = ["always", "pair", "timid", "chaser", "dealer-only", "bonus-hunter"]
     """),
     code("""
     import matplotlib.pyplot as plt
-    import numpy as np
     import pandas as pd
+    from matplotlib.ticker import PercentFormatter
 
-    from ricochet_math.solvers.advise import advise
-    from ricochet_math.rules.ruleset import load_rules
-    from ricochet_math.solvers.montecarlo import simulate
-    from ricochet_math.solvers.solo import solo_analysis, solo_deal
+    from ricochet_math import advise, load_rules, simulate, solo_analysis, solo_deal
+    from ricochet_math.reports.plots import plot_strategy
+    from ricochet_math.reports.strategy_text import hand_grid_names, strategy_chart, strategy_grid, strategy_words
 
     rules = load_rules(RULES)
     solo = solo_analysis(rules, classes=SOLO_CLASSES, progress=SIZE != "tiny")
-    chart = solo.strategy_chart()
-    chart.sort_values("fold_frequency_dealer_in", ascending=False).head(15)
+    chart = strategy_chart(solo)     # one row per analysed two-card class
+    cols = ["hand", "limit", "folds_below_that", "play_frequency_dealer_in"]
+    chart.sort_values("play_frequency_dealer_in")[cols].head(15).style.format(
+        "{:.2%}", subset=["play_frequency_dealer_in"]).hide(axis="index")
     """),
-    md("The chart as a grid: pairs on the diagonal, suited hands above it, offsuit below; the colour is "
-       "the strongest dealer hand value still played against (blank: never plays or not analysed)."),
+    md("The chart as the usual 13 x 13 grid: pairs on the diagonal, suited hands above it, offsuit below; "
+       "each cell is labelled with its hand and the share of the dealer's hands (below the kickout) it plays "
+       "against; grey cells were not analysed (the tiny size analyses two classes)."),
     code("""
-    solo.plot_strategy()
+    fig = plt.figure(figsize=(8, 7))
+    plot_strategy(fig, (0, 0, 8, 7), strategy_grid(chart), hand_grid_names())
     plt.show()
-    solo.strategy_grid().iloc[:6, :6]
+    print("\\n\\n".join(strategy_words(chart, rules.kickout[1], solo.complete)))
     """),
     md("Single decisions: one solo deal, exact over its 14,190 draws, and a two-player table under each "
        "strategy reading."),
@@ -407,16 +543,18 @@ NB05 = [
     """),
     md("What weak play costs: every seat playing the profile, the same deals as perfect play."),
     code("""
-    rows = [{"players": 1, "strategy": "perfect", "rtp": solo.at_threshold()["rtp_per_initial_bet"]}]
-    perfect4 = simulate(rules, 4, "perfect", ROUNDS, SEED, progress=False).summary()["rtp_initial"]
-    rows.append({"players": 4, "strategy": "perfect", "rtp": perfect4.estimate})
-    for n in (1, 4):
-        for p in PROFILES:
-            r = simulate(rules, n, p, WEAK_ROUNDS, SEED, progress=False).summary()["rtp_initial"]
-            rows.append({"players": n, "strategy": p, "rtp": r.estimate})
+    def rtp(players, strategy, rounds):
+        \"\"\"The controlled RTP per initial bet of a run (the plain one if the run kept no controls).\"\"\"
+        s = simulate(rules, players, strategy, rounds, SEED, progress=False).summary()
+        return s.get("rtp_initial_cv", s["rtp_initial"]).estimate
+
+
+    rows = [{"players": 1, "strategy": "perfect", "rtp": solo.at_threshold()["rtp_per_initial_bet"]},
+            {"players": 4, "strategy": "perfect", "rtp": rtp(4, "perfect", ROUNDS)}]
+    rows += [{"players": n, "strategy": p, "rtp": rtp(n, p, WEAK_ROUNDS)} for n in (1, 4) for p in PROFILES]
     cost = pd.DataFrame(rows)
     cost["cost_vs_perfect"] = cost["rtp"] - cost.groupby("players")["rtp"].transform("first")
-    cost.round(4)
+    cost.style.format("{:.3%}", subset=["rtp", "cost_vs_perfect"]).hide(axis="index")
     """),
     code("""
     fig, ax = plt.subplots(figsize=(10, 4))
@@ -424,11 +562,290 @@ NB05 = [
     wide.plot.bar(ax=ax)
     ax.axhline(0.90, color="k", ls=":", label="published 'closer to 90%'")
     ax.set(ylabel="RTP per initial bet", title="Perfect play and the weak profiles")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.legend()
     ax.grid(alpha=0.3, axis="y")
     plt.show()
     """),
 ]
+
+def ring_poker_notebook() -> list:
+    """07: Ring Poker (``ricochet_math.games.ring``): arrangements, seats and order, strategies."""
+    return [
+        md("""
+        # 07 - Ring Poker: arrangements, seats and order, drafting strategies
+
+        Ring Poker (`shared/seeds/002`): 2 or 3 players take adjacent pairs from a ring of six piles over
+        nine rounds, then build three five-card hands from 18 cards, scored slot by slot.  The rules and
+        our readings are in `docs/rules.md` ("Ring Poker"); the methods in `docs/ring-poker.md`.  Jokers
+        are bugs by default (the publisher's advice for its home game).
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
+        # "moderate" (the default: minutes on 2 cores) or "full" (long).
+        import os
+        import time
+
+        import numpy as np
+        import ricochet_math as rm
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        GAMES = {"tiny": 200, "moderate": 20_000, "full": 100_000}[SIZE]
+        PAIR_GAMES = {"tiny": 100, "moderate": 2_000, "full": 10_000}[SIZE]
+        SEED = 2026
+        """),
+        md("""
+        ## The arrangement solver
+
+        The best three hands from 18 cards, exact, for two objectives: `strongest` (lexicographic) and
+        `points` (expected slot points against opponents dealt from the cards not held).  The two can
+        differ a lot: the strongest-first arrangement spends the jokers on the top hand.
+        """),
+        code("""
+        cards = "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td"
+        for objective in ("strongest", "points"):
+            a = rm.arrange(cards, objective=objective, samples=200 if SIZE == "tiny" else 1000, seed=SEED)
+            print(f"{objective:9}: {a.summary()}")
+        a.to_frame()
+        """),
+        code("""
+        # time per arrangement on random holdings (one thread; a shared machine is slower)
+        rng = np.random.default_rng(SEED)
+        model = rm.opponent_model(rm.RingRules(), samples=500, seed=SEED)
+        for objective in ("strongest", "points"):
+            secs = [rm.arrange(rng.choice(54, 18, replace=False), objective=objective, opponent=model).seconds
+                    for _ in range(50 if SIZE == "tiny" else 500)]
+            print(f"{objective:9}: mean {1e3 * np.mean(secs):.3f} ms, max {1e3 * np.max(secs):.3f} ms")
+        """),
+        md("## One game, round by round"),
+        code("""
+        deck = np.random.default_rng(SEED).permutation(54)
+        game = rm.play_ring_game(rm.RingRules(players=3), deck, ["greedy", "lookahead", "denial"])
+        print(game.summary())
+        """),
+        md("""
+        ## Seat and order
+
+        Every seat greedy.  Seat 0 chooses first in round 1; the rule rotates the first player, so with
+        two players seat 0 chooses first in five rounds of nine.  The variant without rotation keeps seat
+        0 first every round.  The test of equal chances is a Wald test of equal win shares.
+        """),
+        code("""
+        rows = []
+        for players in (2, 3):
+            for rotate in (True, False):
+                sim = rm.simulate_ring(rm.RingRules(players=players, rotate=rotate), None, GAMES, SEED)
+                f = sim.to_frame()
+                f.insert(0, "rotate", rotate)
+                f.insert(0, "players", players)
+                f["equal chances p"] = sim.equal_chances().p_value
+                rows.append(f)
+        import pandas as pd
+        seats = pd.concat(rows, ignore_index=True)
+        seats
+        """),
+        md("## Hand categories by slot (two players, greedy)"),
+        code("""
+        rm.simulate_ring(rm.RingRules(players=2), None, GAMES, SEED).category_frame()
+        """),
+        md("""
+        ## Strategy pairings and best responses
+
+        Each strategy at each seat against every other strategy at the other seats, on the same deals.
+        """),
+        code("""
+        for players in (2, 3):
+            table = rm.ring_pairings(rm.RingRules(players=players), games=PAIR_GAMES, seed=SEED)
+            print(table.summary())
+            display(table.best_responses())
+        """),
+    ]
+
+
+def rococo_notebook() -> list:
+    """08: Rococo Poker (ricochet_math.games.rococo): the draw solver, the strategy table, the betting policies."""
+    return [
+        md("""
+        # 08 - Rococo Poker: the best exchange and the betting policies
+
+        Rococo Poker (the publisher's five-card draw: ante 1, an optional blind game, one exchange of 0-3
+        cards, one betting round, split pots, all-check carry-over; our reading in `docs/rules.md`) lives in
+        `rm.rococo`.  This notebook solves the exchange against N opponents who also draw optimally (a
+        fixed point, by counting over all 2,598,960 hands), prints the strategy table and where it differs
+        from "keep the made hand", then simulates the betting policies.
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds once the solutions are cached on disk),
+        # "moderate" (the default) or "full".  Set RICOCHET_NB_SIZE in the environment or edit this line.
+        import os
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        SEED = 2026
+        OPPONENTS = [1] if SIZE == "tiny" else [1, 2, 3, 4, 5]
+        POTS = {"tiny": 2_000, "moderate": 100_000, "full": 1_000_000}[SIZE]
+        """),
+        md("""
+        ## One hand: the 26 keeps
+
+        The exact final-hand distribution of every keep (by enumeration of the 47 unseen cards) and each
+        keep's pot share against one opponent who draws optimally.
+        """),
+        code("""
+        import ricochet_math as rm
+
+        hand = "Kh Kd 7c 4s 2h"
+        dist = rm.rococo.draw_distribution(hand)
+        solution = rm.rococo.solve_draws(1)
+        frame = dist.to_frame()
+        frame.insert(2, "pot_share", solution.keep_shares(dist.hand))
+        frame.sort_values("pot_share", ascending=False).head(8)
+        """),
+        md("""
+        ## The fixed point converges
+
+        Each step: the opponents' final-hand distribution -> the value of each final hand -> the best keep of
+        every hand -> the distribution those keeps give.  `hands_changed` falls to zero; at the fixed point
+        the mean pot share is exactly 1 / (N + 1), as it must be when everybody draws alike.
+        """),
+        code("""
+        for n in OPPONENTS:
+            s = rm.rococo.solve_draws(n)
+            print(s.summary())
+            display(s.iterations)
+        """),
+        md("""
+        ## The strategy table, and where it beats the naive rule
+        """),
+        code("""
+        table = rm.rococo.strategy_table(OPPONENTS)
+        print(table.summary())
+        display(table.versus_naive())
+        table.by_shape()
+        """),
+        md("""
+        ## Betting policies, the blind option, a best response
+        """),
+        code("""
+        result = rm.rococo.simulate(["standard", "loose"], POTS, SEED)
+        print(result.summary())
+        display(result.rates())
+        print(rm.rococo.blind_value("standard", "standard", players=2, pots=POTS, seed=SEED).summary())
+        """),
+        code("""
+        grid = {} if SIZE != "tiny" else {"opens": ("KK", None), "calls": ("JJ",), "blind_rates": (0.0,)}
+        response = rm.rococo.best_response("standard", 2, max(POTS // 4, 1_000), SEED, **grid)
+        print(response.summary())
+        response.to_frame().head(10)
+        """),
+        code("""
+        print(rm.rococo.play_pot(["blinder", "loose"], SEED).text())
+        """),
+    ]
+
+
+NOTEBOOKS = {
+    "01-published-figures": NB01,
+    "02-rtp-by-players": NB02,
+    "03-paytable-tuning": NB03,
+    "04-kickout-thresholds": NB04,
+    "05-strategy": NB05,
+    "07-ring-poker": ring_poker_notebook(),
+    "08-rococo-poker": rococo_notebook(),
+}
+
+
+# ---------------------------------------------------------------------------------------------- 09
+def freeride_notebook() -> list:
+    """09: Free Ride Poker (the publisher's home game): games, seats, the best response, the free ride,
+    the two-player solver."""
+    return [
+        md("""
+        # 09 - Free Ride Poker
+
+        Free Ride Poker (the publisher's home game, 1-6 players, computer players fill a table to four):
+        50 chips each, five cards each, five cards played one at a time (the fifth face down) with a refill
+        after each, folds cost 1/2/3/5 chips by the cards face up, showdown losers pay 10, and a player short
+        of chips rides free one last time.  Our readings where the rules are silent are in `docs/rules.md`;
+        the analysis in `docs/free-ride-poker.md`.
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
+        # "moderate" (the default: a few minutes on 2 cores) or "full" (an analyst's run).
+        import os
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        GAMES = {"tiny": 300, "moderate": 10_000, "full": 100_000}[SIZE]
+        ROUNDS = {"tiny": 3_000, "moderate": 200_000, "full": 2_000_000}[SIZE]
+        SEATS = (2, 4) if SIZE == "tiny" else (2, 3, 4, 5, 6)
+        SEED = 2026                  # one seed for every Monte Carlo run (common random numbers)
+
+        import matplotlib.pyplot as plt
+        import pandas as pd
+        import ricochet_math as rm
+
+        rules = rm.FreeRideRules()
+        rules.to_frame()
+        """),
+        md("## One game, as a hand history"),
+        code("""
+        game = rm.freeride_game(["computer", "bold", "hider", "cautious"], seed=SEED)
+        print("\\n".join(game.history().splitlines()[:40]))
+        print("...", game.rounds, "rounds; final chips", game.chips)
+        """),
+        md("## Game length and chip swings by table size (computer players)"),
+        code("""
+        table_rules = rules.with_options(min_seats=1)
+        runs = {n: rm.freeride_games(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
+        length = pd.DataFrame([{"seats": n, "rounds": r.length.estimate, "half_width": r.length.half_width,
+                                "swing_rms": r.swing} for n, r in runs.items()])
+        length
+        """),
+        code("""
+        fig, ax = plt.subplots(figsize=(7, 3))
+        for n, r in runs.items():
+            d = r.length_distribution()
+            ax.plot(d["rounds"], d["share"], marker=".", label=f"{n} seats")
+        ax.set(xlabel="rounds in the game", ylabel="share of games", xlim=(0, 40))
+        ax.legend()
+        plt.show()
+        """),
+        md("## Seat and starting-player effects (95% intervals)"),
+        code("""
+        rounds = rm.freeride_rounds(["computer"] * 4, rules, rounds=ROUNDS, seed=SEED)
+        print(rounds.summary())
+        runs[4].to_frame()[["seat", "win", "win_low", "win_high", "starts"]] if 4 in runs else None
+        """),
+        md("## The best response among the strategies, against computer players"),
+        code("""
+        br = rm.freeride_best_response(seats=SEATS, games=GAMES // 2, seed=SEED)
+        print(br.summary())
+        br.to_frame().sort_values(["seats", "win"], ascending=[True, False]).groupby("seats").head(3)
+        """),
+        md("## The value of the free ride"),
+        code("""
+        fr = rm.freeride_value_of_free_ride(["computer"] * 4, rules, games=GAMES, seed=SEED)
+        print(fr.summary())
+        fr.to_frame()
+        """),
+        md("""
+        ## Two players: the hero's best response to the blind rider
+
+        Exact backward induction over every unseen card from three cards face up (see `docs/free-ride-poker.md`
+        for what is exact and what is sampled).
+        """),
+        code("""
+        sol = rm.freeride_solve("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
+        print(sol.summary())
+        sol.to_frame()
+        """),
+    ]
+
+
+NOTEBOOKS["09-free-ride-poker"] = freeride_notebook()
+
 
 # ---------------------------------------------------------------------------------------------- 06
 def home_game_cells() -> list:
@@ -561,14 +978,7 @@ def home_game_cells() -> list:
     ]
 
 
-NOTEBOOKS = {
-    "01-published-figures": NB01,
-    "02-rtp-by-players": NB02,
-    "03-paytable-tuning": NB03,
-    "04-kickout-thresholds": NB04,
-    "05-strategy": NB05,
-    "06-home-game": home_game_cells(),
-}
+NOTEBOOKS["06-home-game"] = home_game_cells()
 
 
 def build(name: str, cells) -> nbformat.NotebookNode:

@@ -26,6 +26,7 @@ from ricochet_math.engine.round import Round, play_round
 from ricochet_math.solvers.stats import Estimate
 from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate
 from ricochet_math.solvers.solo import SoloAnalysis, SoloDeal, solo_analysis, solo_deal
+from ricochet_math.solvers.exact_row import exact_rtp_row
 from ricochet_math.solvers.advise import Advice, advise
 from ricochet_math.solvers.timing import bench
 from ricochet_math.design.cover import cover, cover_progressive
@@ -36,6 +37,14 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.games import rococo
+
+from ricochet_math.games.freeride.rules import FreeRideRules
+from ricochet_math.games.freeride.engine import freeride_game
+from ricochet_math.games.freeride.analysis import (
+    freeride_best_response, freeride_games, freeride_rounds, freeride_value_of_free_ride,
+)
+from ricochet_math.games.freeride.solver import freeride_solve
 from ricochet_math.games.home.rules import HomeRules, home_rules
 from ricochet_math.games.home.engine import HomeGame, play_game
 from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
@@ -60,6 +69,8 @@ __all__ = [
     "SimulationResult", "simulate", "rtp_table",
     # exact solo analysis, advice, timings
     "SoloAnalysis", "SoloDeal", "solo_analysis", "solo_deal",
+    # the exact N = 1 row of an RTP-by-players table (issue 11, notebooks)
+    "exact_rtp_row",
     "Advice", "advise",
     "bench",
     # design: side bets, kickout thresholds, paytable tuning
@@ -69,6 +80,12 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
+    "rococo",
+
+    # Free Ride Poker
+    "FreeRideRules", "freeride_game", "freeride_best_response", "freeride_games", "freeride_rounds",
+    "freeride_value_of_free_ride", "freeride_solve",
     # the home game and Ricochet Poker II
     "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
     "home_position", "solve_home",

@@ -15,7 +15,7 @@ Perfect play: play iff EV(play) > EV(fold), i.e. with ``W`` winning draws and
     (3 W + B) / 14190 - 2 > -1   <=>   3 W + B > 14190.
 
 How 2,809,475,760 deals are counted (the kernel: :mod:`ricochet_math.solvers.solo_kernel`)
------------------------------------------------------------------------------------------
+------------------------------------------------------------------------------------------
 * Suit symmetry: 169 two-card classes (pairs x6, suited x4, offsuit x12).
 * For each class, every one of the C(50,5) dealer hands is visited, but its
   14,190 draws are not: they are counted by inclusion-exclusion over the

@@ -2,15 +2,15 @@
 
 For one starting hand it visits all C(50,5) = 2,118,760 dealer hands and, for
 each, counts the player's 14,190 three-card draws by outcome and bonus line
-without visiting them, by inclusion-exclusion over the dealer's cards:
+without visiting them, by inclusion-exclusion over the dealer's cards::
 
     #{T subset of deck\\D} = sum over S subset of D, |S| <= 3, of (-1)^|S| #{T contains S}
 
 with the terms read from tables built once per starting hand
 (:func:`build_levels`): over the C(50,3) draws, the number reaching each value
-(|S| = 0) and the same for the draws holding one given card (|S| = 1), the 48
-values of the draws holding two given cards (|S| = 2), and the value of each
-single draw (|S| = 3).  Bonus-line counts use the same expansion.  Perfect play
+(``|S| = 0``) and the same for the draws holding one given card (``|S| = 1``), the 48
+values of the draws holding two given cards (``|S| = 2``), and the value of each
+single draw (``|S| = 3``).  Bonus-line counts use the same expansion.  Perfect play
 decides with ``3 W + B > 14190`` (``W`` winning draws, ``B`` the bonus summed
 over the draws; :mod:`ricochet_math.solvers.solo`).
 

@@ -2,7 +2,7 @@
 
 :func:`home_report_tables` computes the figures (as DataFrames); :func:`build_home_report`
 writes them as a self-contained HTML page and CSV tables through the casino report's
-machinery (:mod:`ricochet_math.reports.document`, :mod:`ricochet_math.reports.render`)
+machinery (:mod:`ricochet_math.reports.document`, :mod:`ricochet_math.reports.folder`)
 with the same provenance rows (package, git commit and state, libraries, machine, rule
 set and its digest, arguments: size, players, games, seed; the build date and run time).
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,8 +25,8 @@ from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import parse_strategy
 from ricochet_math.reports.document import Section, Volatile, num
 from ricochet_math.reports.provenance import build_date, provenance_rows
-from ricochet_math.reports.render import render_html, write_csvs
-from ricochet_math.storage import check_output_folder, replace_folder, write_marker
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
 
 __all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report", "CASINO_BY_POSITION"]
 
@@ -248,8 +247,9 @@ def _frame_table(title: str, frame: pd.DataFrame, csv: str):
 
 
 def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> HomeReport:
-    """Compute the figures and write ``folder`` (``report.html``, ``tables/*.csv``), replacing only a folder
-    the toolkit wrote."""
+    """Compute the figures and write ``folder`` through :func:`~ricochet_math.reports.folder.write_report_folder`
+    (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
+    a folder the toolkit wrote."""
     folder = check_output_folder(Path(folder), KIND)
     start = time.perf_counter()
     tables = home_report_tables(size, seed, workers=workers)
@@ -257,10 +257,6 @@ def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers:
     date = build_date(False)
     sections = _sections(tables, size, seed, date, run_time)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
-    render_html(work / "report.html", sections, "Ricochet home game and Ricochet Poker II: is every seat fair?",
-                [f"size {size}, seed {seed}"], date)
-    write_csvs(work / "tables", sections, {})
-    write_marker(work, KIND, size=size, seed=seed)
-    replace_folder(work, folder, KIND)
+    write_report_folder(folder, sections, {}, "Ricochet home game and Ricochet Poker II: is every seat fair?",
+                        [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
     return HomeReport(tables, folder, size, seed, run_time)

@@ -1,0 +1,99 @@
+"""Sphinx configuration of the ricochet_math documentation site.
+
+Build: ``sphinx-build -W --keep-going -b html docs build/docs`` (tests/test_docs.py does it with warnings as
+errors).  Pages are Markdown (MyST) and notebooks (MyST-NB); the CLI reference is generated from the argparse
+parsers (sphinx-argparse) and the API reference from the docstrings (autosummary, recursive).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(ROOT))
+
+# The notebooks run at the test size when the site executes them; plots without a display.
+os.environ.setdefault("RICOCHET_NB_SIZE", "tiny")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+project = "ricochet_math"
+author = "ricochet_math contributors"
+copyright = "2026, ricochet_math contributors"
+
+extensions = [
+    "myst_nb",                 # Markdown pages (MyST) and notebooks
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "sphinxarg.ext",           # the CLI reference from ricochet_math.cli.build_parser
+]
+
+# Markdown files that are not pages of the site (issue notes, helper notes, build output).
+exclude_patterns = ["_build", "notebooks/README.md", "issue-*.md", "**/issue-*.md", "HELPERS.md", ".ipynb_checkpoints"]
+templates_path = ["_templates"]
+# The game pages other sessions add (home-game, *-poker) are globbed in the index: a glob that matches nothing
+# yet is not an error.
+suppress_warnings = ["toc.empty_glob"]
+
+# ---- MyST
+myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
+myst_heading_anchors = 4          # rules.md links to its own sections by slug
+
+# ---- API reference
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options: dict[str, object] = {}   # the template asks for members (modules only, not packages)
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"        # signatures as written; the docstrings give units
+add_module_names = False
+
+# ---- notebooks: copied from ../notebooks (their one home) into notebooks/ here at every build.
+# RICOCHET_DOCS_EXECUTE: "off" (render as committed, no outputs), "subset" (the default: execute the
+# notebooks in EXECUTED at the tiny size), "all" (every notebook at the tiny size: minutes).
+EXECUTED = ["04-kickout-thresholds"]
+_mode = os.environ.get("RICOCHET_DOCS_EXECUTE", "subset")
+if _mode not in ("off", "subset", "all"):
+    raise ValueError(f"RICOCHET_DOCS_EXECUTE must be off, subset or all, not {_mode!r}")
+_nb_dir = DOCS / "notebooks"
+_nb_dir.mkdir(exist_ok=True)
+_names = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+for _old in _nb_dir.glob("*.ipynb"):
+    if _old.name not in _names:
+        _old.unlink()
+for _name in _names:
+    _src, _dst = ROOT / "notebooks" / _name, _nb_dir / _name
+    if not _dst.exists() or _dst.read_bytes() != _src.read_bytes():
+        shutil.copyfile(_src, _dst)
+nb_execution_mode = "off" if _mode == "off" else "force"
+nb_execution_excludepatterns = ([] if _mode != "subset" else
+                                [f"notebooks/{n}" for n in _names if n[:-len(".ipynb")] not in EXECUTED])
+nb_execution_timeout = 600
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_merge_streams = True
+
+# ---- HTML
+html_theme = "alabaster"
+# keep "--option" and quotes as typed (the CLI reference and the code-like help texts)
+smartquotes = False
+html_title = "ricochet_math"
+html_static_path: list[str] = []
+
+# ---- the game pages other sessions add (docs/home-game.md, docs/*-poker.md): the index lists the ones that
+# exist, so the site builds before and after they arrive (a toctree entry for a missing page is a warning).
+GAME_PAGES = ["home-game", "ring-poker", "rococo-poker", "free-ride-poker"]
+
+
+def _game_pages(app, docname, source):
+    if docname == "index":
+        pages = [p for p in GAME_PAGES if (DOCS / f"{p}.md").exists()]
+        pages += sorted(p.stem for p in DOCS.glob("*-poker.md") if p.stem not in pages)
+        source[0] = source[0].replace("GAME_PAGES\n", "".join(f"{p}\n" for p in pages))
+
+
+def setup(app):
+    app.connect("source-read", _game_pages)

@@ -1,0 +1,143 @@
+"""``ricochet freeride simulate|play|solve``: Free Ride Poker (thin shells over :mod:`ricochet_math.games.freeride`)."""
+from __future__ import annotations
+
+import argparse
+
+from ricochet_math.cli.app import (
+    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+)
+from ricochet_math.errors import RuleError
+from ricochet_math.games.freeride.analysis import (
+    CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds, table_strategies,
+)
+from ricochet_math.games.freeride.engine import play_game
+from ricochet_math.games.freeride.rules import OPENINGS, FreeRideRules
+from ricochet_math.games.freeride.report import freeride_report
+from ricochet_math.games.freeride.solver import solve_state
+from ricochet_math.reports.tables import Number, Percent, Text, Whole
+
+_FORMATS = {
+    "strategy": Text(wrap=28), "win": Percent(2), "chips": Number(2, interval=True), "out": Percent(2, interval=False),
+    "starts": Percent(2, interval=False), "free_rides_per_game": Number(3, title="free rides/game"),
+    "free_ride_wins_per_game": Number(3, title="free-ride wins/game"), "net": Number(3, interval=True),
+    "net_at_position": Number(3, interval=True, title="net at position"), "rounds": Number(3, interval=True), "swing": Number(2),
+    "seat0_win": Percent(2, interval=False, title="seat 0 win %"), "value": Number(4), "share": Percent(3),
+    "fair": Percent(1, interval=False, title="fair %"), "seats": Whole(), "seat": Whole(), "position": Whole(),
+    **{f"fold_{k}": Percent(1, interval=False, title=f"fold@{k} %") for k in range(5)},
+    "to_the_end": Percent(1, interval=False, title="to end %"),
+}
+TABLES = ("seats", "rounds", "length", "swings", "best", "free-ride")
+
+
+def _rules(args: argparse.Namespace) -> FreeRideRules:
+    return FreeRideRules(opening=args.opening, free_ride=not args.no_free_ride, odd_chips=args.odd_chips)
+
+
+def _strategies(args: argparse.Namespace) -> list[str]:
+    names = [s.strip() for s in args.strategies.split(";") if s.strip()] if args.strategies else ["computer"]
+    if args.players is not None:
+        if not 1 <= args.players <= 6:
+            raise RuleError(f"--players must be 1..6, got {args.players}")
+        names = (names * args.players)[:args.players] if len(names) < args.players else names[:args.players]
+    return names
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("simulate", "play", "solve", "report"),
+                        help="simulate: games or rounds by Monte Carlo; play: one game's hand history; "
+                             "solve: the best play at a two-player state; report: the short report (--out)")
+    parser.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
+                        help="report: the folder to write (new, empty, or a Free Ride report folder)")
+    parser.add_argument("--reproducible", action="store_true", help="report: leave the build date out")
+    parser.add_argument("--strategies", default=None, metavar="S1;S2;...",
+                        help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
+                             "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
+                             "tables are filled with computer players to four seats")
+    parser.add_argument("--players", type=int, default=None, metavar="N",
+                        help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
+    parser.add_argument("--games", type=int, default=10_000, help="games to simulate (default 10,000)")
+    parser.add_argument("--rounds", type=int, default=100_000,
+                        help="rounds for --table rounds (default 100,000)")
+    parser.add_argument("--table", choices=TABLES, default="seats",
+                        help="simulate: seats (win rates, chips), rounds (net chips by seat and by position "
+                             "after the starter), length, swings, best (best response among the candidates "
+                             "for 2..6 seats), free-ride (games with and without it)")
+    parser.add_argument("--opening", choices=OPENINGS, default="card",
+                        help="who starts a round (default card: every player shows an opening card, the "
+                             "lowest starts; see docs/rules.md)")
+    parser.add_argument("--no-free-ride", action="store_true", help="the counterfactual rule without the free ride")
+    parser.add_argument("--odd-chips", choices=("first", "carry"), default="first",
+                        help="odd chips of a split pot: to the first winners in turn order, or left in the middle")
+    parser.add_argument("--field", default="computer", metavar="STRATEGY",
+                        help="--table best: the strategy of the other seats (default computer)")
+    parser.add_argument("--workers", type=int, default=None, help="threads (default every core; same figures)")
+    parser.add_argument("--hand", default=None, help="solve: the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
+    parser.add_argument("--up", default=None, help="solve: the hero's face-up cards (2..4; with 1 use a small deck)")
+    parser.add_argument("--opp-up", default=None, help="solve: the opponent's face-up cards")
+    parser.add_argument("--opp-played", type=int, default=None,
+                        help="solve: cards the opponent has played (default: her face-up count; 5 once her "
+                             "face-down card is played)")
+    parser.add_argument("--samples", type=int, default=40,
+                        help="solve: sampled chance outcomes per node before the last decision (0: exact)")
+    parser.add_argument("--hero-chips", type=int, default=None, help="solve: the hero's chips (caps her losses)")
+    parser.add_argument("--opp-chips", type=int, default=None, help="solve: the opponent's chips")
+    add_seed_option(parser, default=2026)
+    add_format_option(parser)
+
+
+@subcommand(
+    "freeride",
+    help="Free Ride Poker: simulate games and rounds, play one game with its history, solve a two-player state",
+    example="ricochet freeride simulate --strategies 'computer;bold' --players 4 --games 2000 --seed 1",
+    arguments=_arguments,
+)
+def _freeride(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    show = lambda frame: print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)  # noqa: E731
+    if args.action == "solve":
+        if not args.hand or not args.up:
+            raise RuleError("freeride solve needs --hand and --up (and --opp-up)")
+        sol = solve_state(args.hand, face_up=args.up, opp_up=args.opp_up or (), opp_played=args.opp_played,
+                          rules=rules, hero_chips=args.hero_chips, opp_chips=args.opp_chips,
+                          samples=None if args.samples == 0 else args.samples, seed=args.seed)
+        if args.format == "table":
+            print_wrapped("Two players, the hero against the blind rider (never folds, shows random cards); "
+                          "values in chips. " + sol.summary())
+        show(sol.to_frame())
+        return 0
+    if args.action == "report":
+        if not args.out:
+            raise RuleError("freeride report needs --out DIR")
+        result = freeride_report(args.out, rules=rules, games=args.games, rounds=args.rounds, seed=args.seed,
+                                 reproducible=args.reproducible, workers=args.workers)
+        print(result.summary())
+        return 0
+    strategies = _strategies(args)
+    if args.action == "play":
+        game = play_game(table_strategies(strategies, rules), rules, seed=args.seed)
+        print(game.history())
+        return 0
+    table = args.table
+    if table == "rounds":
+        r = simulate_rounds(strategies, rules, rounds=args.rounds, seed=args.seed, workers=args.workers)
+        if args.format == "table":
+            print_wrapped(r.summary())
+        show(r.to_frame())
+    elif table == "best":
+        br = best_response(CANDIDATES, field=args.field, rules=rules, games=args.games, seed=args.seed,
+                           workers=args.workers)
+        if args.format == "table":
+            print_wrapped(br.summary())
+        show(br.to_frame())
+    elif table == "free-ride":
+        fr = free_ride_value(table_strategies(strategies, rules), rules, games=args.games, seed=args.seed,
+                             workers=args.workers)
+        if args.format == "table":
+            print_wrapped(fr.summary())
+        show(fr.to_frame())
+    else:
+        g = simulate_games(strategies, rules, games=args.games, seed=args.seed, workers=args.workers)
+        if args.format == "table":
+            print_wrapped(g.summary())
+        show({"seats": g.to_frame, "length": g.length_distribution, "swings": g.net_distribution}[table]())
+    return 0

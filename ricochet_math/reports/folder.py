@@ -1,0 +1,64 @@
+"""Writing a report folder: one function every report uses, the casino game's and each further game's.
+
+A report is a list of :class:`~ricochet_math.reports.document.Section` plus a few
+volatile frames (run times, provenance).  :func:`write_report_folder` lays it
+out the same way for every game: ``report.html`` (the single source),
+``tables/*.csv`` (full precision), ``report.xlsx`` (one sheet per table, numbers
+as numbers) and ``report.pdf`` (WeasyPrint from the same HTML, where the
+``pdf`` extra is installed; otherwise one line in ``notes`` says so).  Everything
+is written in a temporary folder beside ``out`` and moved into place only when
+complete, with the toolkit's marker, so a failure leaves nothing half-written
+and a folder the toolkit did not write is never replaced.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ricochet_math.reports import render, workbook
+from ricochet_math.storage import replace_folder, write_marker
+
+__all__ = ["WrittenReport", "write_report_folder"]
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """What :func:`write_report_folder` wrote: the files (relative to the folder), the CSV tables read back
+    (full precision), and notes for the reader (for example why there is no PDF)."""
+
+    files: tuple[Path, ...]
+    tables: dict[str, Any]
+    notes: tuple[str, ...]
+
+
+def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any], title: str,
+                        subtitle: list[str], date: str, kind: str, marker: Mapping[str, Any],
+                        legacy: Sequence[str] = ()) -> WrittenReport:
+    """Write the report ``sections`` (plus the ``extra`` frames as CSV and workbook sheets) to ``out``.
+
+    ``kind`` names the report in the folder's marker (``marker`` adds fields such as the seed);
+    an existing ``out`` is replaced only if its marker says the toolkit wrote a report of that kind
+    (or one of the ``legacy`` kinds).  The PDF is made from the HTML just written, so the two carry
+    the same content."""
+    no_pdf = render.pdf_available()
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        with render.rc_context():
+            csvs = render.write_csvs(tmp / "tables", sections, extra)
+            render.render_html(tmp / "report.html", sections, title, subtitle, date, pdf=not no_pdf)
+        frames, titles = render.document_tables(sections, extra)
+        workbook.write_workbook(tmp / "report.xlsx", frames, titles, title, date)
+        if not no_pdf:
+            render.render_pdf(tmp / "report.html", tmp / "report.pdf")
+        tables = render.read_csvs(csvs)
+        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
+        write_marker(tmp, kind, **marker)
+        replace_folder(tmp, out, kind, legacy)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return WrittenReport(files=files, tables=tables, notes=(no_pdf,) if no_pdf else ())

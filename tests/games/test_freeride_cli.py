@@ -1,0 +1,64 @@
+"""``ricochet freeride`` and the short report: outputs, one-line errors, the report's folder rules."""
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from ricochet_math.cli.app import main
+from ricochet_math.errors import RicochetError
+from ricochet_math.games.freeride.report import freeride_report
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_simulate_json_has_full_precision_and_intervals():
+    code, out, _ = run("freeride", "simulate", "--players", "2", "--games", "500", "--seed", "3", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 4  # two players, filled with computer players to four seats
+    assert {"win", "win_low", "win_high", "chips"} <= set(rows[0])
+    assert sum(r["win"] for r in rows) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_play_prints_a_history_and_solve_a_table():
+    code, out, _ = run("freeride", "play", "--players", "1", "--seed", "7")
+    assert code == 0 and "round 1" in out and "game over after" in out
+    code, out, _ = run("freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s 3c", "--opp-up", "2c 7d 9h",
+                       "--samples", "0", "--format", "csv")
+    assert code == 0 and out.splitlines()[0] == "action,value" and out.splitlines()[1].startswith("play Kd,5.28")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("freeride", "simulate", "--strategies", "nonsense"), "unknown Free Ride strategy"),
+    (("freeride", "solve", "--hand", "7s 8h Kd Qc", "--up", "Ad"), "five hand cards"),
+    (("freeride", "simulate", "--players", "9"), "players"),
+    (("freeride", "report"), "--out"),
+])
+def test_errors_are_one_line(argv, words):
+    code, _, err = run(*argv)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_report_writes_its_folder_and_refuses_a_foreign_one(tmp_path):
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    with pytest.raises(RicochetError, match="not written by ricochet_math"):
+        freeride_report(foreign, games=50, rounds=500, seats=(2,), candidates=("always",))
+    assert (foreign / "notes.txt").read_text() == "keep me"
+    out = tmp_path / "report"
+    kw = dict(games=200, rounds=2000, seats=(2, 3), candidates=("always", "computer"), reproducible=True)
+    first = freeride_report(out, **kw)
+    html = (out / "report.html").read_bytes()
+    assert {str(p) for p in first.files} >= {"report.html", "report.pdf", "tables/best_response.csv",
+                                             "tables/provenance.csv", "tables/seats.csv", "tables/solver.csv"}
+    assert (out / ".ricochet-output.json").exists()
+    freeride_report(out, **kw)  # its own folder is replaced, byte for byte the same
+    assert (out / "report.html").read_bytes() == html
