@@ -1,0 +1,357 @@
+"""The exact arrangement solver: the best three five-card hands from a player's cards.
+
+A player holds 18 cards and builds three five-card hands (three spares count for
+nothing).  There are C(18,5)·C(13,5)·C(8,5)/3! = 102,918,816 ways to do it.  The solver
+
+1. values the 8,568 five-card subsets once (:func:`subset_keys`, a numba kernel over
+   :func:`~ricochet_math.games.ring.hands.hand_key`), each with an 18-bit card mask;
+2. sorts them strongest first and searches **top hand T, then middle hand M, then
+   weakest hand L**, each later in that order than the one before (so every arrangement
+   is met once, its hands in slot order);
+3. prunes: *dominance* - given T and M, the best L is the first subset after M that is
+   disjoint from both (any other choice of L is weakly worse in every slot, and every
+   objective here rises with each slot's hand), so L is never enumerated; *upper bounds* -
+   every hand after T is no stronger than T, so (T, M) can score at most
+   ``value(T, M, M)`` and T at most ``value(T, T, T)``; both loops stop at the first bound
+   that cannot beat the best arrangement found.
+
+Objectives (both exact):
+
+* ``"strongest"``: lexicographically strongest (strongest hand, then middle, then
+  weakest), compared by hand keys;
+* ``"points"``: the largest expected slot points against an :class:`OpponentModel` (the
+  distribution of an opponent's slot keys; by linearity of expectation a seat's expected
+  points are (players - 1) x the sum over slots of P(opponent's hand in that slot is not
+  stronger), since tied hands share their place).
+
+It also takes fewer cards and two hands (``hands=2``, from 10 cards up), which is how the
+tests check it against brute force (:func:`reference_best`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math._numba import njit
+from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.errors import CardError, RicochetError
+from ricochet_math.evaluator.names import category_name
+from ricochet_math.games.ring.hands import N_CARDS, cards_text, hand_key, parse_ring_cards
+from ricochet_math.games.ring.rules import Joker, RingRules
+
+__all__ = ["OBJECTIVES", "Arrangement", "OpponentModel", "arrange", "opponent_model", "subset_keys",
+           "solve_indices", "reference_best", "key_category", "SUBSETS", "SUBSET_MASKS", "MAX_CARDS"]
+
+#: the objectives :func:`arrange` knows
+OBJECTIVES = ("strongest", "points")
+#: the most cards the solver takes
+MAX_CARDS = 18
+
+
+def _subset_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Every five-card subset of positions 0..17 in **colex** order (by mask), so the subsets of
+    the first n positions are the first C(n, 5) rows: ``int64[8568, 5]`` positions and masks."""
+    combos = sorted(combinations(range(MAX_CARDS), 5), key=lambda c: sum(1 << i for i in c))
+    idx = np.array(combos, dtype=np.int64)
+    masks = np.array([sum(1 << i for i in c) for c in combos], dtype=np.int64)
+    return idx, masks
+
+
+SUBSETS, SUBSET_MASKS = _subset_tables()
+
+
+@njit
+def subset_keys(cards, n, rule, keys):
+    """``keys[i]`` = hand key of subset ``SUBSETS[i]`` of ``cards[:n]`` for the first C(n,5) subsets."""
+    for i in range(keys.shape[0]):
+        s = SUBSETS[i]
+        keys[i] = hand_key(cards[s[0]], cards[s[1]], cards[s[2]], cards[s[3]], cards[s[4]], rule)
+
+
+@njit(inline="always")
+def _lex_better(a0, a1, a2, b0, b1, b2):
+    if a0 != b0:
+        return a0 > b0
+    if a1 != b1:
+        return a1 > b1
+    return a2 > b2
+
+
+@njit
+def _solve_strongest(keys, order, hands, out):
+    """Lexicographic branch and bound over ``order`` (subset indices strongest first)."""
+    count = order.shape[0]
+    masks = SUBSET_MASKS
+    b0 = b1 = b2 = np.int64(-1)
+    for a in range(count):
+        ti = order[a]
+        t = keys[ti]
+        if not _lex_better(t, t, t, b0, b1, b2):
+            break
+        mt = masks[ti]
+        for b in range(a + 1, count):
+            mi = order[b]
+            if masks[mi] & mt:
+                continue
+            m = keys[mi]
+            if not _lex_better(t, m, m if hands == 3 else -1, b0, b1, b2):
+                break
+            if hands == 2:
+                b0, b1, b2 = t, m, np.int64(-1)
+                out[0], out[1], out[2] = ti, mi, -1
+                break
+            mtm = mt | masks[mi]
+            for c in range(b + 1, count):
+                li = order[c]
+                if masks[li] & mtm:
+                    continue
+                l = keys[li]
+                if _lex_better(t, m, l, b0, b1, b2):
+                    b0, b1, b2 = t, m, l
+                    out[0], out[1], out[2] = ti, mi, li
+                break  # dominance: the first disjoint subset is the best weakest hand
+    return b0, b1, b2
+
+
+@njit
+def _solve_points(weights, order, hands, out):
+    """Branch and bound for the largest sum of ``weights[slot, subset]`` (each row rises with the key)."""
+    count = order.shape[0]
+    masks = SUBSET_MASKS
+    w0, w1, w2 = weights[0], weights[1], weights[2]
+    best = -1.0
+    for a in range(count):
+        ti = order[a]
+        if w0[ti] + w1[ti] + (w2[ti] if hands == 3 else 0.0) <= best:
+            break
+        mt = masks[ti]
+        for b in range(a + 1, count):
+            mi = order[b]
+            if masks[mi] & mt:
+                continue
+            if hands == 2:
+                v = w0[ti] + w1[mi]
+                if v > best:
+                    best = v
+                    out[0], out[1], out[2] = ti, mi, -1
+                break
+            if w0[ti] + w1[mi] + w2[mi] <= best:
+                break
+            mtm = mt | masks[mi]
+            for c in range(b + 1, count):
+                li = order[c]
+                if masks[li] & mtm:
+                    continue
+                v = w0[ti] + w1[mi] + w2[li]
+                if v > best:
+                    best = v
+                    out[0], out[1], out[2] = ti, mi, li
+                break  # dominance: the first disjoint subset is the best weakest hand
+    return best
+
+
+@njit
+def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
+    """Keys of the subsets, their order, and the best arrangement: ``out`` = subset indices of the
+    hands strongest first (-1 where absent); returns the objective value (points) or -1."""
+    count = keys.shape[0]
+    subset_keys(cards, n, rule, keys)
+    order = np.argsort(-keys, kind="mergesort")
+    if objective == 0:
+        _solve_strongest(keys, order, hands, out)
+        return -1.0
+    weights = _weights(keys, samples, hands)
+    return _solve_points(weights, order, hands, out)
+
+
+@njit
+def _weights(keys, samples, hands):
+    """``weights[s, i]`` = P(an opponent's slot-s key <= key i) x (players - 1) from sorted sample keys
+    (``samples[0]`` holds players - 1 in its first cell... see :class:`OpponentModel`)."""
+    count = keys.shape[0]
+    per = samples.shape[1] - 1
+    weights = np.zeros((3, count))
+    for s in range(hands):
+        row = samples[s, 1:]
+        scale = samples[s, 0] / per
+        for i in range(count):
+            weights[s, i] = np.searchsorted(row, keys[i], side="right") * scale
+    return weights
+
+
+def solve_indices(cards: np.ndarray, hands: int, rule: int, objective: int = 0,
+                  samples: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Low-level: (keys of every subset, the best hands' subset indices, value) for checked ``cards``."""
+    n = cards.shape[0]
+    keys = np.empty(comb(n, 5), dtype=np.int64)
+    out = np.full(3, -1, dtype=np.int64)
+    if samples is None:
+        samples = np.zeros((3, 2), dtype=np.int64)
+    value = _arrange_kernel(cards.astype(np.int64), n, hands, int(rule), objective, samples, keys, out)
+    return keys, out, value
+
+
+# ----------------------------------------------------------------------------------- categories
+_CATEGORY_BASE = 15 ** 5
+
+
+def key_category(key: int) -> str:
+    """Category name of a hand key (five of a kind above straight flush, for wild jokers)."""
+    cat = int(key) // _CATEGORY_BASE
+    return "Five of a kind" if cat > 8 else category_name_of_category(cat)
+
+
+def category_name_of_category(cat: int) -> str:
+    from ricochet_math.evaluator.tables import CATEGORY_NAMES  # the names only
+    return CATEGORY_NAMES[cat]
+
+
+# ----------------------------------------------------------------------------------- opponents
+@dataclass(frozen=True)
+class OpponentModel:
+    """An opponent's slot keys, as the solver's objective ``"points"`` reads them.
+
+    ``slot_keys``: ``int64[samples, 3]``, one row per sampled opponent holding (its hands'
+    keys, strongest first, as the opponent arranges them); ``players``: 2 or 3; ``source``:
+    how the rows were drawn (text).  A seat's expected points from hand keys (t, m, l) are
+    (players - 1) x sum over slots of the share of rows whose slot key is not above it.
+    """
+
+    slot_keys: np.ndarray
+    players: int
+    source: str
+
+    def samples_array(self) -> np.ndarray:
+        """The kernel's form: ``int64[3, 1 + samples]``, row s = [players - 1, sorted slot-s keys...]."""
+        k = np.sort(self.slot_keys, axis=0).T
+        return np.ascontiguousarray(np.hstack([np.full((3, 1), self.players - 1, dtype=np.int64), k]))
+
+    def expected_points(self, keys) -> float:
+        """Expected slot points of hands with keys ``keys`` (strongest first) against this model."""
+        tot = 0.0
+        for s, k in enumerate(keys):
+            tot += np.count_nonzero(self.slot_keys[:, s] <= k) / self.slot_keys.shape[0]
+        return (self.players - 1) * tot
+
+
+def opponent_model(rules: RingRules = RingRules(), *, dead=(), samples: int = 1000,
+                   seed: int | None = 0) -> OpponentModel:
+    """Opponents' slot keys: ``samples`` holdings of 18 cards drawn from the deck less ``dead``
+    (a player's own cards), each arranged ``"strongest"``.  ``seed`` makes it reproducible."""
+    samples = check_whole(samples, "samples", high=10**6)
+    rng = np.random.default_rng(check_seed(seed))
+    dead = np.asarray(list(dead), dtype=np.int64)
+    pool = np.setdiff1d(np.arange(N_CARDS), dead)
+    if pool.size < 18:
+        raise CardError(f"only {pool.size} cards left to deal an opponent 18")
+    out = np.empty((samples, 3), dtype=np.int64)
+    for i in range(samples):
+        hold = rng.choice(pool, 18, replace=False)
+        keys, idx, _ = solve_indices(hold, 3, int(rules.joker))
+        out[i] = keys[idx]
+    src = f"{samples} holdings of 18 from {pool.size} cards, arranged strongest, seed {seed}"
+    return OpponentModel(out, rules.players, src)
+
+
+# ----------------------------------------------------------------------------------- public
+@dataclass(frozen=True)
+class Arrangement:
+    """The best hands from a holding (strongest first), the spares, and how they were found.
+
+    ``keys``: each hand's key (the evaluator's partial-key space: higher is stronger);
+    ``value``: expected slot points for objective ``"points"`` (NaN for ``"strongest"``);
+    ``seconds``: solver time (values, order and search) for this holding.
+    """
+
+    cards: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    keys: tuple[int, ...]
+    spares: tuple[int, ...]
+    objective: str
+    joker: Joker
+    value: float
+    seconds: float
+
+    def to_frame(self) -> pd.DataFrame:
+        names = ["strongest", "middle", "weakest"][:len(self.hands)]
+        return pd.DataFrame({"slot": names + ["spares"],
+                             "cards": [cards_text(h) for h in self.hands] + [cards_text(self.spares)],
+                             "category": [key_category(k) for k in self.keys] + [""],
+                             "key": list(self.keys) + [None]})
+
+    def summary(self) -> str:
+        parts = [f"{cards_text(h)} ({key_category(k)})" for h, k in zip(self.hands, self.keys)]
+        text = " | ".join(parts) + f"; spares {cards_text(self.spares)}"
+        if self.objective == "points":
+            text += f"; expected slot points {self.value:.4f}"
+        return text
+
+
+def arrange(cards, *, rules: RingRules = RingRules(), objective: str = "strongest",
+            opponent: OpponentModel | None = None, hands: int = 3, samples: int = 1000,
+            seed: int | None = 0) -> Arrangement:
+    """The best ``hands`` five-card hands from ``cards`` (text such as ``"As Ks Jk ..."`` or numbers 0..53).
+
+    ``objective``: ``"strongest"`` (lexicographic: strongest hand, then middle, then weakest) or
+    ``"points"`` (largest expected slot points against ``opponent``; by default an
+    :func:`opponent_model` of ``samples`` opponents dealt from the cards not held, ``seed``).
+    Exact for the objective given; ``seconds`` on the result is the solver's own time.
+    """
+    cs = parse_ring_cards(cards) if isinstance(cards, str) else np.asarray(cards, dtype=np.int64)
+    if cs.ndim != 1 or (cs.size and (cs.min() < 0 or cs.max() >= N_CARDS)) or np.unique(cs).size != cs.size:
+        raise CardError("cards must be distinct numbers 0..53 or card text")
+    if hands not in (2, 3):
+        raise RicochetError(f"hands must be 2 or 3, got {hands!r}")
+    if not 5 * hands <= cs.size <= MAX_CARDS:
+        raise CardError(f"{hands} hands need {5 * hands} to {MAX_CARDS} cards, got {cs.size}")
+    if objective not in OBJECTIVES:
+        raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+    samples_arr = None
+    if objective == "points":
+        if opponent is None:
+            opponent = opponent_model(rules, dead=cs, samples=samples, seed=seed)
+        samples_arr = opponent.samples_array()
+    start = time.perf_counter()
+    keys, idx, value = solve_indices(cs, hands, int(rules.joker), OBJECTIVES.index(objective), samples_arr)
+    seconds = time.perf_counter() - start
+    chosen = [tuple(int(cs[j]) for j in SUBSETS[i]) for i in idx[:hands]]
+    used = set().union(*chosen)
+    spares = tuple(int(c) for c in cs if int(c) not in used)
+    return Arrangement(tuple(int(c) for c in cs), tuple(chosen), tuple(int(keys[i]) for i in idx[:hands]),
+                       spares, objective, rules.joker, float(value) if objective == "points" else float("nan"),
+                       seconds)
+
+
+# ----------------------------------------------------------------------------------- reference
+def reference_best(cards, hands: int, rule: int, objective: str = "strongest", opponent: OpponentModel | None = None):
+    """Brute force over every arrangement (readable, slow): the best objective value.
+
+    ``"strongest"``: the best tuple of keys, strongest first; ``"points"``: the best expected points.
+    """
+    cards = [int(c) for c in cards]
+    key = {c5: int(hand_key(*c5, int(rule))) for c5 in combinations(cards, 5)}
+    best = None
+    for t in combinations(cards, 5):
+        rest = [c for c in cards if c not in t]
+        for m in combinations(rest, 5):
+            if hands == 2:
+                ks = tuple(sorted((key[t], key[m]), reverse=True))
+                best = _better(best, ks, objective, opponent)
+                continue
+            rest2 = [c for c in rest if c not in m]
+            for l in combinations(rest2, 5):
+                ks = tuple(sorted((key[t], key[m], key[l]), reverse=True))
+                best = _better(best, ks, objective, opponent)
+    return best
+
+
+def _better(best, ks, objective, opponent):
+    if objective == "strongest":
+        return ks if best is None or ks > best else best
+    v = opponent.expected_points(ks)
+    return v if best is None or v > best else best
