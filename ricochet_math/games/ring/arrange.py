@@ -82,19 +82,70 @@ def _lex_better(a0, a1, a2, b0, b1, b2):
     return a2 > b2
 
 
+_BUCKET = 15 ** 4  # a key's bucket: its category and first ranked card (keys // 15**4)
+
+
 @njit
-def _solve_strongest(keys, order, hands, out):
-    """Lexicographic branch and bound over ``order`` (subset indices strongest first)."""
+def _bucket_order(keys, order, bounds):
+    """Counting sort of the subsets into buckets of ``keys // 15**4``, strongest bucket first:
+    ``order[bounds[g]:bounds[g+1]]`` is bucket group g (unsorted inside); returns the number of groups."""
+    count = keys.shape[0]
+    top = 0
+    for i in range(count):
+        top = max(top, keys[i] // _BUCKET)
+    counts = np.zeros(top + 2, dtype=np.int64)
+    for i in range(count):
+        counts[top - keys[i] // _BUCKET + 1] += 1
+    groups = 0
+    bounds[0] = 0
+    for j in range(1, top + 2):
+        if counts[j]:
+            groups += 1
+            bounds[groups] = bounds[groups - 1] + counts[j]
+        counts[j] += counts[j - 1]
+    for i in range(count):
+        j = top - keys[i] // _BUCKET
+        order[counts[j]] = i
+        counts[j] += 1
+    return groups
+
+
+@njit
+def _ensure(keys, order, bounds, state, i):
+    """Sort bucket groups (by key, strongest first, ties by subset index) until ``order[:i+1]`` is sorted.
+    ``state`` = [sorted prefix length, next group]: the search reads ``order`` front to back, so most
+    buckets of weak hands are never sorted."""
+    while state[0] <= i:
+        g = state[1]
+        lo, hi = bounds[g], bounds[g + 1]
+        packed = np.empty(hi - lo, dtype=np.int64)
+        for j in range(lo, hi):
+            packed[j - lo] = (-keys[order[j]] << 14) | order[j]
+        packed.sort()
+        for j in range(lo, hi):
+            order[j] = packed[j - lo] & 16383
+        state[0] = hi
+        state[1] = g + 1
+
+
+@njit
+def _solve_strongest(keys, order, bounds, hands, out):
+    """Lexicographic branch and bound over ``order`` (subset indices strongest first, sorted lazily)."""
     count = order.shape[0]
     masks = SUBSET_MASKS
+    state = np.zeros(2, dtype=np.int64)
     b0 = b1 = b2 = np.int64(-1)
     for a in range(count):
+        if a >= state[0]:
+            _ensure(keys, order, bounds, state, a)
         ti = order[a]
         t = keys[ti]
         if not _lex_better(t, t, t, b0, b1, b2):
             break
         mt = masks[ti]
         for b in range(a + 1, count):
+            if b >= state[0]:
+                _ensure(keys, order, bounds, state, b)
             mi = order[b]
             if masks[mi] & mt:
                 continue
@@ -107,6 +158,8 @@ def _solve_strongest(keys, order, hands, out):
                 break
             mtm = mt | masks[mi]
             for c in range(b + 1, count):
+                if c >= state[0]:
+                    _ensure(keys, order, bounds, state, c)
                 li = order[c]
                 if masks[li] & mtm:
                     continue
@@ -119,18 +172,23 @@ def _solve_strongest(keys, order, hands, out):
 
 
 @njit
-def _solve_points(weights, order, hands, out):
+def _solve_points(keys, order, bounds, weights, hands, out):
     """Branch and bound for the largest sum of ``weights[slot, subset]`` (each row rises with the key)."""
     count = order.shape[0]
     masks = SUBSET_MASKS
+    state = np.zeros(2, dtype=np.int64)
     w0, w1, w2 = weights[0], weights[1], weights[2]
     best = -1.0
     for a in range(count):
+        if a >= state[0]:
+            _ensure(keys, order, bounds, state, a)
         ti = order[a]
         if w0[ti] + w1[ti] + (w2[ti] if hands == 3 else 0.0) <= best:
             break
         mt = masks[ti]
         for b in range(a + 1, count):
+            if b >= state[0]:
+                _ensure(keys, order, bounds, state, b)
             mi = order[b]
             if masks[mi] & mt:
                 continue
@@ -144,6 +202,8 @@ def _solve_points(weights, order, hands, out):
                 break
             mtm = mt | masks[mi]
             for c in range(b + 1, count):
+                if c >= state[0]:
+                    _ensure(keys, order, bounds, state, c)
                 li = order[c]
                 if masks[li] & mtm:
                     continue
@@ -161,12 +221,14 @@ def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
     hands strongest first (-1 where absent); returns the objective value (points) or -1."""
     count = keys.shape[0]
     subset_keys(cards, n, rule, keys)
-    order = np.argsort(-keys, kind="mergesort")
+    order = np.empty(count, dtype=np.int64)
+    bounds = np.empty(count + 1, dtype=np.int64)
+    _bucket_order(keys, order, bounds)
     if objective == 0:
-        _solve_strongest(keys, order, hands, out)
+        _solve_strongest(keys, order, bounds, hands, out)
         return -1.0
     weights = _weights(keys, samples, hands)
-    return _solve_points(weights, order, hands, out)
+    return _solve_points(keys, order, bounds, weights, hands, out)
 
 
 @njit
