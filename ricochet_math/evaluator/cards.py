@@ -11,6 +11,13 @@ Text follows ``shared/spec/ricochet-casino.md``: rank ``23456789TJQKA`` (``10``
 also accepted), suit ``cdhs`` or ``♣♦♥♠``, case-insensitive.  Hands are cards
 separated by spaces (or commas).
 
+Jokers (for the games that use them, :mod:`ricochet_math.evaluator.jokers`) are
+the kernel integers ``52`` and ``53`` (:data:`JOKERS`).  Their text is ``Jk``
+(also ``JK``, ``X``, ``Joker``, ``🃏``); the two jokers are the same card, so
+each joker token takes the next joker not already used.  Only
+``parse_cards(..., jokers=True)`` reads them; elsewhere a joker is an error
+naming where it is.
+
 >>> parse_cards("As 10h K♦")
 array([51, 34, 45], dtype=int8)
 >>> format_cards([51, 34, 45])
@@ -29,7 +36,10 @@ __all__ = [
     "RANKS",
     "SUITS",
     "SUIT_SYMBOLS",
+    "JOKERS",
+    "N_CARDS",
     "CardError",
+    "is_joker",
     "card",
     "rank_of",
     "suit_of",
@@ -59,6 +69,13 @@ _SUIT_LOOKUP = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate
 # Variation selectors sometimes follow the suit symbols in pasted text (♠️).
 _SUIT_LOOKUP |= {s + "\ufe0f": i for i, s in enumerate(SUIT_SYMBOLS)}
 _RANK_LOOKUP = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
+
+#: Kernel integers of the two jokers, after the 52 ordinary cards.
+JOKERS = (52, 53)
+#: Cards in a deck with both jokers (Ring Poker's 54).
+N_CARDS = 54
+JOKER_TEXT, JOKER_SYMBOL = "Jk", "\U0001F0CF"
+_JOKER_WORDS = frozenset(["jk", "x", "joker", "jkr", JOKER_SYMBOL])
 _SPLIT = re.compile(r"[\s,]+")
 
 
@@ -77,18 +94,32 @@ def suit_of(c: int) -> int:
     return c & 3
 
 
-def parse_card(text: str, *, where: str = "") -> int:
+def is_joker(c) -> bool:
+    """Whether kernel card ``c`` is one of the two jokers (52, 53)."""
+    return int(c) in JOKERS
+
+
+def parse_card(text: str, *, where: str = "", jokers: bool = False) -> int:
     """Parse one card such as ``As``, ``td``, ``10h`` or ``K♦`` (or a kernel integer ``0..51``) into ``0..51``.
 
-    ``True``/``False`` are not cards (Python would read them as 1 and 0).
+    ``True``/``False`` are not cards (Python would read them as 1 and 0).  With
+    ``jokers=True`` a joker (``Jk``, ``X``, ``Joker``, ``🃏`` or 52/53) is read too:
+    joker text gives 52 (:func:`parse_cards` numbers a second one 53).
     """
     if isinstance(text, (bool, np.bool_)):
         raise CardError(f"{text!r} is not a card{_at(where)}: give card text such as 'As' or a number 0..51")
     if isinstance(text, (int, np.integer)):
-        if 0 <= int(text) < 52:
+        if 0 <= int(text) < 52 or (jokers and int(text) in JOKERS):
             return int(text)
-        raise CardError(f"card number {int(text)} is outside 0..51{_at(where)}")
+        if int(text) in JOKERS:
+            raise CardError(f"card number {int(text)} is a joker, outside 0..51{_at(where)}: "
+                            "this game is played without jokers")
+        raise CardError(f"card number {int(text)} is outside 0..{53 if jokers else 51}{_at(where)}")
     token = str(text).strip()
+    if token.lower() in _JOKER_WORDS:
+        if jokers:
+            return JOKERS[0]
+        raise CardError(f"joker {text!r}{_at(where)}: this game is played without jokers")
     if len(token) < 2:
         raise CardError(f"malformed card {text!r}{_at(where)}: expected rank then suit, e.g. 'As' or '10h'")
     rank_text, suit_text = token[:-1], token[-1]
@@ -109,6 +140,7 @@ def parse_cards(
     count: int | Sequence[int] | None = None,
     where: str = "",
     dead: Iterable[int] | dict[int, str] = (),
+    jokers: bool = False,
 ) -> np.ndarray:
     """Parse a hand into an ``int8`` array of kernel cards.
 
@@ -116,7 +148,9 @@ def parse_cards(
     ``count`` (an int or allowed counts) checks the number of cards; ``dead``
     lists cards already in use elsewhere (e.g. other seats), or maps each to
     where it is, so a card that appears twice anywhere on the table is
-    reported with both places.
+    reported with both places.  ``jokers=True`` reads jokers too: each joker
+    token takes the lowest joker (52, then 53) not already in the hand or
+    among ``dead``, since the two jokers are the same card.
     """
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
@@ -125,7 +159,7 @@ def parse_cards(
                         f"got a {type(text).__name__}")
     else:
         tokens = list(text)
-    cards = [parse_card(t, where=where) for t in tokens]
+    cards = [parse_card(t, where=where, jokers=jokers) for t in tokens]
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
@@ -135,19 +169,41 @@ def parse_cards(
     # so a card used twice on the table is reported with both places.
     elsewhere = {int(d): w for d, w in dead.items()} if isinstance(dead, dict) else {int(d): "" for d in dead}
     seen: set[int] = set()
+    if jokers:
+        cards = _number_jokers(tokens, cards, elsewhere, where)
     for tok, c in zip(tokens, cards):
         if c in seen:
-            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}")
         if c in elsewhere:
             also = f" (already in {elsewhere[c]})" if elsewhere[c] else ""
-            raise CardError(f"duplicate card {format_card(c)} ({tok!r}){_at(where)}{also}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}{also}")
         seen.add(c)
     return np.asarray(cards, dtype=np.int8)
 
 
-def format_card(c: int, *, symbols: bool = False) -> str:
-    """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``)."""
+def _number_jokers(tokens, cards: list[int], elsewhere: dict[int, str], where: str) -> list[int]:
+    """Give each joker token (text, read as 52) the lowest joker not yet used here or elsewhere."""
+    explicit = {c for t, c in zip(tokens, cards) if c in JOKERS and isinstance(t, (int, np.integer))}
+    used = explicit | {c for c in elsewhere if c in JOKERS}
+    out = []
+    for tok, c in zip(tokens, cards):
+        if c in JOKERS and not isinstance(tok, (int, np.integer)):
+            free = [j for j in JOKERS if j not in used]
+            if not free:
+                also = "".join(f" (one already in {elsewhere[j]})" for j in JOKERS if elsewhere.get(j))
+                raise CardError(f"a third joker {tok!r}{_at(where)}: the deck has only two{also}")
+            c = free[0]
+            used.add(c)
+        out.append(c)
+    return out
+
+
+def format_card(c: int, *, symbols: bool = False, jokers: bool = False) -> str:
+    """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``); with ``jokers=True`` a
+    joker (52, 53) is ``Jk`` (``🃏``)."""
     c = int(c)
+    if jokers and c in JOKERS:
+        return JOKER_SYMBOL if symbols else JOKER_TEXT
     if not 0 <= c < 52:
         raise CardError(f"card number {c} is outside 0..51")
     suit = SUIT_SYMBOLS[c & 3] if symbols else SUITS[c & 3]
@@ -155,8 +211,8 @@ def format_card(c: int, *, symbols: bool = False) -> str:
 
 
 def format_cards(cards: Iterable[int], *, symbols: bool = False) -> str:
-    """Space-separated text of several kernel cards."""
-    return " ".join(format_card(c, symbols=symbols) for c in cards)
+    """Space-separated text of several kernel cards; jokers (52, 53) read ``Jk`` (``🃏``)."""
+    return " ".join(format_card(c, symbols=symbols, jokers=True) for c in cards)
 
 
 def full_deck() -> np.ndarray:
