@@ -7,12 +7,17 @@ import json
 
 import numpy as np
 
-from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, subcommand, writable_folder
-from ricochet_math.games.ring.analysis import pairings, simulate
+from ricochet_math.cli.app import (
+    add_format_option,
+    add_seed_option,
+    print_frame,
+    subcommand,
+    writable_folder,
+)
+from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
 from ricochet_math.games.ring.arrange import OBJECTIVES, arrange
 from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.hands import cards_text
-from ricochet_math.games.ring.analysis import deal_batch
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import STRATEGIES
 from ricochet_math.reports.tables import Number, Percent
@@ -140,7 +145,9 @@ def _arrange(args) -> int:
 
 
 def _report(args) -> int:
-    from ricochet_math.games.ring.report import ring_report  # matplotlib and jinja2 only for this action
+    from ricochet_math.games.ring.report import (
+        ring_report,  # matplotlib and jinja2 only for this action
+    )
     path = ring_report(args.folder, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker))
     print(f"wrote {path}")
     return 0

@@ -12,7 +12,13 @@ from ricochet_math.games.ring.kernel import play_batch
 from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.scoring import reference_score, score
 from ricochet_math.games.ring.strategies import (
-    STRATEGIES, choose_pair, legal_pairs, potential, reference_choose, reference_potential, strategy_code,
+    STRATEGIES,
+    choose_pair,
+    legal_pairs,
+    potential,
+    reference_choose,
+    reference_potential,
+    strategy_code,
 )
 
 
@@ -71,7 +77,7 @@ def test_three_players_leftover_and_rotation():
         last = game.history[-1]
         assert last.how == "leftover" and last.seat == (first + 2) % 3
     assert game.is_terminal() and [len(h) for h in game.holdings] == [18, 18, 18]
-    assert sorted(sum(game.holdings, [])) == list(range(54))
+    assert sorted(c for h in game.holdings for c in h) == list(range(54))
 
 
 def test_two_players_discard_eighteen_cards_and_no_rotation_variant():

@@ -7,7 +7,6 @@ hand from what is left; no order, no bounds) for full 18-card holdings.  Both ob
 from __future__ import annotations
 
 from itertools import combinations
-from math import comb
 
 import numba
 import numpy as np
@@ -15,7 +14,11 @@ import pytest
 
 from ricochet_math.errors import CardError, RicochetError
 from ricochet_math.games.ring.arrange import (
-    SUBSET_MASKS, OpponentModel, arrange, opponent_model, reference_best, solve_indices,
+    SUBSET_MASKS,
+    arrange,
+    opponent_model,
+    reference_best,
+    solve_indices,
 )
 from ricochet_math.games.ring.hands import parse_ring_cards
 from ricochet_math.games.ring.rules import Joker, RingRules

@@ -25,8 +25,15 @@ from ricochet_math.games.ring.strategies import RANDOM_DRAWS, STRATEGIES, strate
 from ricochet_math.solvers.batches import run_batches
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
-__all__ = ["RingSimulation", "simulate", "deal_batch", "PairingTable", "pairings", "CATEGORY_LABELS",
-           "EqualChances"]
+__all__ = [
+    "CATEGORY_LABELS",
+    "EqualChances",
+    "PairingTable",
+    "RingSimulation",
+    "deal_batch",
+    "pairings",
+    "simulate",
+]
 
 #: slot categories as counted (key // 15**5): the nine of the evaluator, then five of a kind
 CATEGORY_LABELS = ("High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
@@ -154,8 +161,8 @@ class RingSimulation:
                                        self.sums["shared"][0] / self.games]})
 
     def summary(self) -> str:
-        lines = [f"{self.rules.summary()}; {self.games:,} games, seed {self.seed}, arrangement "
-                 f"{self.objective}, {self.run_time:.1f} s"]
+        lines = [(f"{self.rules.summary()}; {self.games:,} games, seed {self.seed}, arrangement "
+                  f"{self.objective}, {self.run_time:.1f} s")]
         for s in range(self.rules.players):
             w, pts = self.win_share(s), self.mean_points(s)
             lines.append(f"seat {s} ({self.strategies[s]}): win {100 * w.estimate:.2f} ± "
@@ -164,7 +171,7 @@ class RingSimulation:
         return "\n".join(lines)
 
 
-def simulate(rules: RingRules = RingRules(), strategies: Sequence[str] | None = None, games: int = 10_000,
+def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = None, games: int = 10_000,
              seed: int | None = None, *, objective: str = "strongest", opponent: OpponentModel | None = None,
              batch_size: int = 1000, workers: int | None = None) -> RingSimulation:
     """Play ``games`` games with ``strategies`` (one per seat, default all ``greedy``) and sum the results.
@@ -174,6 +181,7 @@ def simulate(rules: RingRules = RingRules(), strategies: Sequence[str] | None = 
     ``seed`` and ``batch_size`` fix the games; ``workers`` (threads) does not change a digit.
     """
     games = check_whole(games, "games", high=10**9)
+    rules = rules or RingRules()
     names = tuple(STRATEGIES[strategy_code(s)] for s in (strategies or ["greedy"] * rules.players))
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}: "
@@ -254,10 +262,11 @@ class PairingTable:
                    "among these"))
 
 
-def pairings(rules: RingRules = RingRules(), strategies: Sequence[str] = STRATEGIES, games: int = 2000,
+def pairings(rules: RingRules | None = None, strategies: Sequence[str] = STRATEGIES, games: int = 2000,
              seed: int | None = 0, *, batch_size: int = 1000, workers: int | None = None) -> PairingTable:
     """Every focal strategy at every seat against every opponent strategy at the other seats
     (``len(strategies)**2 * players`` runs of ``games`` games, all on the same deals)."""
+    rules = rules or RingRules()
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     runs = {}
     for a in names:

@@ -40,12 +40,30 @@ import pandas as pd
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import CardError, RicochetError
-from ricochet_math.evaluator.names import category_name
-from ricochet_math.games.ring.hands import N_CARDS, cards_text, hand_key, parse_ring_cards
+from ricochet_math.evaluator.jokers import FIVE_OF_A_KIND
+from ricochet_math.evaluator.tables import CATEGORY_NAMES
+from ricochet_math.games.ring.hands import (
+    N_CARDS,
+    cards_text,
+    hand_key,
+    parse_ring_cards,
+)
 from ricochet_math.games.ring.rules import Joker, RingRules
 
-__all__ = ["OBJECTIVES", "Arrangement", "OpponentModel", "arrange", "opponent_model", "subset_keys",
-           "solve_indices", "reference_best", "key_category", "SUBSETS", "SUBSET_MASKS", "MAX_CARDS"]
+__all__ = [
+    "MAX_CARDS",
+    "OBJECTIVES",
+    "SUBSETS",
+    "SUBSET_MASKS",
+    "Arrangement",
+    "OpponentModel",
+    "arrange",
+    "key_category",
+    "opponent_model",
+    "reference_best",
+    "solve_indices",
+    "subset_keys",
+]
 
 #: the objectives :func:`arrange` knows
 OBJECTIVES = ("strongest", "points")
@@ -263,14 +281,9 @@ _CATEGORY_BASE = 15 ** 5
 
 
 def key_category(key: int) -> str:
-    """Category name of a hand key (five of a kind above straight flush, for wild jokers)."""
+    """Category name of a hand key (five of a kind, category 9, above the straight flush)."""
     cat = int(key) // _CATEGORY_BASE
-    return "Five of a kind" if cat > 8 else category_name_of_category(cat)
-
-
-def category_name_of_category(cat: int) -> str:
-    from ricochet_math.evaluator.tables import CATEGORY_NAMES  # the names only
-    return CATEGORY_NAMES[cat]
+    return "Five of a kind" if cat >= FIVE_OF_A_KIND else CATEGORY_NAMES[cat]
 
 
 # ----------------------------------------------------------------------------------- opponents
@@ -301,11 +314,12 @@ class OpponentModel:
         return (self.players - 1) * tot
 
 
-def opponent_model(rules: RingRules = RingRules(), *, dead=(), samples: int = 1000,
+def opponent_model(rules: RingRules | None = None, *, dead=(), samples: int = 1000,
                    seed: int | None = 0) -> OpponentModel:
     """Opponents' slot keys: ``samples`` holdings of 18 cards drawn from the deck less ``dead``
     (a player's own cards), each arranged ``"strongest"``.  ``seed`` makes it reproducible."""
     samples = check_whole(samples, "samples", high=10**6)
+    rules = rules or RingRules()
     rng = np.random.default_rng(check_seed(seed))
     dead = np.asarray(list(dead), dtype=np.int64)
     pool = np.setdiff1d(np.arange(N_CARDS), dead)
@@ -354,7 +368,7 @@ class Arrangement:
         return text
 
 
-def arrange(cards, *, rules: RingRules = RingRules(), objective: str = "strongest",
+def arrange(cards, *, rules: RingRules | None = None, objective: str = "strongest",
             opponent: OpponentModel | None = None, hands: int = 3, samples: int = 1000,
             seed: int | None = 0) -> Arrangement:
     """The best ``hands`` five-card hands from ``cards`` (text such as ``"As Ks Jk ..."`` or numbers 0..53).
@@ -364,9 +378,8 @@ def arrange(cards, *, rules: RingRules = RingRules(), objective: str = "stronges
     :func:`opponent_model` of ``samples`` opponents dealt from the cards not held, ``seed``).
     Exact for the objective given; ``seconds`` on the result is the solver's own time.
     """
-    cs = parse_ring_cards(cards) if isinstance(cards, str) else np.asarray(cards, dtype=np.int64)
-    if cs.ndim != 1 or (cs.size and (cs.min() < 0 or cs.max() >= N_CARDS)) or np.unique(cs).size != cs.size:
-        raise CardError("cards must be distinct numbers 0..53 or card text")
+    cs = parse_ring_cards(cards, where="the cards to arrange")
+    rules = rules or RingRules()
     if hands not in (2, 3):
         raise RicochetError(f"hands must be 2 or 3, got {hands!r}")
     if not 5 * hands <= cs.size <= MAX_CARDS:
@@ -381,7 +394,7 @@ def arrange(cards, *, rules: RingRules = RingRules(), objective: str = "stronges
     start = time.perf_counter()
     keys, idx, value = solve_indices(cs, hands, int(rules.joker), OBJECTIVES.index(objective), samples_arr)
     seconds = time.perf_counter() - start
-    chosen = [tuple(int(cs[j]) for j in SUBSETS[i]) for i in idx[:hands]]
+    chosen = [tuple(sorted((int(cs[j]) for j in SUBSETS[i]), reverse=True)) for i in idx[:hands]]
     used = set().union(*chosen)
     spares = tuple(int(c) for c in cs if int(c) not in used)
     return Arrangement(tuple(int(c) for c in cs), tuple(chosen), tuple(int(keys[i]) for i in idx[:hands]),

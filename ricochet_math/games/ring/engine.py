@@ -19,13 +19,23 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.errors import RicochetError
-from ricochet_math.games.ring.arrange import OBJECTIVES, Arrangement, arrange, key_category
+from ricochet_math.games.ring.arrange import (
+    OBJECTIVES,
+    Arrangement,
+    arrange,
+    key_category,
+)
 from ricochet_math.games.ring.hands import N_CARDS, cards_text
 from ricochet_math.games.ring.rules import PILES, ROUNDS, RingRules
 from ricochet_math.games.ring.scoring import reference_score
-from ricochet_math.games.ring.strategies import legal_pairs, reference_choose, strategy_code, STRATEGIES
+from ricochet_math.games.ring.strategies import (
+    STRATEGIES,
+    legal_pairs,
+    reference_choose,
+    strategy_code,
+)
 
-__all__ = ["Take", "RingGame", "GameRecord", "play_game", "deal_piles"]
+__all__ = ["GameRecord", "RingGame", "Take", "deal_piles", "play_game"]
 
 
 def deal_piles(deck) -> np.ndarray:

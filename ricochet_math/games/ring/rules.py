@@ -12,13 +12,13 @@ by slot.  See ``docs/rules.md`` ("Ring Poker") for every reading where the seed 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import IntEnum
 
 import pandas as pd
 
 from ricochet_math.errors import RuleError
+from ricochet_math.evaluator.jokers import JokerRule
 
-__all__ = ["Joker", "RingRules", "PILES", "ROUNDS", "HANDS", "HAND_SIZE"]
+__all__ = ["HANDS", "HAND_SIZE", "PILES", "ROUNDS", "Joker", "RingRules"]
 
 #: positions in the ring (piles)
 PILES = 6
@@ -30,18 +30,12 @@ HANDS = 3
 HAND_SIZE = 5
 
 
-class Joker(IntEnum):
-    """What a joker is worth in a five-card hand.
-
-    BUG (default): an ace, or any card that completes a straight or a flush (the
-    publisher's own advice for its home game: "use them as bugs ... as a pure wild card
-    it becomes way too strong"); WILD: any card; DEAD: counts for nothing (the hand is
-    valued as its other cards under the kicker rule).
-    """
-
-    BUG = 0
-    WILD = 1
-    DEAD = 2
+#: What a joker is worth in a five-card hand: the evaluator's :class:`~ricochet_math.evaluator.jokers.JokerRule`.
+#: BUG (Ring Poker's default): an ace, or any card that completes a straight or a flush (the publisher's
+#: own advice for its home game, ``shared/seeds/000``: "use them as bugs ... If you use the Joker as a pure
+#: wild card, it becomes way too strong"); WILD: any card (five of a kind above a straight flush);
+#: DEAD: no rank and no suit (the hand is valued as its other cards under the kicker rule).
+Joker = JokerRule
 
 
 @dataclass(frozen=True)

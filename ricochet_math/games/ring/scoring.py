@@ -13,7 +13,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 
-__all__ = ["score", "reference_score"]
+__all__ = ["reference_score", "score"]
 
 
 @njit

@@ -35,8 +35,20 @@ import numpy as np
 from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
 
-__all__ = ["STRATEGIES", "RANDOM", "GREEDY", "LOOKAHEAD", "DENIAL", "strategy_code", "choose_pair",
-           "potential", "reference_potential", "reference_choose", "legal_pairs", "RANDOM_DRAWS"]
+__all__ = [
+    "DENIAL",
+    "GREEDY",
+    "LOOKAHEAD",
+    "RANDOM",
+    "RANDOM_DRAWS",
+    "STRATEGIES",
+    "choose_pair",
+    "legal_pairs",
+    "potential",
+    "reference_choose",
+    "reference_potential",
+    "strategy_code",
+]
 
 STRATEGIES = ("random", "greedy", "lookahead", "denial")
 RANDOM, GREEDY, LOOKAHEAD, DENIAL = range(4)
