@@ -20,11 +20,10 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.games.ring.analysis import pairings, simulate
 from ricochet_math.games.ring.arrange import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.reports import provenance, render
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.storage import check_output_folder, replace_folder, write_marker
 
-__all__ = ["ring_report", "REPORT_KIND"]
+__all__ = ["REPORT_KIND", "ring_report"]
 
 #: the marker kind of a Ring Poker report folder
 REPORT_KIND = "ring-report"
@@ -43,6 +42,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     ``games``: games per seat-and-order run (the strategy pairings use a tenth of it per seating, at
     least 500); ``rules``: the joker rule is read from it (players and rotation are varied by the report).
     """
+    # deferred like build_report's: jinja2, matplotlib and scipy (render, provenance) would double the
+    # start-up of every ``ricochet`` command (docs/architecture.md)
+    from ricochet_math.reports import provenance, render
+
     games = check_whole(games, "games", low=100, high=10**8)
     seed = check_seed(seed, allow_none=False)
     base = rules or RingRules()
@@ -137,15 +140,16 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     s4 = Section("4", "Provenance")
     commit, dirty = provenance._git_commit()
     date = provenance.build_date(reproducible)
-    prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit), ("uncommitted changes to tracked files", dirty or "n/a"),
-            ("rule set", f"Ring Poker (shared/seeds/002), jokers {base.joker.name.lower()}; players 2 and 3, "
-                         "rotation on and off as stated"),
+    prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit),
+            ("uncommitted changes to tracked files", dirty or "n/a"),
+            ("rule set", (f"Ring Poker (shared/seeds/002), jokers {base.joker.name.lower()}; players 2 and 3, "
+                          "rotation on and off as stated")),
             ("arguments", f"games={games} seed={seed} pairings games per seating={pair_games}"),
             ("built", Volatile(date))]
     for name, sec in timings:
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
-    prov.append(("run time: whole report", Volatile("not recorded" if reproducible
-                                                   else f"{time.perf_counter() - start:.1f} s")))
+    prov.append(("run time: whole report",
+                 Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
     s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov])
     sections.append(s4)
 
