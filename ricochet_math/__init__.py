@@ -10,65 +10,37 @@ package imports each name from the module that defines it, never from here.
 from __future__ import annotations
 
 from ricochet_math._version import __version__
-from ricochet_math.design.cover import cover, cover_progressive
-from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table
-from ricochet_math.design.optimiser import tune_paytable
-from ricochet_math.design.quickdraw import quickdraw, quickdraw_both, quickdraw_table
-from ricochet_math.design.sidebets import sidebets_summary
-from ricochet_math.design.tuning import tune_bonus, tune_cover
+from ricochet_math.errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError
+from ricochet_math.evaluator.cards import format_cards, parse_cards
+from ricochet_math.evaluator.evaluation import evaluate, hand_value
+from ricochet_math.evaluator.names import category_name, describe, pattern_of, pattern_value
+from ricochet_math.evaluator.classes import player_classes
+from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+from ricochet_math.rules.ruleset import (
+    KickoutTable, PayLine, Paytable, QuickdrawRules, RuleOptions, RuleSet, load_rules, rules_from_toml,
+)
+from ricochet_math.strategies.registry import get_strategy, strategy_names
 from ricochet_math.engine.deal import FaceUpTable, deal_deck, face_up_table
 from ricochet_math.engine.records import RoundRecord, format_history
 from ricochet_math.engine.round import Round, play_round
-from ricochet_math.errors import (
-    CardError,
-    PatternError,
-    RicochetError,
-    RuleError,
-    StrategyError,
-    TableStateError,
-)
-from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.evaluator.classes import player_classes
-from ricochet_math.evaluator.evaluation import evaluate, hand_value
-from ricochet_math.evaluator.names import (
-    category_name,
-    describe,
-    pattern_of,
-    pattern_value,
-)
-from ricochet_math.games.ring.analysis import (
-    RingSimulation,
-    ring_pairings,
-    simulate_ring,
-)
-from ricochet_math.games.ring.arrange import (
-    Arrangement,
-    OpponentModel,
-    arrange,
-    opponent_model,
-)
-from ricochet_math.games.ring.engine import RingGame, play_ring_game
-from ricochet_math.games.ring.report import ring_report
-from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.reports.build import build_report
-from ricochet_math.reports.published import best_response, published_figures
-from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
-from ricochet_math.rules.ruleset import (
-    KickoutTable,
-    PayLine,
-    Paytable,
-    QuickdrawRules,
-    RuleOptions,
-    RuleSet,
-    load_rules,
-    rules_from_toml,
-)
-from ricochet_math.solvers.advise import Advice, advise
+from ricochet_math.solvers.stats import Estimate
 from ricochet_math.solvers.montecarlo import SimulationResult, rtp_table, simulate
 from ricochet_math.solvers.solo import SoloAnalysis, SoloDeal, solo_analysis, solo_deal
-from ricochet_math.solvers.stats import Estimate
+from ricochet_math.solvers.advise import Advice, advise
 from ricochet_math.solvers.timing import bench
-from ricochet_math.strategies.registry import get_strategy, strategy_names
+from ricochet_math.design.cover import cover, cover_progressive
+from ricochet_math.design.quickdraw import quickdraw, quickdraw_both, quickdraw_table
+from ricochet_math.design.sidebets import sidebets_summary
+from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table
+from ricochet_math.design.optimiser import tune_paytable
+from ricochet_math.design.tuning import tune_bonus, tune_cover
+from ricochet_math.reports.published import best_response, published_figures
+from ricochet_math.reports.build import build_report
+from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.engine import RingGame, play_ring_game
+from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
+from ricochet_math.games.ring.analysis import RingSimulation, ring_pairings, simulate_ring
+from ricochet_math.games.ring.report import ring_report
 
 __all__ = [
     "__version__",
