@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.games.ring.analysis import pairings, simulate
 from ricochet_math.games.ring.arrange import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.strategies import STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.storage import check_output_folder, replace_folder, write_marker
 
@@ -36,17 +38,20 @@ def _ci(frame, name, digits=2, percent=True):
 
 
 def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
+                pair_games: int | None = None, strategies: Sequence[str] = STRATEGIES, timing_holdings: int = 200,
                 reproducible: bool = False) -> Path:
     """Write the report into ``out_dir`` and return its HTML path.
 
-    ``games``: games per seat-and-order run (the strategy pairings use a tenth of it per seating, at
-    least 500); ``rules``: the joker rule is read from it (players and rotation are varied by the report).
+    ``games``: games per seat-and-order run; ``pair_games``: games per seating of the strategy pairings
+    (default a tenth of ``games``, at least 500) among ``strategies``; ``timing_holdings``: random holdings the solver is timed
+    on; ``rules``: the joker rule is read from it (players and rotation are varied by the report).
     """
     # deferred like build_report's: jinja2, matplotlib and scipy (render, provenance) would double the
     # start-up of every ``ricochet`` command (docs/architecture.md)
     from ricochet_math.reports import provenance, render
 
-    games = check_whole(games, "games", low=100, high=10**8)
+    games = check_whole(games, "games", low=10, high=10**8)
+    timing_holdings = check_whole(timing_holdings, "timing_holdings", high=10**6)
     seed = check_seed(seed, allow_none=False)
     base = rules or RingRules()
     out = check_output_folder(Path(out_dir), REPORT_KIND)
@@ -94,14 +99,14 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 2. strategies
     s2 = Section("2", "Drafting strategies: pairings and best responses")
-    pair_games = max(500, games // 10)
+    pair_games = max(500, games // 10) if pair_games is None else check_whole(pair_games, "pair_games")
     s2.p(f"Each strategy at each seat against every other strategy at the other seats, {pair_games:,} games "
          "per seating on the same deals (common random numbers); the focal strategy's win share is the mean "
          "over its seats. A best response is the focal strategy with the largest win share against an "
          "opponent strategy; equal chances would be 1/players.")
     for players in (2, 3):
         t0 = timer()
-        table = pairings(RingRules(players=players, joker=base.joker), games=pair_games, seed=seed)
+        table = pairings(RingRules(players=players, joker=base.joker), strategies, games=pair_games, seed=seed)
         timings.append((f"pairings, {players} players", timer() - t0))
         pf = table.to_frame()
         br = table.best_responses()
@@ -127,8 +132,8 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     speed = []
     for objective in ("strongest", "points"):
         secs = [arrange(rng.choice(54, 18, replace=False), rules=base, objective=objective, opponent=model).seconds
-                for _ in range(200)]
-        speed.append({"objective": objective, "holdings": 200, "mean_ms": 1e3 * float(np.mean(secs)),
+                for _ in range(timing_holdings)]
+        speed.append({"objective": objective, "holdings": timing_holdings, "mean_ms": 1e3 * float(np.mean(secs)),
                       "max_ms": 1e3 * float(np.max(secs))})
     speed = pd.DataFrame(speed)
     s3.table("Time per arrangement (varies between machines and loads)", ["objective", "holdings", "mean ms", "max ms"],
