@@ -81,6 +81,11 @@ def _subset_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 SUBSETS, SUBSET_MASKS = _subset_tables()
+#: ``_BINOM[n, k]`` = C(n, k) for n < 18, k <= 5: the colex rank of positions c0 < .. < c4 is
+#: sum C(c_i, i + 1), which is the subset's row in :data:`SUBSETS`
+_BINOM = np.array([[comb(n, k) for k in range(6)] for n in range(MAX_CARDS)], dtype=np.int64)
+#: the 56 ways to choose five of eight (positions into a list of at most eight free cards)
+_FIVE_OF_EIGHT = np.array(list(combinations(range(8), 5)), dtype=np.int64)
 
 
 @njit
@@ -147,11 +152,57 @@ def _ensure(keys, order, bounds, state, i):
 
 
 @njit
-def _solve_strongest(keys, order, bounds, hands, out):
+def _best_of_free(keys, free):
+    """Row of the strongest five-card subset within the positions of mask ``free`` (at most eight set,
+    at least five), read through the colex rank: the weakest hand once the other two are chosen."""
+    pos = np.empty(8, dtype=np.int64)
+    k = 0
+    for b in range(MAX_CARDS):
+        if free >> b & 1:
+            pos[k] = b
+            k += 1
+    best, best_i = np.int64(-1), -1
+    for x in range(_FIVE_OF_EIGHT.shape[0]):
+        c = _FIVE_OF_EIGHT[x]
+        if c[4] >= k:
+            continue
+        i = (_BINOM[pos[c[0]], 1] + _BINOM[pos[c[1]], 2] + _BINOM[pos[c[2]], 3] + _BINOM[pos[c[3]], 4]
+             + _BINOM[pos[c[4]], 5])
+        if keys[i] > best:
+            best, best_i = keys[i], i
+    return best_i
+
+
+@njit(inline="always")
+def _rest_upto(keys, order, bounds, state, rest, fill, mt, j):
+    """Extend ``rest`` (the subsets disjoint from the top hand's mask ``mt``, strongest first) until it
+    holds entry ``j``; ``fill`` = [entries held, next position of ``order`` to read].  False when there
+    are fewer.  The middle and weakest hands are searched in this list (a hand within the other 13
+    cards), so the weakest-hand scan meets a disjoint subset about every 23 entries, not every 150."""
+    count = order.shape[0]
+    while fill[0] <= j:
+        g = fill[1]
+        if g >= count:
+            return False
+        if g >= state[0]:
+            _ensure(keys, order, bounds, state, g)
+        idx = order[g]
+        fill[1] = g + 1
+        if SUBSET_MASKS[idx] & mt == 0:
+            rest[fill[0]] = idx
+            fill[0] += 1
+    return True
+
+
+@njit
+def _solve_strongest(keys, order, bounds, hands, n, out):
     """Lexicographic branch and bound over ``order`` (subset indices strongest first, sorted lazily)."""
     count = order.shape[0]
+    full = (np.int64(1) << n) - 1
     masks = SUBSET_MASKS
     state = np.zeros(2, dtype=np.int64)
+    fill = np.zeros(2, dtype=np.int64)
+    rest = np.empty(count, dtype=np.int64)
     b0 = b1 = b2 = np.int64(-1)
     for a in range(count):
         if a >= state[0]:
@@ -161,12 +212,10 @@ def _solve_strongest(keys, order, bounds, hands, out):
         if not _lex_better(t, t, t, b0, b1, b2):
             break
         mt = masks[ti]
-        for b in range(a + 1, count):
-            if b >= state[0]:
-                _ensure(keys, order, bounds, state, b)
-            mi = order[b]
-            if masks[mi] & mt:
-                continue
+        fill[0], fill[1] = 0, a + 1
+        b = 0
+        while _rest_upto(keys, order, bounds, state, rest, fill, mt, b):
+            mi = rest[b]
             m = keys[mi]
             if not _lex_better(t, m, m if hands == 3 else -1, b0, b1, b2):
                 break
@@ -174,62 +223,70 @@ def _solve_strongest(keys, order, bounds, hands, out):
                 b0, b1, b2 = t, m, np.int64(-1)
                 out[0], out[1], out[2] = ti, mi, -1
                 break
-            mtm = mt | masks[mi]
-            for c in range(b + 1, count):
-                if c >= state[0]:
-                    _ensure(keys, order, bounds, state, c)
-                li = order[c]
-                if masks[li] & mtm:
-                    continue
-                l = keys[li]
-                if _lex_better(t, m, l, b0, b1, b2):
-                    b0, b1, b2 = t, m, l
-                    out[0], out[1], out[2] = ti, mi, li
-                break  # dominance: the first disjoint subset is the best weakest hand
+            # dominance: the best weakest hand is the best five of the cards left, found, not searched
+            li = _best_of_free(keys, full ^ mt ^ masks[mi])
+            l = keys[li]
+            x1, x2, i1, i2 = (m, l, mi, li) if m >= l else (l, m, li, mi)
+            if _lex_better(t, x1, x2, b0, b1, b2):
+                b0, b1, b2 = t, x1, x2
+                out[0], out[1], out[2] = ti, i1, i2
+            b += 1
     return b0, b1, b2
 
 
+@njit(inline="always")
+def _w(weights, samples, keys, s, i):
+    """``weights[s, i]``, computed on first use: (players - 1) x the share of sampled opponent slot-s keys
+    not above subset i's key (most subsets are never reached by the search, so most never are)."""
+    v = weights[s, i]
+    if v < 0.0:
+        row = samples[s, 1:]
+        v = np.searchsorted(row, keys[i], side="right") * samples[s, 0] / row.shape[0]
+        weights[s, i] = v
+    return v
+
+
 @njit
-def _solve_points(keys, order, bounds, weights, hands, out):
-    """Branch and bound for the largest sum of ``weights[slot, subset]`` (each row rises with the key)."""
+def _solve_points(keys, order, bounds, samples, hands, n, out):
+    """Branch and bound for the largest sum over slots of the opponent-model weights (each rises with the key)."""
     count = order.shape[0]
+    full = (np.int64(1) << n) - 1
     masks = SUBSET_MASKS
     state = np.zeros(2, dtype=np.int64)
-    w0, w1, w2 = weights[0], weights[1], weights[2]
+    fill = np.zeros(2, dtype=np.int64)
+    rest = np.empty(count, dtype=np.int64)
+    weights = np.full((3, count), -1.0)
+    if hands == 2:
+        weights[2, :] = 0.0
     best = -1.0
     for a in range(count):
         if a >= state[0]:
             _ensure(keys, order, bounds, state, a)
         ti = order[a]
-        if w0[ti] + w1[ti] + (w2[ti] if hands == 3 else 0.0) <= best:
+        t0 = _w(weights, samples, keys, 0, ti)
+        if t0 + _w(weights, samples, keys, 1, ti) + _w(weights, samples, keys, 2, ti) <= best:
             break
         mt = masks[ti]
-        for b in range(a + 1, count):
-            if b >= state[0]:
-                _ensure(keys, order, bounds, state, b)
-            mi = order[b]
-            if masks[mi] & mt:
-                continue
+        fill[0], fill[1] = 0, a + 1
+        b = 0
+        while _rest_upto(keys, order, bounds, state, rest, fill, mt, b):
+            mi = rest[b]
+            m1 = _w(weights, samples, keys, 1, mi)
             if hands == 2:
-                v = w0[ti] + w1[mi]
-                if v > best:
-                    best = v
+                if t0 + m1 > best:
+                    best = t0 + m1
                     out[0], out[1], out[2] = ti, mi, -1
                 break
-            if w0[ti] + w1[mi] + w2[mi] <= best:
+            if t0 + m1 + _w(weights, samples, keys, 2, mi) <= best:
                 break
-            mtm = mt | masks[mi]
-            for c in range(b + 1, count):
-                if c >= state[0]:
-                    _ensure(keys, order, bounds, state, c)
-                li = order[c]
-                if masks[li] & mtm:
-                    continue
-                v = w0[ti] + w1[mi] + w2[li]
-                if v > best:
-                    best = v
-                    out[0], out[1], out[2] = ti, mi, li
-                break  # dominance: the first disjoint subset is the best weakest hand
+            # dominance: the best weakest hand is the best five of the cards left, found, not searched
+            li = _best_of_free(keys, full ^ mt ^ masks[mi])
+            i1, i2 = (mi, li) if keys[mi] >= keys[li] else (li, mi)
+            v = t0 + _w(weights, samples, keys, 1, i1) + _w(weights, samples, keys, 2, i2)
+            if v > best:
+                best = v
+                out[0], out[1], out[2] = ti, i1, i2
+            b += 1
     return best
 
 
@@ -243,25 +300,9 @@ def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
     bounds = np.empty(count + 1, dtype=np.int64)
     _bucket_order(keys, order, bounds)
     if objective == 0:
-        _solve_strongest(keys, order, bounds, hands, out)
+        _solve_strongest(keys, order, bounds, hands, n, out)
         return -1.0
-    weights = _weights(keys, samples, hands)
-    return _solve_points(keys, order, bounds, weights, hands, out)
-
-
-@njit
-def _weights(keys, samples, hands):
-    """``weights[s, i]`` = P(an opponent's slot-s key <= key i) x (players - 1) from sorted sample keys
-    (``samples[0]`` holds players - 1 in its first cell... see :class:`OpponentModel`)."""
-    count = keys.shape[0]
-    per = samples.shape[1] - 1
-    weights = np.zeros((3, count))
-    for s in range(hands):
-        row = samples[s, 1:]
-        scale = samples[s, 0] / per
-        for i in range(count):
-            weights[s, i] = np.searchsorted(row, keys[i], side="right") * scale
-    return weights
+    return _solve_points(keys, order, bounds, samples, hands, n, out)
 
 
 def solve_indices(cards: np.ndarray, hands: int, rule: int, objective: int = 0,
