@@ -19,7 +19,8 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-NAMES = ["01-published-figures", "02-rtp-by-players", "03-paytable-tuning", "04-kickout-thresholds", "05-strategy"]
+NAMES = ["01-published-figures", "02-rtp-by-players", "03-paytable-tuning", "04-kickout-thresholds", "05-strategy",
+         "07-ring-poker"]
 # The notebooks that run many solver-reading simulations take longer than the rest.
 SLOW = {"01-published-figures"}
 
