@@ -399,7 +399,7 @@ class Arrangement:
         return pd.DataFrame({"slot": names + ["spares"],
                              "cards": [cards_text(h) for h in self.hands] + [cards_text(self.spares)],
                              "category": [key_category(k) for k in self.keys] + [""],
-                             "key": list(self.keys) + [None]})
+                             "key": pd.array(list(self.keys) + [None], dtype="Int64")})
 
     def summary(self) -> str:
         parts = [f"{cards_text(h)} ({key_category(k)})" for h, k in zip(self.hands, self.keys)]
