@@ -86,7 +86,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
     rep = subs.add_parser("report", help="the short Ring Poker report (HTML and CSV) into a folder")
     rep.add_argument("folder", type=writable_folder, metavar="FOLDER")
-    rep.add_argument("--games", type=int, default=20_000, help="games per run (default: 20,000)")
+    rep.add_argument("--games", type=int, default=20_000, help="games per seat run (default: 20,000)")
+    rep.add_argument("--pair-games", type=int, default=None,
+                     help="games per seating of the strategy pairings (default: a tenth of --games, at least 500)")
     add_seed_option(rep, default=1, help="seed (default: 1)")
     rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))
 
@@ -148,6 +150,7 @@ def _report(args) -> int:
     from ricochet_math.games.ring.report import (
         ring_report,  # matplotlib and jinja2 only for this action
     )
-    path = ring_report(args.folder, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker))
+    path = ring_report(args.folder, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
+                       pair_games=args.pair_games)
     print(f"wrote {path}")
     return 0

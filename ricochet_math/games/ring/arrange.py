@@ -382,7 +382,8 @@ class Arrangement:
 
     ``keys``: each hand's key (the evaluator's partial-key space: higher is stronger);
     ``value``: expected slot points for objective ``"points"`` (NaN for ``"strongest"``);
-    ``seconds``: solver time (values, order and search) for this holding.
+    ``seconds``: solver time (values, order and search) for this holding (a process's first call also
+    loads the compiled kernels).
     """
 
     cards: tuple[int, ...]
