@@ -1,4 +1,4 @@
-"""Write the analysis notebooks 01..05 (without outputs) from the cell texts below.
+"""Write the analysis notebooks (without outputs) from the cell texts below.
 
     python notebooks/make_notebooks.py            # (re)write notebooks/*.ipynb
     python notebooks/make_notebooks.py --check    # exit 1 if a committed notebook differs
@@ -524,6 +524,88 @@ def ring_poker_notebook() -> list:
     ]
 
 
+def rococo_notebook() -> list:
+    """08: Rococo Poker (ricochet_math.games.rococo): the draw solver, the strategy table, the betting policies."""
+    return [
+        md("""
+        # 08 - Rococo Poker: the best exchange and the betting policies
+
+        Rococo Poker (the publisher's five-card draw: ante 1, an optional blind game, one exchange of 0-3
+        cards, one betting round, split pots, all-check carry-over; our reading in `docs/rules.md`) lives in
+        `rm.rococo`.  This notebook solves the exchange against N opponents who also draw optimally (a
+        fixed point, by counting over all 2,598,960 hands), prints the strategy table and where it differs
+        from "keep the made hand", then simulates the betting policies.
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds once the solutions are cached on disk),
+        # "moderate" (the default) or "full".  Set RICOCHET_NB_SIZE in the environment or edit this line.
+        import os
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        SEED = 2026
+        OPPONENTS = [1] if SIZE == "tiny" else [1, 2, 3, 4, 5]
+        POTS = {"tiny": 2_000, "moderate": 100_000, "full": 1_000_000}[SIZE]
+        """),
+        md("""
+        ## One hand: the 26 keeps
+
+        The exact final-hand distribution of every keep (by enumeration of the 47 unseen cards) and each
+        keep's pot share against one opponent who draws optimally.
+        """),
+        code("""
+        import ricochet_math as rm
+
+        hand = "Kh Kd 7c 4s 2h"
+        dist = rm.rococo.draw_distribution(hand)
+        solution = rm.rococo.solve_draws(1)
+        frame = dist.to_frame()
+        frame.insert(2, "pot_share", solution.keep_shares(dist.hand))
+        frame.sort_values("pot_share", ascending=False).head(8)
+        """),
+        md("""
+        ## The fixed point converges
+
+        Each step: the opponents' final-hand distribution -> the value of each final hand -> the best keep of
+        every hand -> the distribution those keeps give.  `hands_changed` falls to zero; at the fixed point
+        the mean pot share is exactly 1 / (N + 1), as it must be when everybody draws alike.
+        """),
+        code("""
+        for n in OPPONENTS:
+            s = rm.rococo.solve_draws(n)
+            print(s.summary())
+            display(s.iterations)
+        """),
+        md("""
+        ## The strategy table, and where it beats the naive rule
+        """),
+        code("""
+        table = rm.rococo.strategy_table(OPPONENTS)
+        print(table.summary())
+        display(table.versus_naive())
+        table.by_shape()
+        """),
+        md("""
+        ## Betting policies, the blind option, a best response
+        """),
+        code("""
+        result = rm.rococo.simulate(["standard", "loose"], POTS, SEED)
+        print(result.summary())
+        display(result.rates())
+        print(rm.rococo.blind_value("standard", "standard", players=2, pots=POTS, seed=SEED).summary())
+        """),
+        code("""
+        grid = {} if SIZE != "tiny" else {"opens": ("KK", None), "calls": ("JJ",), "blind_rates": (0.0,)}
+        response = rm.rococo.best_response("standard", 2, max(POTS // 4, 1_000), SEED, **grid)
+        print(response.summary())
+        response.to_frame().head(10)
+        """),
+        code("""
+        print(rm.rococo.play_pot(["blinder", "loose"], SEED).text())
+        """),
+    ]
+
+
 NOTEBOOKS = {
     "01-published-figures": NB01,
     "02-rtp-by-players": NB02,
@@ -531,6 +613,7 @@ NOTEBOOKS = {
     "04-kickout-thresholds": NB04,
     "05-strategy": NB05,
     "07-ring-poker": ring_poker_notebook(),
+    "08-rococo-poker": rococo_notebook(),
 }
 
 

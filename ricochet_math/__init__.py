@@ -41,6 +41,7 @@ from ricochet_math.games.ring.engine import RingGame, play_ring_game
 from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
 from ricochet_math.games.ring.analysis import RingSimulation, ring_pairings, simulate_ring
 from ricochet_math.games.ring.report import ring_report
+from ricochet_math.games import rococo
 
 __all__ = [
     "__version__",
@@ -73,4 +74,6 @@ __all__ = [
     # Ring Poker (games/ring)
     "RingRules", "RingGame", "play_ring_game", "Arrangement", "OpponentModel", "arrange", "opponent_model",
     "RingSimulation", "ring_pairings", "simulate_ring", "ring_report",
+    # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
+    "rococo",
 ]

@@ -20,7 +20,7 @@ nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = ["01-published-figures", "02-rtp-by-players", "03-paytable-tuning", "04-kickout-thresholds", "05-strategy",
-         "07-ring-poker"]
+         "07-ring-poker", "08-rococo-poker"]
 # The notebooks that run many solver-reading simulations take longer than the rest.
 SLOW = {"01-published-figures"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 
 import numba
 import pandas as pd
@@ -61,7 +62,7 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
 
 @subcommand(
     "report",
-    help="certification-style report (HTML, PDF and CSV tables) of a rule set for player counts 1-7",
+    help="certification-style report (HTML, PDF, Excel workbook and CSV tables) of a rule set for player counts 1-7",
     example="ricochet report --rules publisher --players 1-7 --size small --seed 2026 --out reports/publisher",
     arguments=_report_arguments,
 )
@@ -71,17 +72,19 @@ def _report(args: argparse.Namespace) -> int:
                           size=args.size, progress=not args.quiet, reproducible=args.reproducible,
                           executor=args.scheduler)
     main = result.main_game()
+    for note in result.notes:  # e.g. the PDF left out without the pdf extra: one line, the rest is written
+        print(f"ricochet: note: {note}", file=sys.stderr)
     if args.format != "table":
         print_frame(main, args.format)
         return 0
     print(result.summary())
     print(f"Main game, rule set {rules.name}, perfect play (N = 1 exact, N >= 2 Monte Carlo):")
-    # the headline RTPs: with the control variates where the run kept them (main_game's *_cv columns)
+    # the report's RTPs: the control-variate estimates where the run kept them (main_game's rtp_* columns)
     view = pd.DataFrame({"players": main["players"],
                          "method": main["method"].replace({"monte carlo, control variates": "controlled"})})
     for name in ("rtp_initial", "rtp_wagered"):
         for end in ("", "_low", "_high"):
-            view[name + end] = main[f"{name}_cv{end}"]
+            view[name + end] = main[name + end]
     for name in ("fold_frequency", "win_frequency", "sd_net"):
         view[name] = main[name]
     print_frame(view, keys=1, wide=args.wide, formats={
@@ -89,7 +92,8 @@ def _report(args: argparse.Namespace) -> int:
         "fold_frequency": Percent(2, interval=False, title="fold %"),
         "win_frequency": Percent(2, interval=False, title="win %"), "sd_net": Number(3, title="sd net")})
     print("controlled = Monte Carlo with control variates of exactly known mean (a narrower interval).")
-    print(f"Open {result.html} in a browser (no network needed), or {result.pdf}.")
+    also = [str(p) for p in (result.pdf, result.workbook) if p.relative_to(result.out_dir) in result.files]
+    print(f"Open {result.html} in a browser (no network needed)" + (f", or {' / '.join(also)}." if also else "."))
     return 0
 
 

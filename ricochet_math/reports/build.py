@@ -1,11 +1,19 @@
-"""Certification-style reports: one folder with an HTML and a PDF version of the same report and its tables as CSV.
+"""Certification-style reports: one folder with an HTML and a PDF version of the same report, its tables as
+CSV and as one Excel workbook.
 
 :func:`build_report` computes every figure a test lab or a casino reads for
 one rule set and writes ``reports/<rule set>/``::
 
     report.html      self-contained (inline CSS, plots as inline SVG): opens with no network
-    report.pdf       the same report, made with matplotlib's PdfPages only
+    report.pdf       the same HTML laid out on A4 pages by WeasyPrint (bookmarks, page numbers, a linked
+                     contents page); only with the ``pdf`` extra, else left out with one note
+    report.xlsx      every table, one sheet each, numbers as numbers (:mod:`.workbook`)
     tables/*.csv     every table, full precision
+
+One estimator throughout (issue 11): every RTP, house edge and element of
+risk of a Monte Carlo row is the control-variate estimate where the run kept
+the controls, in the text, the CSV tables, the workbook and the PDF alike; the
+plain sample mean is shown beside it as a check.
 
 The sections, in the order a lab reads them (issue 6):
 
@@ -14,11 +22,14 @@ The sections, in the order a lab reads them (issue 6):
    reduction), the perfect-play definition, run time;
 3. main game by player count: RTP both ways (95% CI where simulated), house
    edge per ante, element of risk, fold / win / kickout / hit frequency,
-   standard deviation, average bet;
+   standard deviation, average bet; the plain estimate beside the controlled one;
 4. return tables: N = 1 exact (combinations, probability, "1 in N", net,
    contribution); N >= 2 per-outcome frequencies and the return decomposition
-   from the simulation;
-5. bonus and side bets (exact): paytables with true odds and payout odds,
+   from the simulation, with the control-variate adjustment as its own row;
+   4b. the perfect-play strategy for one player: in words, as a 13 x 13 chart
+   and as a table (:mod:`.strategy_text`);
+5. every bet at a glance (RTP, house edge, hit frequency, standard deviation);
+   bonus and side bets (exact): paytables with true odds and payout odds,
    return tables, RTP, house edge, hit frequency, standard deviation;
    5b. volatility: volatility index at 90/95/99%, the band of the RTP a
    player can expect after 10^3 .. 10^8 rounds, the lowest and highest RTP
@@ -29,16 +40,16 @@ The sections, in the order a lab reads them (issue 6):
 8. plots: RTP and fold frequency by player count, RTP against the kickout
    threshold (N = 1, exact), distribution of a seat's net result per round,
    the RTP band against rounds played;
-9. provenance: package version, git commit, Python / numpy / numba versions,
-   machine, date.
+9. provenance: package version, git commit and the files with uncommitted
+   changes, Python / numpy / numba versions, machine, date; run times.
 
 Where things live
 -----------------
 Read in this order: :mod:`.sizes` (how much is computed), :mod:`.compute`
 (every computation, run as resumable :mod:`.jobs`), :mod:`.figures` (the
 derived tables), :mod:`.sections` (the text around them, built on
-:mod:`.document`), :mod:`.plots`, :mod:`.render` (HTML, PDF, CSV) and
-:mod:`.provenance`.  This module checks the arguments and writes the folder.
+:mod:`.document`), :mod:`.strategy_text`, :mod:`.plots`, :mod:`.render` (HTML,
+CSV, and the PDF from the HTML), :mod:`.workbook` and :mod:`.provenance`.  This module checks the arguments and writes the folder.
 
 Where the figures come from
 ---------------------------
@@ -66,10 +77,11 @@ The same rule set, size and seed give the same bytes in every file, except
 the build date and the run times, which live in clearly marked places only:
 ``<span class="volatile">`` in the HTML, rows with ``volatile = True`` in
 ``tables/run_times.csv`` and ``tables/provenance.csv``, and the "Run time"
-table and the date line of the PDF.  Matplotlib's PDF creation date is
-removed and its SVG hash salt fixed; ``reproducible=True`` leaves the date
+table of the PDF and the workbook's creation date.  Matplotlib's SVG hash
+salt is fixed, the PDF has no creation date and a fixed identifier, the
+workbook's zip entries a fixed date; ``reproducible=True`` leaves the date
 and run times out (the date comes from ``SOURCE_DATE_EPOCH`` when set), so
-that the PDF too is byte-identical between builds.
+that the PDF and the workbook too are byte-identical between builds.
 
 Nothing half-written, and resuming
 ----------------------------------
@@ -120,7 +132,7 @@ __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players
 
 REPORT_KIND = "report"
 #: what a report folder written before the marker holds: such a folder may be replaced too
-REPORT_LEGACY = ("report.html", "report.pdf", "tables/*.csv")
+REPORT_LEGACY = ("report.html", "report.pdf", "tables/*.csv")  # (report.xlsx came with the marker)
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,7 @@ class ReportResult:
     tables: Mapping[str, Any] = field(repr=False)
     size: str
     seconds: float
+    notes: tuple[str, ...] = ()     # what was left out and why (the PDF without the ``pdf`` extra)
 
     @property
     def html(self) -> Path:
@@ -141,13 +154,19 @@ class ReportResult:
     def pdf(self) -> Path:
         return self.out_dir / "report.pdf"
 
+    @property
+    def workbook(self) -> Path:
+        return self.out_dir / "report.xlsx"
+
     def main_game(self):
         """The main-game table (one row per player count) as a ``pandas.DataFrame``."""
         return self.tables["main_game"].copy()
 
     def summary(self) -> str:
+        written = [self.html.name] + [p.name for p in (self.pdf, self.workbook)
+                                      if p.relative_to(self.out_dir) in self.files] + ["tables/*.csv"]
         return (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
-                f"{self.seconds:.0f} s): {self.html.name}, {self.pdf.name}, tables/*.csv")
+                f"{self.seconds:.0f} s): {', '.join(written)}")
 
 
 def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, rounds: int | None = None,
@@ -174,7 +193,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     # The computing and writing modules load here, not at the top: they bring pandas, matplotlib's Figure
     # and PDF backend, jinja2 and tqdm, and `import ricochet_math` (so every `ricochet` command) imports
     # this module; at the top they more than doubled it (measured: `import ricochet_math` 2.1 s -> 4.6 s).
-    from ricochet_math.reports import compute, figures, jobs, provenance, render, sections
+    from ricochet_math.reports import compute, figures, jobs, provenance, render, sections, workbook
 
     t_start = time.perf_counter()
     rules = load_rules(rules)
@@ -211,14 +230,19 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         "N = 1 exact" + ("" if data.solo.complete else " (sampled classes: test size)")
         + f"; N >= 2 Monte Carlo, {rounds:,} rounds per player count with perfect play; 95% confidence intervals.",
     ]
+    no_pdf = render.pdf_available()
+    notes = (no_pdf,) if no_pdf else ()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         with render.rc_context():
             doc = sections.build_sections(data, main, run_rows, prov_rows)
-            csvs = render.write_csvs(tmp / "tables", doc, sections.volatile_tables(run_rows, prov_rows))
-            render.render_html(tmp / "report.html", doc, title, subtitle, date)
-        with render.rc_context(pdf=True):
-            render.render_pdf(tmp / "report.pdf", doc, title, subtitle, date)
+            extra = sections.volatile_tables(run_rows, prov_rows)
+            csvs = render.write_csvs(tmp / "tables", doc, extra)
+            render.render_html(tmp / "report.html", doc, title, subtitle, date, pdf=not no_pdf)
+        frames, titles = render.document_tables(doc, extra)
+        workbook.write_workbook(tmp / "report.xlsx", frames, titles, title, date)
+        if not no_pdf:  # from the HTML just written: one source for both
+            render.render_pdf(tmp / "report.html", tmp / "report.pdf")
         tables = render.read_csvs(csvs)
         tables["main_game"] = main
         files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
@@ -229,4 +253,4 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         raise
     jobs.remove_work_folder(work)
     return ReportResult(out_dir=out, files=files, tables=tables, size=preset.name,
-                        seconds=time.perf_counter() - t_start)
+                        seconds=time.perf_counter() - t_start, notes=notes)

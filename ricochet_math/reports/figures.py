@@ -27,7 +27,7 @@ __all__ = [
     "LEVEL", "VOLATILITY_LEVELS", "BAND_ROUNDS", "seat_sums",
     "solo_figures", "main_rows", "kickout_table", "mc_return_table", "bonus_table", "bonus_summary",
     "quickdraw_table", "volatility", "strategy_rtps", "rtp_range", "reconciliation", "best_response_table",
-    "closest_published",
+    "closest_published", "bet_summary",
 ]
 
 #: the confidence level of every interval in the report (the simulations' default)
@@ -57,19 +57,27 @@ def _est(summary: dict, name: str) -> tuple[float, float, float, float]:
     return float(e.estimate), float(e.low), float(e.high), float(e.std_error)
 
 
-def main_rows(d: ReportData):
-    """Perfect play by player count: RTP both ways (plain and with control variates), house edge, element
-    of risk, fold / win / kickout / hit frequency with intervals, standard deviation, average bet.
+#: the main-game figures that have a control-variate estimate (``summary()[name + "_cv"]``), and the
+#: figure that is one minus each (the same estimate read the other way)
+CONTROLLED = {"rtp_initial": "house_edge", "rtp_wagered": "element_of_risk"}
 
-    N = 1 rows are exact (interval of zero width).  ``rtp_*_cv`` is the headline RTP: the control-variate
-    estimate where the run kept it, else the plain one.
+
+def main_rows(d: ReportData):
+    """Perfect play by player count: RTP both ways, house edge, element of risk, fold / win / kickout / hit
+    frequency with intervals, standard deviation, average bet.
+
+    One estimator throughout (issue 11): ``rtp_initial`` and ``rtp_wagered`` are the figures of the report,
+    exact for N = 1, the control-variate estimate for a Monte Carlo run that kept the controls (``estimator``
+    says which); ``house_edge`` and ``element_of_risk`` are one minus them, the same estimate.  The plain
+    sample means stay beside them as a check (``rtp_initial_plain``, ``rtp_wagered_plain``, with intervals).
+    Frequencies, the standard deviation and the average bet have no controlled estimate: plain sample means.
     """
     rows = []
     for n in d.players:
         if n == 1:
             s = solo_figures(d.solo)
             method = "exact" if d.solo.complete else f"exact over {int(d.solo.classes_done.sum())} of 169 classes"
-            row = {"players": 1, "method": method, "rounds": None}
+            row = {"players": 1, "method": method, "estimator": "exact", "rounds": None}
             for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
                               ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
                               ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
@@ -77,26 +85,26 @@ def main_rows(d: ReportData):
                 row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float(s[key])
             row["sd_net"] = float(s["std_net"])
             row["average_wagered"] = float(s["average_bet"])
+            plain = {name: (row[name], row[f"{name}_low"], row[f"{name}_high"]) for name in CONTROLLED}
         else:
             r = d.perfect[n]
             m = r.summary()
-            row = {"players": n, "method": "monte carlo", "rounds": r.rounds}
-            for name in ("rtp_initial", "rtp_wagered", "house_edge", "element_of_risk", "fold_frequency",
-                         "win_frequency", "kickout_rate", "hit_frequency"):
+            controlled = "rtp_initial_cv" in m
+            row = {"players": n, "method": "monte carlo, control variates" if controlled else "monte carlo",
+                   "estimator": "control variates" if controlled else "plain", "rounds": r.rounds}
+            plain = {name: _est(m, name)[:3] for name in CONTROLLED}
+            for name, other in CONTROLLED.items():
+                est, lo, hi = _est(m, f"{name}_cv")[:3] if controlled else plain[name]
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = est, lo, hi
+                row[other], row[f"{other}_low"], row[f"{other}_high"] = 1.0 - est, 1.0 - hi, 1.0 - lo
+            for name in ("fold_frequency", "win_frequency", "kickout_rate", "hit_frequency"):
                 row[name], row[f"{name}_low"], row[f"{name}_high"], _ = _est(m, name)
-            if "rtp_initial_cv" in m:  # the same RTP with the control variates: same rounds, narrower interval
-                row["method"] = "monte carlo, control variates"
-                for name in ("rtp_initial", "rtp_wagered"):
-                    e = m[f"{name}_cv"]
-                    row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = e.estimate, e.low, e.high
             row["sd_net"] = float(m["sd_net"])
             row["average_wagered"] = float(m["average_wagered"].estimate)
         row["kickout_rate_exact"] = d.exact_kickout[n]
         row["kickout_threshold"] = d.rules.kickout[n]
-        if "rtp_initial_cv" not in row:  # exact, or a run without controls: the headline is the plain figure
-            for name in ("rtp_initial", "rtp_wagered"):
-                row[f"{name}_cv"], row[f"{name}_cv_low"], row[f"{name}_cv_high"] = (
-                    row[name], row[f"{name}_low"], row[f"{name}_high"])
+        for name, (est, lo, hi) in plain.items():  # the plain sample mean beside the figure, as a check
+            row[f"{name}_plain"], row[f"{name}_plain_low"], row[f"{name}_plain_high"] = est, lo, hi
         rows.append(row)
     out = pd.DataFrame(rows)
     out["rounds"] = out["rounds"].astype("Int64")
@@ -124,7 +132,11 @@ def mc_return_table(rules, r):
     """Per-outcome frequencies and the return decomposition of one simulated player count.
 
     Per player-round: net = pot share + bonus - wagered, so the ``return``
-    rows' contributions add up to the expected net (RTP per initial bet - 1).
+    rows' contributions add up to the sample mean of the net (the plain
+    estimate).  When the run kept the control variates, a ``subtotal`` row
+    holds that sum, an ``adjustment`` row the control-variate correction, and
+    the ``total`` row the report's figure, RTP per initial bet - 1 with the
+    controls (:func:`main_rows`).
     """
     t = seat_sums(r.sums.total)
     seat_rounds = float(r.rounds * r.players)
@@ -157,6 +169,14 @@ def mc_return_table(rules, r):
                 count = t[f"bonus_{c}"]
                 add("return", f"bonus: {name.lower()}", count, pays, count * pays / seat_rounds)
     total = sum(x["contribution"] for x in rows if x["group"] == "return")
+    m = r.summary()
+    if "rtp_initial_cv" in m:
+        # The report's RTP is the control-variate estimate (issue 11: one estimator throughout); the return
+        # rows are sample means and add up to the plain estimate, so the difference is its own row.
+        add("subtotal", "sample mean of the net per player-round (plain estimate)", None, math.nan, total)
+        adjustment = (float(m["rtp_initial_cv"].estimate) - 1.0) - total
+        add("adjustment", "control-variate adjustment (Section 2)", None, math.nan, adjustment)
+        total = float(m["rtp_initial_cv"].estimate) - 1.0
     add("total", "expected net per player-round (RTP per initial bet - 1)", None, math.nan, total)
     return pd.DataFrame(rows)
 
@@ -207,7 +227,7 @@ def volatility(main, levels=VOLATILITY_LEVELS, band=BAND_ROUNDS):
             for lv in levels:
                 h = z_value(lv) * sd / math.sqrt(n)
                 rows.append({"players": int(r["players"]), "rounds": n, "level": lv,
-                             "rtp_low": float(r["rtp_initial_cv"]) - h, "rtp_high": float(r["rtp_initial_cv"]) + h,
+                             "rtp_low": float(r["rtp_initial"]) - h, "rtp_high": float(r["rtp_initial"]) + h,
                              "half_width": h})
     return pd.DataFrame(vi), pd.DataFrame(rows)
 
@@ -216,13 +236,14 @@ def strategy_rtps(d: ReportData, main):
     """Every strategy analysed, per player count: RTP per initial bet with its interval (long format).
 
     Perfect play from ``main`` (:func:`main_rows`), the other solver readings
-    from the published-figures runs, the weak profiles from their own runs.
+    from the published-figures runs, the weak profiles from their own runs; every
+    RTP is the control-variate estimate where the run kept the controls.
     """
     rows = []
     for _, r in main.iterrows():
         rows.append({"players": int(r["players"]), "strategy": "perfect", "source": r["method"],
-                     "rtp_initial": r["rtp_initial_cv"], "rtp_initial_low": r["rtp_initial_cv_low"],
-                     "rtp_initial_high": r["rtp_initial_cv_high"], "fold_frequency": r["fold_frequency"],
+                     "rtp_initial": r["rtp_initial"], "rtp_initial_low": r["rtp_initial_low"],
+                     "rtp_initial_high": r["rtp_initial_high"], "fold_frequency": r["fold_frequency"],
                      "win_frequency": r["win_frequency"]})
     by = d.published.by_players
     for _, r in by.iterrows():
@@ -234,9 +255,11 @@ def strategy_rtps(d: ReportData, main):
                      "win_frequency": r["win_frequency"]})
     for (profile, n), res in sorted(d.weak.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         m = res.summary()
-        rows.append({"players": n, "strategy": profile, "source": f"monte carlo {res.rounds:,} rounds",
-                     "rtp_initial": m["rtp_initial"].estimate, "rtp_initial_low": m["rtp_initial"].low,
-                     "rtp_initial_high": m["rtp_initial"].high, "fold_frequency": m["fold_frequency"].estimate,
+        rtp = m.get("rtp_initial_cv", m["rtp_initial"])  # the controlled estimate where the run kept it
+        source = f"monte carlo {res.rounds:,} rounds" + (", control variates" if "rtp_initial_cv" in m else "")
+        rows.append({"players": n, "strategy": profile, "source": source,
+                     "rtp_initial": rtp.estimate, "rtp_initial_low": rtp.low,
+                     "rtp_initial_high": rtp.high, "fold_frequency": m["fold_frequency"].estimate,
                      "win_frequency": m["win_frequency"].estimate})
     out = pd.DataFrame(rows)
     order = {s: i for i, s in enumerate(("perfect",) + READING_NAMES[1:] + WEAK_PROFILES)}
@@ -278,7 +301,11 @@ def reconciliation(d: ReportData):
                           ("fold frequency", ("fold_frequency", "fold_frequency")),
                           ("win frequency", ("win_frequency", "win_frequency")),
                           ("hit frequency", ("hit_frequency", "hit_frequency"))):
-            add(f"{name} (perfect play)", 1, float(s[key[1]]), _est(m, key[0]), note)
+            if key[0] in CONTROLLED and f"{key[0]}_cv" in m:  # the report's estimator first, the plain check after
+                add(f"{name} (perfect play, control variates)", 1, float(s[key[1]]), _est(m, f"{key[0]}_cv"), note)
+                add(f"{name} (perfect play, plain)", 1, float(s[key[1]]), _est(m, key[0]), note)
+            else:
+                add(f"{name} (perfect play)", 1, float(s[key[1]]), _est(m, key[0]), note)
     qd = d.quickdraw[d.rules.quickdraw.comparison]
     for n in sorted(d.perfect):
         m = d.perfect[n].summary()
@@ -317,3 +344,26 @@ def closest_published(pub):
                      "computed": b.computed, "ci_low": b.ci_low, "ci_high": b.ci_high,
                      "difference": b.difference})
     return pd.DataFrame(rows)
+
+
+def bet_summary(d: ReportData, main):
+    """Every bet in one table (a lab's summary page): RTP with its interval, house edge, hit frequency and
+    standard deviation per unit staked; the main game per player count (perfect play, per ante, the figures
+    of :func:`main_rows`), then Quickdraw (the rule set's reading) and Cover (exact)."""
+    rows = []
+    for r in main.itertuples():
+        rows.append({"bet": "main game", "players": int(r.players), "method": r.method, "unit": "ante",
+                     "rtp": r.rtp_initial, "rtp_low": r.rtp_initial_low, "rtp_high": r.rtp_initial_high,
+                     "house_edge": r.house_edge, "hit_frequency": r.hit_frequency,
+                     "hit_frequency_low": r.hit_frequency_low, "hit_frequency_high": r.hit_frequency_high,
+                     "std_dev": r.sd_net})
+    q = d.quickdraw[d.rules.quickdraw.comparison]
+    c = d.cover
+    for bet, x in ((f"Quickdraw ({d.rules.quickdraw.comparison})", q), ("Cover", c)):
+        rtp, hit = float(x.rtp), float(x.hit_frequency)
+        rows.append({"bet": bet, "players": None, "method": "exact", "unit": "unit staked", "rtp": rtp,
+                     "rtp_low": rtp, "rtp_high": rtp, "house_edge": float(x.house_edge), "hit_frequency": hit,
+                     "hit_frequency_low": hit, "hit_frequency_high": hit, "std_dev": float(x.std_dev)})
+    out = pd.DataFrame(rows)
+    out["players"] = out["players"].astype("Int64")
+    return out

@@ -8,12 +8,13 @@ frequencies drawn for comparison are those of
 from __future__ import annotations
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.ticker import PercentFormatter
 
 from ricochet_math.reports.published import PUBLISHED
 from ricochet_math.solvers.stats import z_value
 
-__all__ = ["plot_by_players", "plot_threshold", "plot_distribution", "plot_band"]
+__all__ = ["plot_by_players", "plot_threshold", "plot_distribution", "plot_band", "plot_strategy"]
 
 _PUBLISHED = {figure: value for figure, _, value, _ in PUBLISHED}
 
@@ -34,8 +35,8 @@ def plot_by_players(fig, box, main, strat, profiles):
     b1, b2 = _split(box, 2)
     ax = _axes(fig, b1)
     n = main["players"].to_numpy()
-    rtp = main["rtp_initial_cv"].to_numpy()
-    err = np.vstack([rtp - main["rtp_initial_cv_low"].to_numpy(), main["rtp_initial_cv_high"].to_numpy() - rtp])
+    rtp = main["rtp_initial"].to_numpy()
+    err = np.vstack([rtp - main["rtp_initial_low"].to_numpy(), main["rtp_initial_high"].to_numpy() - rtp])
     ax.axhspan(*_PUBLISHED["rtp_range"], color="0.88", zorder=0, label="published range")
     for p in profiles:
         g = strat[strat.strategy == p]
@@ -119,15 +120,48 @@ def plot_band(fig, box, main):
     for i, r in enumerate(main.itertuples()):
         h = z * r.sd_net / np.sqrt(x)
         colour = f"C{i % 10}"
-        ax.plot(x, np.full_like(x, r.rtp_initial_cv), color=colour, lw=1.2, label=f"N = {r.players}")
-        ax.plot(x, r.rtp_initial_cv - h, color=colour, lw=0.8, ls="--")
-        ax.plot(x, r.rtp_initial_cv + h, color=colour, lw=0.8, ls="--")
+        ax.plot(x, np.full_like(x, r.rtp_initial), color=colour, lw=1.2, label=f"N = {r.players}")
+        ax.plot(x, r.rtp_initial - h, color=colour, lw=0.8, ls="--")
+        ax.plot(x, r.rtp_initial + h, color=colour, lw=0.8, ls="--")
     ax.axhline(1.0, color="0.5", lw=0.8)
     ax.set_xscale("log")
-    centre = main["rtp_initial_cv"].to_numpy(dtype=float)
+    centre = main["rtp_initial"].to_numpy(dtype=float)
     ax.set_ylim(min(centre.min(), 1.0) - 0.25, max(centre.max(), 1.0) + 0.25)
     ax.set_xlabel("rounds played")
     ax.set_ylabel("RTP per initial bet (95% band)")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.legend(fontsize=6, ncol=4, frameon=False)
     ax.grid(alpha=0.3)
+
+
+def plot_strategy(fig, box, grid, names):
+    """The 13 x 13 perfect-play chart: colour = share of the dealer hands she keeps that the class plays
+    against; every cell labelled with its hand name and that share (percent); grey where not analysed."""
+    x0, y0, w, h = box
+    side = min(w - 1.6, h - 0.5)
+    W, H = fig.get_size_inches()
+    ax = fig.add_axes(((x0 + 0.4) / W, (y0 + 0.15) / H, side / W, side / H))
+    values = grid.to_numpy(dtype=float)
+    masked = np.ma.masked_invalid(values)
+    cmap = colormaps["viridis"].with_extremes(bad="0.85")
+    finite = values[np.isfinite(values)]
+    lo = float(finite.min()) if finite.size else 0.0
+    im = ax.imshow(masked, cmap=cmap, vmin=min(lo, 0.6), vmax=1.0)
+    for i in range(13):
+        for j in range(13):
+            v = values[i, j]
+            dark = np.isfinite(v) and im.norm(v) < 0.6
+            text = names.iloc[i, j] + ("\nn/a" if not np.isfinite(v) else f"\n{100 * v:.0f}%")
+            ax.text(j, i, text, ha="center", va="center", fontsize=5.2, color="white" if dark else "black",
+                    linespacing=1.1)
+    ax.set_xticks(range(13), list(grid.columns), fontsize=7)
+    ax.set_yticks(range(13), list(grid.index), fontsize=7)
+    ax.tick_params(length=0)
+    ax.xaxis.tick_top()
+    ax.set_xlabel("suited above the diagonal, offsuit below, pairs on it", fontsize=7)
+    cax = fig.add_axes(((x0 + 0.6 + side) / W, (y0 + 0.15) / H, 0.15 / W, side / H))
+    bar = fig.colorbar(im, cax=cax)
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    bar.set_label("dealer hands (below the kickout) played against", fontsize=7)
+    bar.ax.tick_params(labelsize=6)
+

@@ -21,7 +21,7 @@ import scipy
 from ricochet_math._version import __version__
 from ricochet_math.rules.files import paytables_dir
 
-__all__ = ["provenance_rows", "build_date", "source_text"]
+__all__ = ["provenance_rows", "build_date", "source_text", "git_state", "MAX_CHANGED_NAMED"]
 
 
 def source_text(rules) -> str:
@@ -41,28 +41,57 @@ def source_text(rules) -> str:
     return src
 
 
-def _git_commit() -> tuple[str, str]:
-    """(commit of the checkout holding this package, "yes"/"no" uncommitted changes to tracked files)."""
-    here = Path(__file__).resolve().parent
+#: at most this many changed files are named in the provenance row (the rest are counted)
+MAX_CHANGED_NAMED = 10
+
+
+def _git(where: Path, *args: str) -> subprocess.CompletedProcess | None:
+    """``git -C where args``, or None when git cannot be run (not installed, timed out)."""
     try:
-        head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10)
-        if head.returncode != 0:
-            return "none (not a git checkout)", ""
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
-        return head.stdout.strip(), "yes" if dirty.stdout.strip() else "no"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown (git not available)", ""
+        return subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+
+
+def git_state(where: str | os.PathLike | None = None) -> tuple[str, str]:
+    """(commit, uncommitted changes to tracked files) of the checkout holding ``where`` (default: this
+    package), as provenance text.
+
+    The changes are ``none`` for a clean tree, else the files ``git status --porcelain
+    --untracked-files=no`` names (renames as the new name; the first :data:`MAX_CHANGED_NAMED`, then a
+    count), or ``unknown`` when git cannot say (git missing, not a checkout, any git error): a report is
+    never stopped by git.
+    """
+    here = Path(where) if where is not None else Path(__file__).resolve().parent
+    head = _git(here, "rev-parse", "HEAD")
+    if head is None:
+        return "unknown (git not available)", "unknown"
+    if head.returncode != 0:
+        return "unknown (not a git checkout)", "unknown"
+    status = _git(here, "status", "--porcelain", "--untracked-files=no")
+    if status is None or status.returncode != 0:
+        return head.stdout.strip(), "unknown"
+    files = []
+    for line in status.stdout.splitlines():
+        name = line[3:] if len(line) > 3 else line.strip()
+        if " -> " in name:  # a rename: the name it has now
+            name = name.split(" -> ", 1)[1]
+        files.append(name.strip('"'))
+    if not files:
+        return head.stdout.strip(), "none"
+    shown = ", ".join(files[:MAX_CHANGED_NAMED])
+    more = len(files) - MAX_CHANGED_NAMED
+    return head.stdout.strip(), (f"{len(files)} file{'s' if len(files) > 1 else ''}: {shown}"
+                                 + (f" and {more} more" if more > 0 else ""))
 
 
 def provenance_rows(rules, size, players, rounds, seed, date: str) -> list[tuple[str, str, bool]]:
     """(item, value, volatile) rows of the provenance table."""
-    commit, dirty = _git_commit()
+    commit, dirty = git_state()
     rows = [
         ("package", f"ricochet_math {__version__}", False),
         ("git commit", commit, False),
-        ("uncommitted changes to tracked files", dirty or "n/a", False),
+        ("uncommitted changes to tracked files", dirty, False),
         ("python", platform.python_version(), False),
         ("numpy", np.__version__, False),
         ("numba", numba.__version__, False),

@@ -1,9 +1,12 @@
-"""Writing the report: the document of :mod:`~ricochet_math.reports.document` as HTML, PDF and CSV.
+"""Writing the report: the document of :mod:`~ricochet_math.reports.document` as HTML and CSV, and the
+PDF made from that HTML.
 
 The HTML is self-contained (inline CSS, plots as inline SVG): it opens with
-no network.  The PDF is made with matplotlib only, in the PDF core fonts
-(Helvetica, Courier).  Both are reproducible: the SVG hash salt is fixed and
-the PDF has no creation date; text that varies between builds
+no network.  The PDF is the same HTML laid out on A4 pages by WeasyPrint
+(issue 11: one source, so the PDF cannot drift from the HTML); WeasyPrint is
+the optional ``pdf`` extra, and :func:`pdf_available` says when it cannot run.
+Both are reproducible: the SVG hash salt is fixed and the PDF has no creation
+date; text that varies between builds
 (:class:`~ricochet_math.reports.document.Volatile`) is marked in the HTML.
 """
 from __future__ import annotations
@@ -11,8 +14,8 @@ from __future__ import annotations
 import io
 import logging
 import re
-import textwrap
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,12 +24,11 @@ import jinja2
 import matplotlib as mpl
 import pandas as pd
 from markupsafe import Markup, escape
-from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from ricochet_math.reports.document import Para, Plot, Table, Volatile
 
-__all__ = ["rc_context", "render_html", "render_pdf", "write_csvs", "read_csvs"]
+__all__ = ["rc_context", "render_html", "render_pdf", "pdf_available", "PDF_NEEDS", "write_csvs", "read_csvs"]
 
 _RC = {
     "font.family": "DejaVu Sans",
@@ -41,30 +43,13 @@ _RC = {
 }
 
 
-# The PDF uses the PDF core fonts (Helvetica, Courier): no font embedding, several times faster to
-# write than embedded TrueType subsets, and every PDF reader has them.
-_RC_PDF = {"pdf.use14corefonts": True, "font.family": "Helvetica", "axes.unicode_minus": False}
-
-
 @contextmanager
-def rc_context(pdf: bool = False):
-    """Matplotlib settings of the report (fixed SVG hash salt, fonts), restored on leaving.
-
-    ``pdf``: the PDF core fonts.  Matplotlib's "Helvetica not found" warnings
-    (it lays text out with another font's metrics) are silenced meanwhile.
-    """
-    log = logging.getLogger("matplotlib.font_manager")
-    level = log.level
+def rc_context():
+    """Matplotlib settings of the report (fixed SVG hash salt, fonts), restored on leaving."""
     with mpl.rc_context():
         mpl.rcdefaults()
         mpl.rcParams.update(_RC)
-        if pdf:
-            mpl.rcParams.update(_RC_PDF)
-        log.setLevel(logging.ERROR)
-        try:
-            yield
-        finally:
-            log.setLevel(level)
+        yield
 
 
 def _svg(plot: Plot) -> str:
@@ -84,7 +69,7 @@ def _svg(plot: Plot) -> str:
     return text.strip()
 
 
-def render_html(path: Path, sections, title: str, subtitle: list[str], date: str) -> None:
+def render_html(path: Path, sections, title: str, subtitle: list[str], date: str, pdf: bool = True) -> None:
     """The self-contained HTML (templates/report.html.j2): inline CSS, plots as inline SVG, volatile text marked."""
 
     def cell(value):
@@ -112,164 +97,60 @@ def render_html(path: Path, sections, title: str, subtitle: list[str], date: str
                               "name": b.name})
         blocks.append({"number": s.number, "title": s.title, "anchor": s.anchor, "blocks": items})
     html = env.get_template("report.html.j2").render(title=title, subtitle=subtitle, sections=blocks,
-                                                     date=cell(Volatile(date)), escape=escape)
+                                                     date=cell(Volatile(date)), escape=escape, pdf=pdf)
     path.write_text(html, encoding="utf-8")
 
 
-class _PdfWriter:
-    """Flow text, tables and plots onto A4 pages (matplotlib only)."""
-
-    W, H = 8.27, 11.69
-    X0, X1, TOP, BOTTOM = 0.7, 7.57, 0.7, 0.75
-    SANS, MONO = "Helvetica", "Courier"     # PDF core fonts: nothing to embed, fast to write
-
-    def __init__(self, pdf, footer: str):
-        self.pdf, self.footer = pdf, footer
-        self.fig = None
-        self.page = 0
-        self.y = 0.0
-
-    # -- pages
-    def new_page(self):
-        self.finish_page()
-        self.fig = Figure(figsize=(self.W, self.H))
-        self.page += 1
-        self.y = self.H - self.TOP
-
-    def finish_page(self):
-        if self.fig is not None:
-            self.fig.text(self.X0 / self.W, 0.4 / self.H, _latin1(self.footer), fontsize=6.5, color="0.4",
-                          parse_math=False)
-            self.fig.text(self.X1 / self.W, 0.4 / self.H, f"page {self.page}", fontsize=6.5, color="0.4",
-                          ha="right", parse_math=False)
-            self.pdf.savefig(self.fig)
-            self.fig = None
-
-    def need(self, h: float):
-        if self.fig is None or self.y - h < self.BOTTOM:
-            self.new_page()
-
-    def text(self, line: str, size: float, *, weight="normal", family=None, color="black",
-             indent: float = 0.0, lead: float = 1.3):
-        self.lines([line], size, weight=weight, family=family, color=color, indent=indent, lead=lead)
-
-    def lines(self, lines: Sequence[str], size: float, *, weight="normal", family=None, color="black",
-              indent: float = 0.0, lead: float = 1.3, on_new_page=None):
-        """Draw lines top-down, ``size * lead`` points apart, breaking pages as needed."""
-        pitch = size * lead / 72.0
-        family = family or self.SANS
-        for line in lines:
-            if self.fig is None or self.y - pitch < self.BOTTOM:
-                self.new_page()
-                if on_new_page is not None:
-                    on_new_page()
-            baseline = self.y - 0.8 * size / 72.0      # the same baseline whatever glyphs a line holds
-            self.fig.text((self.X0 + indent) / self.W, baseline / self.H, _latin1(line), fontsize=size,
-                          fontweight=weight, family=family, color=color, va="baseline", parse_math=False)
-            self.y -= pitch
-
-    # -- blocks
-    def heading(self, text: str, size: float = 13):
-        self.need(size * 3.5 / 72.0)
-        self.y -= 0.12
-        self.text(text, size, weight="bold")
-        self.y -= 0.05
-
-    def paragraph(self, text: str, size: float = 8.5, color="black"):
-        width = int((self.X1 - self.X0) * 72.0 / (size * 0.52))
-        self.lines(textwrap.wrap(text, width) or [""], size, color=color)
-        self.y -= 0.08
-
-    def table(self, t: Table):
-        cells = [list(t.columns)] + [[str(c) for c in row] for row in t.rows]
-        widths = [max(len(r[i]) for r in cells) for i in range(len(t.columns))]
-        cap = 46
-        if sum(widths) + 2 * len(widths) > 150:   # wrap the widest text columns
-            widths = [min(w, cap) for w in widths]
-        lines = []
-        for k, row in enumerate(cells):
-            wrapped = [textwrap.wrap(c, widths[i]) or [""] for i, c in enumerate(row)]
-            for j in range(max(len(w) for w in wrapped)):
-                parts = []
-                for i, w in enumerate(wrapped):
-                    piece = w[j] if j < len(w) else ""
-                    parts.append(piece.rjust(widths[i]) if t.align[i] == "r" and k > 0 else piece.ljust(widths[i]))
-                lines.append(("  ".join(parts).rstrip(), k == 0))
-        chars = max(len(s) for s, _ in lines)
-        size = min(7.0, (self.X1 - self.X0) * 72.0 / (0.602 * max(chars, 1)))
-        mono = self.MONO
-        header = [s for s, is_head in lines if is_head]
-        body = [s for s, is_head in lines if not is_head]
-        rule = "-" * chars
-        self.need(size * 1.3 / 72.0 * (len(header) + 1 + min(len(body), 3)) + 0.3)
-
-        def head(title=t.title):
-            self.text(title, 8.5, weight="bold")
-            self.lines(header, size, family=mono, weight="bold")
-            self.text(rule, size, family=mono, color="0.5")
-
-        head()
-        self.lines(body, size, family=mono, on_new_page=lambda: head(t.title + " (continued)"))
-        if t.note:
-            self.paragraph(t.note, 7, color="0.3")
-        self.y -= 0.12
-
-    def plot(self, p: Plot):
-        w = self.X1 - self.X0
-        h = p.height * w / p.width
-        self.need(h + 0.9)
-        self.text(p.title, 8.5, weight="bold")
-        p.draw(self.fig, (self.X0, self.y - h, w, h))
-        self.y -= h + 0.05
-        self.paragraph(p.caption, 7.5, color="0.3")
+#: what the PDF needs and how to get it, said in one line when it is missing
+PDF_NEEDS = ("the PDF needs WeasyPrint and the pango libraries: pip install 'ricochet_math[pdf]' "
+             "(see the README); the HTML, CSV tables and workbook are complete without it")
 
 
-_LATIN1 = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2265": ">=", "\u2264": "<=",
-                         "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...",
-                         "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"})
+def pdf_available() -> str | None:
+    """None when :func:`render_pdf` can run here, else the reason (one line)."""
+    try:
+        with warnings.catch_warnings():  # WeasyPrint's notes about optional system libraries: not ours to say
+            warnings.simplefilter("ignore")
+            import weasyprint  # noqa: F401  (loads pango through cffi: fails without the system libraries)
+    except (ImportError, OSError) as exc:
+        return f"{PDF_NEEDS} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'missing'})"
+    return None
 
 
-def _latin1(text: str) -> str:
-    """Text the PDF core fonts can show: a few common symbols spelled out, anything else outside Latin-1 as '?'."""
-    return str(text).translate(_LATIN1).encode("latin-1", "replace").decode("latin-1")
+def render_pdf(html_path: Path, path: Path) -> None:
+    """The PDF of the report made from the report's own HTML file by WeasyPrint (the print rules are in
+    the template: A4 pages, page numbers, a contents page with page numbers; WeasyPrint makes the
+    bookmarks from the headings and keeps the contents' links).
+
+    The HTML is read as a string with no base address, so its links to the CSV files and to the PDF itself
+    are left out of the PDF (they would be absolute paths of the build's temporary folder); the links inside
+    the document are kept.  No creation date, and a fixed identifier: the same HTML gives the same bytes.
+    """
+    import weasyprint
+
+    log = logging.getLogger("weasyprint")
+    level = log.level
+    log.setLevel(logging.ERROR)  # "relative URI reference without a base URI": the links left out, on purpose
+    try:
+        document = weasyprint.HTML(string=html_path.read_text(encoding="utf-8"), base_url=None)
+        document.write_pdf(path, pdf_identifier=b"ricochet_math-report", uncompressed_pdf=False)
+    finally:
+        log.setLevel(level)
 
 
-def render_pdf(path: Path, sections, title: str, subtitle: list[str], date: str) -> None:
-    """The same report on A4 pages, matplotlib only (PDF core fonts, no creation date)."""
-    metadata = {"Title": title, "Subject": "Ricochet Poker certification-style report",
-                "Creator": "ricochet_math.reports.build", "CreationDate": None, "ModDate": None}
-    with PdfPages(path, metadata=metadata) as pdf:
-        w = _PdfWriter(pdf, title)
-        w.new_page()
-        w.y -= 1.0
-        for line in textwrap.wrap(title, 52):
-            w.text(line, 18, weight="bold")
-        w.y -= 0.1
-        for line in subtitle:
-            w.paragraph(line, 9.5)
-        w.paragraph(f"Built: {date} (varies between builds)", 9.5, color="0.35")
-        w.y -= 0.3
-        w.text("Contents", 12, weight="bold")
-        w.lines([f"{s.number}.  {s.title}" for s in sections], 10, indent=0.2, lead=1.6)
-        for s in sections:
-            w.new_page()
-            w.heading(f"{s.number}. {s.title}")
-            for b in s.blocks:
-                if isinstance(b, Para):
-                    if b.kind == "h3":
-                        w.need(0.6)
-                        w.y -= 0.05
-                        w.text(b.text, 10.5, weight="bold")
-                        w.y -= 0.03
-                    elif b.kind == "note":
-                        w.paragraph(b.text, 8.5, color="#a00000")
-                    else:
-                        w.paragraph(b.text)
-                elif isinstance(b, Table):
-                    w.table(b)
-                else:
-                    w.plot(b)
-        w.finish_page()
+def document_tables(sections, extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every table that names a CSV, in the document's order, then the ``extra`` frames: (frames by CSV
+    stem, titles by CSV stem), what :func:`~ricochet_math.reports.workbook.write_workbook` writes."""
+    frames, titles = {}, {}
+    for s in sections:
+        for b in s.blocks:
+            if isinstance(b, Table) and b.csv:
+                frames[b.csv] = b.data
+                titles[b.csv] = f"{s.number}. {b.title}"
+    for name, frame in extra.items():
+        frames[name] = frame
+        titles[name] = name.replace("_", " ")
+    return frames, titles
 
 
 def write_csvs(directory: Path, sections, extra: Mapping[str, Any]) -> list[Path]:

@@ -13,10 +13,11 @@ import pandas as pd
 from ricochet_math.reports.compute import ReportData
 from ricochet_math.reports.document import Section, Volatile, ci, isnan, num, odds, one_in, pays, pct, whole
 from ricochet_math.reports.figures import (
-    BAND_ROUNDS, LEVEL, best_response_table, bonus_summary, bonus_table, closest_published, kickout_table,
-    mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
+    BAND_ROUNDS, LEVEL, best_response_table, bet_summary, bonus_summary, bonus_table, closest_published,
+    kickout_table, mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
 )
-from ricochet_math.reports.plots import plot_band, plot_by_players, plot_distribution, plot_threshold
+from ricochet_math.reports.plots import plot_band, plot_by_players, plot_distribution, plot_strategy, plot_threshold
+from ricochet_math.reports.strategy_text import hand_grid_names, strategy_chart, strategy_grid, strategy_words
 from ricochet_math.reports.provenance import source_text
 from ricochet_math.reports.published import GAP_EXPLANATION
 from ricochet_math.reports.sizes import PUBLISHER_LIKE
@@ -75,15 +76,25 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
     """The report's sections.  ``main``: :func:`~ricochet_math.reports.figures.main_rows`; ``run_times``:
     (step, seconds as text) rows; ``provenance``: (item, value, volatile) rows."""
     strat = strategy_rtps(d, main)
-    return [_game(d), _method(d, run_times), _main_game(d, main), _return_tables(d), _side_bets(d),
+    return [_game(d), _method(d), _main_game(d, main), _return_tables(d), _strategy(d), _side_bets(d, main),
             _volatility(d, main, strat), _weak_players(d, strat), _published(d), _plots(d, main, strat),
-            _provenance(provenance)]
+            _provenance(provenance, run_times)]
 
 
 def volatile_tables(run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]) -> dict:
     """The run-time and provenance tables as CSV frames, with a ``volatile`` column marking the rows that
-    vary between builds (every run time; the build date)."""
-    return {"run_times": pd.DataFrame([{"step": n, "seconds": v, "volatile": True} for n, v in run_times]),
+    vary between builds (every run time; the build date).  Run times are numbers (seconds; empty with a
+    ``note`` where a step was resumed or the build is reproducible)."""
+    def seconds(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:  # "resumed", "not recorded": no number (the note says why)
+            return float("nan")
+
+    times = pd.DataFrame([{"step": n, "seconds": seconds(v), "note": "" if not isnan(seconds(v)) else v,
+                           "volatile": True} for n, v in run_times])
+    times["seconds"] = times["seconds"].astype("float64")
+    return {"run_times": times,
             "provenance": pd.DataFrame([{"item": k, "value": v, "volatile": vol} for k, v, vol in provenance])}
 
 
@@ -105,7 +116,7 @@ def _game(d: ReportData) -> Section:
     return s
 
 
-def _method(d: ReportData, run_times) -> Section:
+def _method(d: ReportData) -> Section:
     size = d.size
     s = Section("2", "Method")
     if size.note:
@@ -117,8 +128,9 @@ def _method(d: ReportData, run_times) -> Section:
                  "(test size): not the game's figures")
     rows = [
         ("Main game, 1 player", "exact", solo_text),
-        ("Main game, 2-7 players", "Monte Carlo",
-         f"{d.rounds:,} rounds per player count, perfect play, seed {d.seed}"),
+        ("Main game, 2-7 players", "Monte Carlo, control variates",
+         f"{d.rounds:,} rounds per player count, perfect play, seed {d.seed}; RTP by the control-variate "
+         "estimate (below), the plain sample mean beside it as a check"),
         ("Chunks and seeding", "Monte Carlo",
          f"rounds in chunks ({_chunk_text(d)}); chunk i is dealt from numpy SeedSequence(seed).spawn(n)[i] "
          "(xoshiro256** in the kernel): results do not depend on the number of threads"),
@@ -137,10 +149,18 @@ def _method(d: ReportData, run_times) -> Section:
         ("Confidence intervals", f"{int(LEVEL * 100)}%, normal approximation",
          "sample standard deviation, the round as the independent sample (the seats of a round share a pot and "
          "a deck); RTP per total wagered is a ratio estimator with a delta-method interval"),
-        ("Variance reduction", "common random numbers only",
+        ("Variance reduction: control variates", "every Monte Carlo RTP",
+         "RTP per initial bet (and so the house edge) is mean(X) - beta . (mean(Z) - E[Z]), X the round's net, "
+         "Z controls whose means are known exactly (the bonus and the stand-against-the-dealer outcome minus "
+         "their expectation over the draw; the dealer's hand bucket and the seats' chances to reach it): "
+         "unbiased, beta fitted on the other half of the chunks (cross-fitted); RTP per total wagered is the "
+         "controlled ratio. ricochet_math.solvers.variance"),
+        ("Variance reduction: common random numbers", "every Monte Carlo run",
          "every strategy and reading is run with the same seed, so all are dealt the same cards: differences "
-         "between them are more precise than either figure alone; no other variance reduction is used, so "
-         "each single figure is plain Monte Carlo"),
+         "between them are more precise than either figure alone"),
+        ("Plain Monte Carlo", "frequencies, standard deviation, average bet",
+         "fold, win, hit and kickout frequencies, the standard deviation and the average bet are sample means "
+         "(no controlled estimate exists for them); so is the plain RTP shown beside each controlled one"),
     ]
     frame = pd.DataFrame(rows, columns=["item", "method", "detail"])
     s.table("How each figure was computed", ["item", "method", "detail"], [list(r) for r in rows], csv="method",
@@ -151,16 +171,17 @@ def _method(d: ReportData, run_times) -> Section:
         "E[wagered] (1 - element of risk). Hit frequency is P(net > 0) for a seat; fold frequency is folds per "
         "player-round (kicked-out rounds included); win frequency counts rounds in which the seat wins or "
         "shares the pot, automatic wins included.")
-    s.table("Run time (seconds; varies between builds)", ["step", "seconds"],
-            [[name, Volatile(sec)] for name, sec in run_times], csv=None)
+    s.p("One estimator throughout: every RTP, house edge and element of risk of a Monte Carlo row in this "
+        "report, its CSV tables and its workbook is the control-variate estimate where the run kept the "
+        "controls; the return tables show the adjustment from the plain sample mean explicitly.")
     return s
 
 def _main_game(d: ReportData, main) -> Section:
     s = Section("3", "Main game by player count (perfect play)")
     s.p(f"One row per player count. N = 1 is exact; N >= 2 is Monte Carlo with its {CI_TEXT} beside each "
-        "estimate. The RTPs of the Monte Carlo rows are estimated with control variates of exactly known mean "
-        "(ricochet_math.solvers.variance: unbiased, the same rounds, a narrower interval); the plain sample means "
-        "are in the CSV (rtp_initial, rtp_wagered) and are what the return table below adds up to. "
+        "estimate. The RTPs of the Monte Carlo rows are the control-variate estimates (Section 2: unbiased, the "
+        "same rounds, a narrower interval), and the house edge and element of risk are one minus them; the "
+        "plain sample means follow as a check (CSV columns *_plain). "
         "House edge is per ante, element of risk per unit wagered, standard deviation is that of one seat's net "
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if d.size.name != "full" and _many(d):
@@ -168,9 +189,8 @@ def _main_game(d: ReportData, main) -> Section:
     s.table("Return to player", ["N", "method", "rounds", "RTP per initial bet", CI_TEXT, "RTP per wagered",
                                  CI_TEXT, "house edge", "element of risk"],
             [[str(r.players), r.method, "" if isnan(r.rounds) or r.rounds is None else whole(r.rounds),
-              pct(r.rtp_initial_cv), ci(r.rtp_initial_cv_low, r.rtp_initial_cv_high), pct(r.rtp_wagered_cv),
-              ci(r.rtp_wagered_cv_low, r.rtp_wagered_cv_high), pct(1.0 - r.rtp_initial_cv),
-              pct(1.0 - r.rtp_wagered_cv)]
+              pct(r.rtp_initial), ci(r.rtp_initial_low, r.rtp_initial_high), pct(r.rtp_wagered),
+              ci(r.rtp_wagered_low, r.rtp_wagered_high), pct(r.house_edge), pct(r.element_of_risk)]
              for r in main.itertuples()], csv="main_game", data=main, align=["r", "l"] + ["r"] * 7)
     s.table("Frequencies, standard deviation and average bet",
             ["N", "fold frequency", CI_TEXT, "win frequency", CI_TEXT, "kickout rate", "hit frequency",
@@ -179,6 +199,18 @@ def _main_game(d: ReportData, main) -> Section:
               pct(r.win_frequency, 2), ci(r.win_frequency_low, r.win_frequency_high), pct(r.kickout_rate, 2),
               pct(r.hit_frequency, 2), num(r.sd_net, 4), num(r.average_wagered, 4)]
              for r in main.itertuples()], csv=None)
+    checked = main[main["estimator"] == "control variates"]
+    if len(checked):
+        s.table("Check: the plain Monte Carlo estimate beside the controlled one",
+                ["N", "rounds", "RTP per initial bet, plain", CI_TEXT, "controlled - plain", "RTP per wagered, plain",
+                 CI_TEXT, "controlled - plain"],
+                [[str(r.players), whole(r.rounds), pct(r.rtp_initial_plain),
+                  ci(r.rtp_initial_plain_low, r.rtp_initial_plain_high),
+                  f"{100 * (r.rtp_initial - r.rtp_initial_plain):+.3f} pts", pct(r.rtp_wagered_plain),
+                  ci(r.rtp_wagered_plain_low, r.rtp_wagered_plain_high),
+                  f"{100 * (r.rtp_wagered - r.rtp_wagered_plain):+.3f} pts"] for r in checked.itertuples()],
+                csv=None, note="Both estimate the same RTP from the same rounds; the controlled interval is the "
+                               "narrower one. Their difference should be within the plain interval's width.")
     return s
 
 
@@ -205,8 +237,9 @@ def _return_tables(d: ReportData) -> Section:
         s.h3("Two or more players: outcome frequencies and the return, from the simulation")
         s.p("Per player-round (perfect play). The outcome rows count what happened to a seat; the return rows "
             "decompose the seat's net result (net = pot share + bonus - wagered), so their contributions add "
-            "up exactly to the expected net. A pot share varies with the pot, so its amount is the average "
-            "share when won.")
+            "up exactly to the sample mean of the net (the plain estimate); the control-variate adjustment "
+            "row then brings the total to the report's RTP per initial bet - 1 (Section 3). A pot share varies "
+            "with the pot, so its amount is the average share when won.")
         frames = []
         for n in many:
             t = mc_return_table(d.rules, d.perfect[n])
@@ -227,9 +260,44 @@ def _return_tables(d: ReportData) -> Section:
     return s
 
 
-def _side_bets(d: ReportData) -> Section:
+def _strategy(d: ReportData) -> Section:
+    s = Section("4b", "Perfect-play strategy (one player)")
+    chart = strategy_chart(d.solo)
+    for line in strategy_words(chart, d.rules.kickout[1], d.solo.complete):
+        s.p(line)
+    grid = strategy_grid(chart)
+    names = hand_grid_names()
+    s.plot("strategy_chart", "Perfect-play strategy chart, one player",
+           "Each cell is a starting hand (suited above the diagonal, offsuit below, pairs on it); its colour and "
+           "percentage are the share of the dealer hands she keeps (below the kickout threshold) that the hand "
+           "plays against." + ("" if d.solo.complete else " TEST SIZE: grey cells were not analysed."),
+           lambda fig, box: plot_strategy(fig, box, grid, names), width=7.2, height=6.2)
+    grid_rows = [[r] + [("" if isnan(grid.loc[r, c]) else f"{names.loc[r, c]} {100 * grid.loc[r, c]:.0f}")
+                        for c in grid.columns] for r in grid.index]
+    s.table("Strategy chart as a table: share of the dealer's kept hands played against (percent)",
+            [""] + list(grid.columns), grid_rows, csv="strategy_grid",
+            data=grid.reset_index(names="rank"), align=["l"] + ["r"] * 13)
+    s.table("Strategy by starting hand", ["hand", "suit combinations", "plays against a dealer hand up to",
+                                          "folds below it", "plays while the dealer is in"],
+            [[r.hand, whole(r.weight), r.plays_up_to, whole(r.folds_below_that),
+              pct(r.play_frequency_dealer_in, 2)] for r in chart.itertuples()], csv="strategy_chart",
+            data=chart, align=["l", "r", "l", "r", "r"],
+            note="'folds below it': dealer hands weaker than the limit that the hand still folds against (card "
+                 "removal).")
+    return s
+
+
+def _side_bets(d: ReportData, main) -> Section:
     rules = d.rules
     s = Section("5", "Bonus and side bets")
+    bs = bet_summary(d, main)
+    s.p("Every bet at a glance: the main game per player count (perfect play; per ante) and the two side bets "
+        "(exact; per unit staked). Hit frequency is the chance that the bet returns more than it cost.")
+    s.table("Every bet: RTP, house edge, hit frequency and standard deviation",
+            ["bet", "N", "method", "RTP", CI_TEXT, "house edge", "hit frequency", "std dev"],
+            [[r.bet, "" if r.players is None or isnan(r.players) else str(r.players), r.method, pct(r.rtp),
+              ci(r.rtp_low, r.rtp_high), pct(r.house_edge), pct(r.hit_frequency, 2), num(r.std_dev, 4)]
+             for r in bs.itertuples()], csv="bet_summary", data=bs, align=["l", "r", "l"] + ["r"] * 5)
     s.p("True odds are the odds against the event, (1 - p) / p to 1; payout odds are what the paytable pays, "
         "x to 1. RTP, house edge, hit frequency and standard deviation are per unit staked (for the bonus: per "
         "ante of a seat). Every figure in this section is exact.")
@@ -418,11 +486,34 @@ def _plots(d: ReportData, main, strat) -> Section:
     return s
 
 
-def _provenance(provenance) -> Section:
+def _provenance(provenance, run_times) -> Section:
     s = Section("9", "Provenance")
     s.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in provenance],
             csv=None, align=["l", "l"])
+    s.table("Run time (seconds; varies between builds; every step in tables/run_times.csv)", ["step", "seconds"],
+            [[name, Volatile(sec)] for name, sec in _grouped_times(run_times)], csv=None)
     return s
+
+
+def _grouped_times(run_times: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The run-time rows with one row per kind of job: 'Monte Carlo: chaser N=1' .. 'N=7' become 'Monte Carlo:
+    chaser, N = 1, 2, ... 7' with the seconds added up (a table of 70 rows, mostly 0.0 or 'not recorded',
+    filled a page and a half of the PDF)."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, sec in run_times:
+        m = re.fullmatch(r"(.*) N=(\d+)", name)
+        key, n = (m.group(1), m.group(2)) if m else (name, "")
+        groups.setdefault(key, []).append((n, sec))
+    rows = []
+    for key, items in groups.items():
+        label = key if items[0][0] == "" else f"{key}, N = {', '.join(n for n, _ in items)}"
+        texts = [sec for _, sec in items]
+        try:
+            total = f"{sum(float(t) for t in texts):.1f}"
+        except ValueError:  # resumed or not recorded
+            total = texts[0] if len(set(texts)) == 1 else "partly resumed"
+        rows.append((label, total))
+    return rows
 
 
 def _many(d: ReportData) -> list[int]:

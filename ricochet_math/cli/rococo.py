@@ -1,0 +1,152 @@
+"""``ricochet rococo draw|simulate|play``: Rococo Poker's draw solver, policy simulations and a hand history."""
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from ricochet_math.cli.app import (
+    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+)
+from ricochet_math.errors import RicochetError
+from ricochet_math.reports.tables import Percent, Text
+
+
+def _policies(text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not 2 <= len(names) <= 6:
+        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {text!r}")
+    return names
+
+
+#: one example per action, shown in its --help (tests parse each)
+EXAMPLES = {
+    "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
+    "simulate": "ricochet rococo simulate --policies standard,loose --pots 100000 --seed 2026",
+    "report": "ricochet rococo report reports/rococo --size small",
+    "play": "ricochet rococo play --policies blinder,loose --seed 7",
+}
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
+
+    def action(name: str, help: str) -> argparse.ArgumentParser:
+        return subs.add_parser(name, help=help, description=help, epilog=f"example:\n  {EXAMPLES[name]}",
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
+                                     "final-hand odds; or --table: the strategy table")
+    d.add_argument("hand", nargs="?", default=None, help='five cards, quoted: "Kh Kd 7c 4s 2h"')
+    d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
+                   help="opponents who also draw optimally (1..5, default 1)")
+    d.add_argument("--table", action="store_true",
+                   help="the strategy table for N = 1..5 instead: by dealt category and best keep (table), or "
+                        "every suit-pattern class with its best keep and pot share (csv, json)")
+    d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
+    add_format_option(d)
+    s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
+    s.add_argument("--policies", type=_policies, default=["standard", "standard"],
+                   help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
+    s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
+    s.add_argument("--blind-value", action="store_true",
+                   help="the value of the blind option to seat 0 against the other seats' policy")
+    s.add_argument("--best-response", action="store_true",
+                   help="search threshold policies for seat 0 against the other seats' policy")
+    add_seed_option(s, default=2026)
+    add_format_option(s)
+    r = action("report", help="write the short report (report.html, tables/*.csv) into a folder")
+    r.add_argument("out", type=writable_folder, help="output folder (created; replaced only if the toolkit wrote it)")
+    r.add_argument("--size", choices=("tiny", "small", "full"), default="small",
+                   help="tiny (seconds), small (default, minutes) or full")
+    r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
+    add_seed_option(r, default=2026)
+    p = action("play", help="play one pot and print its hand history")
+    p.add_argument("--policies", type=_policies, default=["standard", "loose"])
+    add_seed_option(p, default=2026)
+
+
+@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play), report",
+            example='ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2', arguments=_arguments)
+def _rococo(args: argparse.Namespace) -> int:
+    return {"draw": _draw, "simulate": _simulate, "play": _play, "report": _report}[args.action](args)
+
+
+def _draw(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.draw import KEEPS, draw_distribution
+    from ricochet_math.games.rococo.solver import solve_draws
+    from ricochet_math.games.rococo.strategy import strategy_table
+
+    if args.table:
+        table = strategy_table()
+        if args.format != "table":  # every class and number of opponents, full precision
+            print_frame(table.to_frame(), args.format)
+            return 0
+        frame = table.by_shape()
+        print_frame(frame, "table", formats={c: Percent(3) for c in frame.columns[2:]}, keys=2, wide=args.wide)
+        print()
+        print_frame(table.versus_naive(), "table", formats={"hands_differ": Percent(2), "optimal_share": Percent(3),
+                                                       "naive_share": Percent(3), "gain": Percent(3)})
+        return 0
+    if args.hand is None:
+        raise RicochetError("rococo draw: give a hand (five cards, quoted) or --table")
+    dist = draw_distribution(args.hand)
+    sol = solve_draws(args.opponents)
+    shares = sol.keep_shares(dist.hand)
+    frame = dist.to_frame()
+    frame.insert(2, "pot_share", shares)
+    frame = frame.sort_values("pot_share", ascending=False, kind="stable").reset_index(drop=True)
+    if args.format == "table":
+        print_wrapped(f"{dist.summary()}; pot share against {args.opponents} opponent(s) drawing optimally "
+                      f"(independence model, ties split)")
+        if args.iterations:
+            print_frame(sol.iterations, "table")
+        frame = frame.drop(columns=["draws"])
+    formats = {c: Percent(2) for c in frame.columns if c not in ("keep", "draw", "draws")}
+    formats["keep"] = Text()
+    print_frame(frame, args.format, formats=formats, wide=args.wide)
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
+
+    pols = args.policies
+    if args.blind_value:
+        res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
+        if args.format == "table":
+            print_wrapped(res.summary())
+        print_frame(res.to_frame(), args.format, wide=args.wide)
+        return 0
+    if args.best_response:
+        res = best_response(pols[1], players=len(pols), pots=args.pots, seed=args.seed)
+        if args.format == "table":
+            print_wrapped(res.summary())
+        print_frame(res.to_frame(), args.format, wide=args.wide)
+        return 0
+    res = simulate(pols, args.pots, args.seed)
+    if args.format == "table":
+        print_wrapped(res.summary().splitlines()[0])
+    print_frame(res.to_frame(), args.format, wide=args.wide)
+    if args.format == "table":
+        print()
+        print_frame(res.rates(), "table", formats={"value": Percent(2)})
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.report import build_rococo_report
+
+    print(build_rococo_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible).summary())
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from ricochet_math.games.rococo.play import play_pot
+
+    print(play_pot(args.policies, args.seed).text())
+    return 0
+
+
+__all__: list[str] = []
+_ = pd  # the frames come from the library

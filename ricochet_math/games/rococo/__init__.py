@@ -1,0 +1,33 @@
+"""Rococo Poker: five-card draw with an ante, a blind option, one exchange of 0-3 cards, one betting
+round and split pots (the publisher's rules: ``shared/seeds/003_266d472255d5a8cb.txt``; our reading in
+``docs/rules.md``, section "Rococo Poker"; the guide in ``docs/rococo-poker.md``).
+
+Modules: ``rules`` (options), ``draw`` (the 26 keeps, enumeration and counting kernels, suit classes),
+``solver`` (the draw fixed point against N optimal drawers), ``strategy`` (the strategy table, the naive
+rule), ``betting`` (policies), ``engine`` (one readable game with its history), ``kernel`` (the numba
+pot kernel), ``play`` (one pot's history), ``analysis`` (simulations, blind value, best response,
+card removal), ``removal`` (its kernel), ``report`` (the short report).
+
+The names below are the package's public entry points (re-exported by ``ricochet_math`` with a
+``rococo_`` prefix where the casino game has the same name).
+"""
+from __future__ import annotations
+
+from ricochet_math.games.rococo.analysis import (
+    BestResponse, BlindValue, RococoResult, best_response, blind_value, removal_check, simulate,
+)
+from ricochet_math.games.rococo.betting import POLICIES, BettingPolicy
+from ricochet_math.games.rococo.draw import KEEPS, DrawDistribution, draw_distribution, keep_text
+from ricochet_math.games.rococo.engine import GameRecord, play_game
+from ricochet_math.games.rococo.play import PotHistory, play_pot
+from ricochet_math.games.rococo.rules import RococoRules
+from ricochet_math.games.rococo.solver import DrawSolution, share_by_value, solve_draws
+from ricochet_math.games.rococo.strategy import StrategyTable, naive_keep, strategy_table
+
+__all__ = [
+    "RococoRules", "BettingPolicy", "POLICIES",
+    "KEEPS", "keep_text", "DrawDistribution", "draw_distribution",
+    "DrawSolution", "solve_draws", "share_by_value", "StrategyTable", "strategy_table", "naive_keep",
+    "GameRecord", "play_game", "PotHistory", "play_pot",
+    "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "best_response", "removal_check",
+]

@@ -1,0 +1,187 @@
+"""Rococo Poker analyses by simulation: policies played against each other, the value of the blind option,
+a best-response search among the policies, and the cost of the draw solver's independence model.
+
+Every simulation runs through :func:`ricochet_math.solvers.batches.run_batches` (seeded batches added
+in order: the same seed and size give the same digits for any number of workers).  The unit is a
+**pot** (a game and the all-check games carried into it, :mod:`.kernel`); figures are each seat's
+mean net result per pot in units of the ante, with 95% intervals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math.arguments import check_whole
+from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.stats import Estimate, mean_ci
+from ricochet_math.games.rococo.betting import BettingPolicy, policy
+from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
+from ricochet_math.games.rococo.rules import RococoRules
+
+__all__ = ["RococoResult", "simulate", "blind_value", "BlindValue", "best_response", "BestResponse",
+           "removal_check"]
+
+
+@dataclass(frozen=True)
+class RococoResult:
+    """Each seat's mean net per pot (``net[s]``, an :class:`Estimate`) and the game counters."""
+
+    rules: RococoRules
+    policies: tuple
+    net: tuple
+    counts: dict
+    pots: int
+    seed: int
+    batch_size: int
+    run_time: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame({
+            "seat": range(len(self.net)),
+            "policy": [p.name for p in self.policies],
+            "net_per_pot": [e.estimate for e in self.net],
+            "net_per_pot_low": [e.low for e in self.net],
+            "net_per_pot_high": [e.high for e in self.net],
+        })
+
+    def rates(self) -> pd.DataFrame:
+        """Games per pot and the share of games that carried, were blind, were shown down."""
+        c, g = self.counts, self.counts["games"]
+        rows = [("games per pot", c["games"] / self.pots), ("carried games", c["carries"] / g),
+                ("blind games", c["blinds"] / g), ("pots won at showdown", c["showdowns"] / self.pots),
+                ("pots won by folds", c["fold_wins"] / self.pots),
+                ("forced showdowns (carry limit)", c["forced"] / self.pots)]
+        return pd.DataFrame(rows, columns=["figure", "value"])
+
+    def summary(self) -> str:
+        lines = [f"Rococo Poker, {self.rules.players} players, {self.pots:,} pots (seed {self.seed}, "
+                 f"batch {self.batch_size:,}), {self.run_time:.1f} s"]
+        for s, (p, e) in enumerate(zip(self.policies, self.net)):
+            lines.append(f"  seat {s} {p.name:>10}: {e.estimate:+.4f} ± {e.half_width:.4f} per pot")
+        return "\n".join(lines)
+
+
+def simulate(policies, pots: int = 100_000, seed: int | None = 2026, *, rules: RococoRules | None = None,
+             batch_size: int = 20_000, workers: int | None = None) -> RococoResult:
+    """Play ``pots`` pots with one policy per seat (names or :class:`BettingPolicy`)."""
+    ps = tuple(policy(p) for p in policies)
+    rules = rules or RococoRules(players=len(ps))
+    if rules.players != len(ps):
+        rules = replace(rules, players=len(ps))
+    pots = check_whole(pots, "pots")
+    run = run_batches(batch_player(rules, ps), pots, seed, batch_size=batch_size, workers=workers)
+    net = tuple(mean_ci(float(run.sums["net"][s]), float(run.sums["net_sq"][s]), pots) for s in range(len(ps)))
+    counts = {k: int(v) for k, v in zip(SUM_FIELDS, run.sums["counts"])}
+    return RococoResult(rules, ps, net, counts, pots, run.seed, run.batch_size, run.run_time)
+
+
+@dataclass(frozen=True)
+class BlindValue:
+    """Seat 0's mean net per pot with and without declaring blind games (the others unchanged)."""
+
+    with_blind: RococoResult
+    without: RococoResult
+
+    @property
+    def value(self) -> Estimate:
+        a, b = self.with_blind.net[0], self.without.net[0]
+        se = float(np.hypot(a.std_error, b.std_error))  # independent-run bound
+        d = a.estimate - b.estimate
+        return Estimate(d, se, d - 1.96 * se, d + 1.96 * se)
+
+    def to_frame(self) -> pd.DataFrame:
+        v = self.value
+        return pd.DataFrame([{"with_blind": self.with_blind.net[0].estimate, "without": self.without.net[0].estimate,
+                              "value": v.estimate, "value_low": v.low, "value_high": v.high}])
+
+    def summary(self) -> str:
+        v = self.value
+        return (f"value of the blind option to seat 0 ({self.with_blind.policies[0].name}): "
+                f"{v.estimate:+.4f} ± {v.half_width:.4f} per pot")
+
+
+def blind_value(me="standard", others="standard", players: int = 2, pots: int = 100_000, seed: int | None = 2026,
+                *, rate: float = 1.0, amount: int = 1, rules: RococoRules | None = None) -> BlindValue:
+    """Seat 0 playing ``me`` with ``blind_rate = rate`` (blind of ``amount``) against it with no blind."""
+    base = policy(me)
+    opp = [policy(others)] * (players - 1)
+    rules = rules or RococoRules(players=players)
+    a = simulate([base.with_(name=base.name + "+blind", blind_rate=rate, blind_amount=amount)] + opp, pots, seed,
+                 rules=rules)
+    b = simulate([base.with_(blind_rate=0.0)] + opp, pots, seed, rules=rules)
+    return BlindValue(a, b)
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """Every candidate policy for seat 0 against fixed opponents, best first."""
+
+    table: pd.DataFrame
+    opponents: str
+    pots: int
+    seed: int
+
+    @property
+    def best(self) -> pd.Series:
+        return self.table.iloc[0]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        b = self.best
+        return (f"best response to {self.opponents} among {len(self.table)} policies: open {b.open}, call {b.call}, "
+                f"blind rate {b.blind_rate:g}: {b.net_per_pot:+.4f} per pot")
+
+
+def best_response(others="standard", players: int = 2, pots: int = 40_000, seed: int | None = 2026, *,
+                  opens=("99", "KK", "two pair", "three of a kind", None), calls=("77", "JJ", "AA", "two pair"),
+                  blind_rates=(0.0, 1.0), rules: RococoRules | None = None) -> BestResponse:
+    """Search the grid of threshold policies for seat 0 against ``players - 1`` copies of ``others``
+    (common seed for every candidate: the same deals as far as the play allows)."""
+    opp = [policy(others)] * (players - 1)
+    rules = rules or RococoRules(players=players)
+    rows = []
+    for o in opens:
+        for c in calls:
+            for r in blind_rates:
+                cand = BettingPolicy(f"open {o} call {c} blind {r:g}", open=o, call=c, blind_rate=r)
+                res = simulate([cand] + opp, pots, seed, rules=rules)
+                e = res.net[0]
+                rows.append((str(o), str(c), r, e.estimate, e.low, e.high))
+    table = pd.DataFrame(rows, columns=["open", "call", "blind_rate", "net_per_pot", "net_per_pot_low",
+                                        "net_per_pot_high"])
+    table = table.sort_values("net_per_pot", ascending=False, kind="stable").reset_index(drop=True)
+    return BestResponse(table, policy(others).name, pots, seed if seed is not None else -1)
+
+
+def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed: int = 2026) -> pd.DataFrame:
+    """The independence model against real deals: for ``hands`` random hands, the pot share of the best
+    keep computed by the solver (opponents' hands independent of ours) and simulated with the opponents
+    dealt from the 47 cards we do not hold, drawing by the same optimal table from the same deck; and the
+    same for the second-best keep, on the same deals, to see whether card removal reverses the choice
+    (``second_minus_best``: simulated share of the second keep minus the best's, with its standard error)."""
+    from ricochet_math.games.rococo.draw import KEEPS, five_card_hands
+    from ricochet_math.games.rococo.removal import simulate_share, simulate_share_difference
+    from ricochet_math.games.rococo.solver import solve_draws
+
+    sol = solve_draws(opponents)
+    hand_cards, _ = five_card_hands()
+    rng = np.random.default_rng(seed)
+    rows = []
+    for h in rng.integers(0, len(hand_cards), hands):
+        cards = hand_cards[h].astype(np.int64)
+        shares = sol.keep_shares(cards)
+        k = int(sol.hand_keep[h])
+        order = np.argsort(-shares, kind="stable")
+        k2 = int(order[1] if order[0] == k else order[0])  # the best keep other than the solver's
+        deal_seed = int(rng.integers(2**63))
+        mean, se = simulate_share(cards, KEEPS[k], sol.hand_keep, opponents, deals, deal_seed)
+        diff, diff_se = simulate_share_difference(cards, KEEPS[k2], KEEPS[k], sol.hand_keep, opponents, deals,
+                                                  deal_seed)
+        rows.append((int(h), float(shares[k]), mean, se, mean - float(shares[k]),
+                     float(shares[k2] - shares[k]), diff, diff_se))
+    return pd.DataFrame(rows, columns=["hand_number", "model_share", "dealt_share", "dealt_se", "difference",
+                                       "model_second_minus_best", "second_minus_best", "second_minus_best_se"])

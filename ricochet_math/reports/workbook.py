@@ -1,0 +1,140 @@
+"""The report's tables as one Excel workbook (``report.xlsx``): labs and operators work in spreadsheets.
+
+One sheet per table of ``tables/*.csv`` (the same names, the same columns,
+the same rows), a ``contents`` sheet first (sheet, title, CSV) and the
+provenance and run-time sheets last.  Numbers are written as numbers, never
+text, with a number format that reads like the report (fractions as percent,
+counts with thousands separators); the stored value is the full number.
+Written with XlsxWriter (write-only, small, pure Python), in memory so the zip
+entries carry a fixed date, and with a fixed creation date: the same tables
+give the same bytes.
+
+XlsxWriter, like every xlsx writer, stores a number with 16 significant digits
+(``%.16G``); Excel shows 15.  The CSV files keep the full 17 digits.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["write_workbook", "number_format", "SHEET_CONTENTS", "WORKBOOK_DIGITS"]
+
+SHEET_CONTENTS = "contents"
+#: significant digits an xlsx file keeps of a number (XlsxWriter and openpyxl both write ``%.16G``)
+WORKBOOK_DIGITS = 16
+
+PERCENT = "0.0000%"
+COUNT = "#,##0"
+DECIMAL = "0.000000"
+#: column names (less _low/_high/_plain ends) that hold fractions read as percentages
+_PERCENT_NAMES = re.compile(
+    r"(^|_)(rtp|house_edge|element_of_risk|frequency|probability|rate|exact|monte_carlo|computed|published|"
+    r"difference|ci|level|half_width|share|win_rate|play_frequency_dealer_in|fold_frequency_dealer_in|"
+    r"min|max|seat|others|all_publisher_like)(_|$)")
+_COUNT_NAMES = re.compile(r"(^|_)(count|combinations|deals|wins|hands|rounds|weight|players|strategies|threshold"
+                          r"|folds_below_that|win_combinations)$")
+_NOT_PERCENT = re.compile(r"(^|_)(z|sd|std|std_dev|sd_net|vi_\d+|pays|amount|contribution|net|wagered|"
+                          r"break_even_pays|value)$")
+
+
+def number_format(name: str, series: pd.Series) -> str | None:
+    """The Excel number format of a numeric column, from its name: fractions in percent, counts as whole
+    numbers with separators, anything else with six decimals; None for text columns."""
+    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+        return None
+    base = re.sub(r"(_low|_high|_plain)+$", "", name)
+    if _NOT_PERCENT.search(base):
+        return COUNT if pd.api.types.is_integer_dtype(series) else DECIMAL
+    if _PERCENT_NAMES.search(base) and not pd.api.types.is_integer_dtype(series):
+        return PERCENT
+    if pd.api.types.is_integer_dtype(series) or _COUNT_NAMES.search(name):
+        return COUNT
+    return DECIMAL
+
+
+def _created(date: str) -> _dt.datetime:
+    """The workbook's creation date: the report's build date, or 1980-01-01 when it is not recorded."""
+    try:
+        return _dt.datetime.strptime(date, "%Y-%m-%d %H:%M:%S UTC")
+    except ValueError:
+        return _dt.datetime(1980, 1, 1)
+
+
+def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mapping[str, str], title: str,
+                   date: str) -> None:
+    """Write ``frames`` (by CSV stem, in order) as one sheet each, after a contents sheet listing
+    ``titles[stem]``.  ``date``: the build date (the workbook's creation date)."""
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(path), {"in_memory": True, "strings_to_numbers": False,
+                                           "strings_to_formulas": False, "strings_to_urls": False,
+                                           "nan_inf_to_errors": False})
+    book.set_properties({"title": title, "subject": "Ricochet Poker mathematics report",
+                         "author": "ricochet_math", "created": _created(date)})
+    bold = book.add_format({"bold": True, "bg_color": "#F2F3F5", "bottom": 1, "text_wrap": True,
+                            "valign": "top"})
+    formats = {f: book.add_format({"num_format": f}) for f in (PERCENT, COUNT, DECIMAL)}
+
+    names = _sheet_names(list(frames))
+    contents = book.add_worksheet(SHEET_CONTENTS)
+    contents.write_row(0, 0, ["sheet", "table", "csv file"], bold)
+    contents.write_string(len(frames) + 2, 0, title)
+    contents.write_string(len(frames) + 3, 0, f"built {date}")
+    contents.set_column(0, 0, 28)
+    contents.set_column(1, 1, 90)
+    contents.set_column(2, 2, 32)
+    for i, stem in enumerate(frames, start=1):
+        contents.write_url(i, 0, f"internal:'{names[stem]}'!A1", string=names[stem])
+        contents.write_string(i, 1, titles.get(stem, stem))
+        contents.write_string(i, 2, f"tables/{stem}.csv")
+    contents.freeze_panes(1, 0)
+
+    for stem, frame in frames.items():
+        sheet = book.add_worksheet(names[stem])
+        sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
+        for j, name in enumerate(frame.columns):
+            col = frame[name]
+            fmt = number_format(str(name), col)
+            cell_format = formats[fmt] if fmt else None
+            for i, value in enumerate(col.tolist(), start=1):
+                _write(sheet, i, j, value, cell_format)
+            width = max([len(str(name))] + [len(str(v)) for v in col.head(200).tolist() if fmt is None] + [10])
+            sheet.set_column(j, j, min(width + 2, 60) if fmt is None else max(len(str(name)) + 2, 12),
+                             cell_format)
+        sheet.freeze_panes(1, 0)
+    book.close()
+
+
+def _write(sheet, row: int, col: int, value, cell_format) -> None:
+    """One cell: numbers as numbers, booleans as booleans, text as text, missing values blank."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        sheet.write_blank(row, col, None, cell_format)
+    elif isinstance(value, (bool, np.bool_)):
+        sheet.write_boolean(row, col, bool(value))
+    elif isinstance(value, (int, float, np.integer, np.floating)):
+        if math.isinf(float(value)):
+            sheet.write_string(row, col, "inf" if value > 0 else "-inf")
+        else:
+            sheet.write_number(row, col, float(value), cell_format)
+    else:
+        sheet.write_string(row, col, str(value))
+
+
+def _sheet_names(stems: list[str]) -> dict[str, str]:
+    """Excel sheet names (at most 31 characters, unique, none of ``[]:*?/\\``) for the CSV stems."""
+    out, used = {}, {SHEET_CONTENTS}
+    for stem in stems:
+        base = re.sub(r"[\[\]:*?/\\']", "_", stem)[:31]
+        name, k = base, 2
+        while name.lower() in used:
+            name = f"{base[:28]}~{k}"
+            k += 1
+        used.add(name.lower())
+        out[stem] = name
+    return out

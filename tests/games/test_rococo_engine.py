@@ -1,0 +1,114 @@
+"""Rococo Poker's game: the numba kernel against the readable engine, the driver's reproducibility,
+the money, the rules' checks and the CLI."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ricochet_math.errors import RicochetError, StrategyError
+from ricochet_math.games.rococo.analysis import simulate
+from ricochet_math.games.rococo.betting import BettingPolicy, keep_tables, policy_rows
+from ricochet_math.games.rococo.engine import CARRY, play_game
+from ricochet_math.games.rococo.kernel import batch_player
+from ricochet_math.games.rococo.play import play_pot
+from ricochet_math.games.rococo.rules import RococoRules
+
+
+def _replay(rules, policies, seed, pots):
+    out = batch_player(rules, policies, record=400)(np.random.SeedSequence(seed), pots)
+    rows, rates = policy_rows(policies, rules)
+    tables = keep_tables(rules.players)
+    P = rules.players
+    outcomes = set()
+    for r in out["records"]:
+        g = play_game(rules, rows, rates, tables, r[30:30 + 8 * P].astype(np.int64), float(r[3]), int(r[0]),
+                      float(r[1]), bool(r[2]))
+        assert g.contributions == [r[6 + 4 * s] for s in range(P)]
+        assert g.payouts == pytest.approx([r[7 + 4 * s] for s in range(P)], abs=1e-12)
+        assert g.keeps == [r[8 + 4 * s] for s in range(P)]
+        assert g.values == [r[9 + 4 * s] for s in range(P)]
+        assert (g.outcome, g.blind) == (r[5], r[4])
+        outcomes.add(g.outcome)
+    return out, outcomes
+
+
+@pytest.mark.parametrize("players,policies,options", [
+    (2, ["loose", "blinder"], {}),
+    (3, ["loose", "blinder", "tight"], {"max_raises": 1}),
+    (4, ["blinder", "naive", "tight", "loose"], {"carry_limit": 0}),
+])
+def test_kernel_equals_readable_engine_game_for_game(players, policies, options):
+    rules = RococoRules(players=players, **options)
+    out, outcomes = _replay(rules, policies, 11 + players, 300)
+    assert outcomes >= {0, 1}  # showdowns and fold wins both replayed
+    assert abs(out["net"].sum()) < 1e-9  # no rake: what one seat wins the others lose
+
+
+@pytest.mark.slow
+def test_kernel_equals_readable_engine_six_players():
+    rules = RococoRules(players=6)
+    _replay(rules, ["blinder", "loose", "tight", "standard", "naive", "passive"], 5, 300)
+
+
+def test_carry_over_keeps_the_pot_and_every_seat_antes_again():
+    rules = RococoRules(players=2)
+    never = BettingPolicy("never", open=None, call=None)
+    out = batch_player(rules, [never, never], record=50)(np.random.SeedSequence(1), 3)
+    recs = out["records"]
+    # nobody ever bets: carry_limit carried games, then a forced showdown, each pot
+    assert out["counts"][0] == 3 * (rules.carry_limit + 1) and out["counts"][2] == 3 * rules.carry_limit
+    assert recs[0][5] == CARRY and recs[1][1] == 2 * rules.ante
+    assert recs[rules.carry_limit][1] == 2 * rules.ante * rules.carry_limit and recs[rules.carry_limit][2] == 1
+
+
+def test_same_seed_same_digits_for_any_number_of_workers():
+    a = simulate(["standard", "loose"], 30_000, 7, batch_size=5_000, workers=1)
+    b = simulate(["standard", "loose"], 30_000, 7, batch_size=5_000, workers=2)
+    assert np.array_equal([e.estimate for e in a.net], [e.estimate for e in b.net]) and a.counts == b.counts
+
+
+def test_loose_beats_passive_heads_up():
+    r = simulate(["loose", "passive"], 20_000, 2026)
+    assert r.net[0].low > 0 and r.net[0].estimate == pytest.approx(-r.net[1].estimate)
+
+
+def test_play_pot_history_reads():
+    text = play_pot(["blinder", "passive"], 3).text()
+    assert "blind: seat" in text and "net:" in text and "exchange:" in text
+
+
+def test_rules_and_policies_are_checked():
+    with pytest.raises(RicochetError, match="players"):
+        RococoRules(players=7)
+    with pytest.raises(StrategyError, match="open"):
+        BettingPolicy("bad", open="QQQQQ")
+    with pytest.raises(StrategyError, match="unknown Rococo policy"):
+        simulate(["standard", "nope"], 10)
+
+
+def test_cli_draw_simulate_play(capsys):
+    from ricochet_math.cli import main
+
+    assert main(["rococo", "draw", "Kh Kd 7c 4s 2h", "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("keep,draw,pot_share") and out[1].startswith('"keep Kh Kd, draw 3"')
+    assert main(["rococo", "simulate", "--policies", "standard,loose", "--pots", "2000", "--format", "json"]) == 0
+    assert '"policy":"loose"' in capsys.readouterr().out.replace(" ", "")
+    assert main(["rococo", "play", "--seed", "4"]) == 0
+    assert "net:" in capsys.readouterr().out
+    assert main(["rococo", "draw", "Kh Kd 7c 4s"]) == 2
+
+
+def test_every_rococo_action_has_an_example_that_parses():
+    import shlex
+
+    from ricochet_math.cli import build_parser
+    from ricochet_math.cli.rococo import EXAMPLES
+
+    parser = build_parser()
+    for action, example in EXAMPLES.items():
+        argv = shlex.split(example)[1:]
+        assert argv[:2] == ["rococo", action]
+        if action == "report":
+            continue  # parsing checks the folder is writable; the report test builds one
+        assert parser.parse_args(argv).action == action
