@@ -143,10 +143,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 4. provenance
     s4 = Section("4", "Provenance")
-    commit, dirty = provenance._git_commit()
+    commit, dirty = provenance.git_state()
     date = provenance.build_date(reproducible)
     prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit),
-            ("uncommitted changes to tracked files", dirty or "n/a"),
+            ("uncommitted changes to tracked files", dirty),
             ("rule set", (f"Ring Poker (shared/seeds/002), jokers {base.joker.name.lower()}; players 2 and 3, "
                           "rotation on and off as stated")),
             ("arguments", f"games={games} seed={seed} pairings games per seating={pair_games}"),
