@@ -15,7 +15,8 @@ twin agree exactly::
 i.e. a pair of deuces is worth 12, trips three times a pair, quads six times; every
 suited card past the second counts towards a flush (up to two flushes' worth); a joker
 is worth 1.5 pairs of deuces.  It is a cheap proxy for the value of the best
-arrangement reachable from the cards taken so far (a measured choice; see the docs).
+arrangement reachable from the cards taken so far (a heuristic of ours: it does not look at
+the pairs still to come; see docs/ring-poker.md).
 The strategies:
 
 * ``random``: a uniform legal pair (draw ``u`` in 0..59, pair ``u mod k`` of the ``k`` legal ones);
