@@ -569,6 +569,100 @@ NB05 = [
     """),
 ]
 
+def ring_poker_notebook() -> list:
+    """07: Ring Poker (``ricochet_math.games.ring``): arrangements, seats and order, strategies."""
+    return [
+        md("""
+        # 07 - Ring Poker: arrangements, seats and order, drafting strategies
+
+        Ring Poker (`shared/seeds/002`): 2 or 3 players take adjacent pairs from a ring of six piles over
+        nine rounds, then build three five-card hands from 18 cards, scored slot by slot.  The rules and
+        our readings are in `docs/rules.md` ("Ring Poker"); the methods in `docs/ring-poker.md`.  Jokers
+        are bugs by default (the publisher's advice for its home game).
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
+        # "moderate" (the default: minutes on 2 cores) or "full" (long).
+        import os
+        import time
+
+        import numpy as np
+        import ricochet_math as rm
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        GAMES = {"tiny": 200, "moderate": 20_000, "full": 100_000}[SIZE]
+        PAIR_GAMES = {"tiny": 100, "moderate": 2_000, "full": 10_000}[SIZE]
+        SEED = 2026
+        """),
+        md("""
+        ## The arrangement solver
+
+        The best three hands from 18 cards, exact, for two objectives: `strongest` (lexicographic) and
+        `points` (expected slot points against opponents dealt from the cards not held).  The two can
+        differ a lot: the strongest-first arrangement spends the jokers on the top hand.
+        """),
+        code("""
+        cards = "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td"
+        for objective in ("strongest", "points"):
+            a = rm.arrange(cards, objective=objective, samples=200 if SIZE == "tiny" else 1000, seed=SEED)
+            print(f"{objective:9}: {a.summary()}")
+        a.to_frame()
+        """),
+        code("""
+        # time per arrangement on random holdings (one thread; a shared machine is slower)
+        rng = np.random.default_rng(SEED)
+        model = rm.opponent_model(rm.RingRules(), samples=500, seed=SEED)
+        for objective in ("strongest", "points"):
+            secs = [rm.arrange(rng.choice(54, 18, replace=False), objective=objective, opponent=model).seconds
+                    for _ in range(50 if SIZE == "tiny" else 500)]
+            print(f"{objective:9}: mean {1e3 * np.mean(secs):.3f} ms, max {1e3 * np.max(secs):.3f} ms")
+        """),
+        md("## One game, round by round"),
+        code("""
+        deck = np.random.default_rng(SEED).permutation(54)
+        game = rm.play_ring_game(rm.RingRules(players=3), deck, ["greedy", "lookahead", "denial"])
+        print(game.summary())
+        """),
+        md("""
+        ## Seat and order
+
+        Every seat greedy.  Seat 0 chooses first in round 1; the rule rotates the first player, so with
+        two players seat 0 chooses first in five rounds of nine.  The variant without rotation keeps seat
+        0 first every round.  The test of equal chances is a Wald test of equal win shares.
+        """),
+        code("""
+        rows = []
+        for players in (2, 3):
+            for rotate in (True, False):
+                sim = rm.simulate_ring(rm.RingRules(players=players, rotate=rotate), None, GAMES, SEED)
+                f = sim.to_frame()
+                f.insert(0, "rotate", rotate)
+                f.insert(0, "players", players)
+                f["equal chances p"] = sim.equal_chances().p_value
+                rows.append(f)
+        import pandas as pd
+        seats = pd.concat(rows, ignore_index=True)
+        seats
+        """),
+        md("## Hand categories by slot (two players, greedy)"),
+        code("""
+        rm.simulate_ring(rm.RingRules(players=2), None, GAMES, SEED).category_frame()
+        """),
+        md("""
+        ## Strategy pairings and best responses
+
+        Each strategy at each seat against every other strategy at the other seats, on the same deals.
+        """),
+        code("""
+        for players in (2, 3):
+            table = rm.ring_pairings(rm.RingRules(players=players), games=PAIR_GAMES, seed=SEED)
+            print(table.summary())
+            display(table.best_responses())
+        """),
+    ]
+
+
 def rococo_notebook() -> list:
     """08: Rococo Poker (ricochet_math.games.rococo): the draw solver, the strategy table, the betting policies."""
     return [
@@ -657,6 +751,7 @@ NOTEBOOKS = {
     "03-paytable-tuning": NB03,
     "04-kickout-thresholds": NB04,
     "05-strategy": NB05,
+    "07-ring-poker": ring_poker_notebook(),
     "08-rococo-poker": rococo_notebook(),
 }
 
