@@ -7,8 +7,6 @@ and the toolkit's marker file: an existing folder is replaced only if the toolki
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,7 +21,8 @@ from ricochet_math.games.ring.arrange import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
-from ricochet_math.storage import check_output_folder, replace_folder, write_marker
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
 
 __all__ = ["REPORT_KIND", "ring_report"]
 
@@ -48,7 +47,7 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     """
     # deferred like build_report's: jinja2, matplotlib and scipy (render, provenance) would double the
     # start-up of every ``ricochet`` command (docs/architecture.md)
-    from ricochet_math.reports import provenance, render
+    from ricochet_math.reports import provenance
 
     games = check_whole(games, "games", low=10, high=10**8)
     timing_holdings = check_whole(timing_holdings, "timing_holdings", high=10**6)
@@ -160,14 +159,6 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
     subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent if out.parent.exists() else None))
-    try:
-        with render.rc_context():
-            render.write_csvs(tmp / "tables", sections, {})
-            render.render_html(tmp / "report.html", sections, title, subtitle, date)
-        write_marker(tmp, REPORT_KIND, joker=base.joker.name.lower(), seed=seed, games=games)
-        replace_folder(tmp, out, REPORT_KIND)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
+                        {"joker": base.joker.name.lower(), "seed": seed, "games": games})
     return out / "report.html"
