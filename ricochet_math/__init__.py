@@ -37,6 +37,11 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.engine import RingGame, play_ring_game
+from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
+from ricochet_math.games.ring.analysis import RingSimulation, ring_pairings, simulate_ring
+from ricochet_math.games.ring.report import ring_report
 from ricochet_math.games import rococo
 
 from ricochet_math.games.freeride.rules import FreeRideRules
@@ -80,6 +85,9 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # Ring Poker (games/ring)
+    "RingRules", "RingGame", "play_ring_game", "Arrangement", "OpponentModel", "arrange", "opponent_model",
+    "RingSimulation", "ring_pairings", "simulate_ring", "ring_report",
     # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
     "rococo",
 

@@ -1,0 +1,156 @@
+"""``ricochet ring simulate|play|arrange|report``: Ring Poker from the command line (a thin shell over
+:mod:`ricochet_math.games.ring`)."""
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from ricochet_math.cli.app import (
+    add_format_option,
+    add_seed_option,
+    print_frame,
+    subcommand,
+    writable_folder,
+)
+from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
+from ricochet_math.games.ring.arrange import OBJECTIVES, arrange
+from ricochet_math.games.ring.engine import play_game
+from ricochet_math.games.ring.hands import cards_text
+from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.strategies import STRATEGIES
+from ricochet_math.reports.tables import Number, Percent
+
+_SEAT_FORMATS = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
+
+
+def _rules_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3), help="2 or 3 players (default: 2)")
+    p.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"),
+                   help="what a joker is worth (default: bug, the publisher's advice for its home game)")
+    p.add_argument("--no-rotate", action="store_true",
+                   help="variant: seat 0 chooses first every round (the rules rotate the first player)")
+
+
+def _rules(args) -> RingRules:
+    return RingRules(players=args.players, joker=args.joker, rotate=not args.no_rotate)
+
+
+def _strategy_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategy", nargs="+", default=None, metavar="NAME",
+                   help=f"one per seat, or one for every seat: {', '.join(STRATEGIES)} (default: greedy)")
+
+
+def _strategies(args) -> list[str]:
+    s = args.strategy or ["greedy"]
+    return s * args.players if len(s) == 1 else s
+
+
+def _objective_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--objective", choices=OBJECTIVES, default="strongest",
+                   help="how hands are arranged: strongest (lexicographic, default) or points (expected slot "
+                        "points against random opponents)")
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    subs = parser.add_subparsers(dest="ring_action", metavar="ACTION", parser_class=type(parser), required=True)
+    sim = subs.add_parser("simulate", help="Monte Carlo: win share and points by seat, categories, pairings",
+                          description="Monte Carlo run of Ring Poker games (95%% intervals).")
+    _rules_options(sim)
+    _strategy_option(sim)
+    _objective_option(sim)
+    sim.add_argument("--games", type=int, default=10_000, help="games (default: 10,000; per seating for pairings)")
+    add_seed_option(sim)
+    sim.add_argument("--workers", type=int, default=None, help="threads (the figures do not depend on it)")
+    sim.add_argument("--table", choices=("seats", "categories", "length", "pairings", "best-response"),
+                     default="seats", help="what to print (pairings and best-response run every strategy "
+                                           "against every other at every seat)")
+    add_format_option(sim)
+
+    play = subs.add_parser("play", help="deal and play one game, printed round by round")
+    _rules_options(play)
+    _strategy_option(play)
+    _objective_option(play)
+    add_seed_option(play, help="seed of the deal (default: fresh entropy, printed)")
+    add_format_option(play)
+
+    arr = subs.add_parser("arrange", help="the best three hands from 15 to 18 cards")
+    arr.add_argument("cards", metavar="CARDS", help='the cards, quoted: "As Ks Qs ... Jk" (Jk / JK / X: a joker)')
+    _rules_options(arr)
+    _objective_option(arr)
+    arr.add_argument("--samples", type=int, default=1000,
+                     help="opponents sampled for --objective points (default: 1,000)")
+    add_seed_option(arr, default=0, help="seed of the sampled opponents (default: 0)")
+    add_format_option(arr)
+
+    rep = subs.add_parser("report", help="the short Ring Poker report (HTML and CSV) into a folder")
+    rep.add_argument("folder", type=writable_folder, metavar="FOLDER")
+    rep.add_argument("--games", type=int, default=20_000, help="games per seat run (default: 20,000)")
+    rep.add_argument("--pair-games", type=int, default=None,
+                     help="games per seating of the strategy pairings (default: a tenth of --games, at least 500)")
+    add_seed_option(rep, default=1, help="seed (default: 1)")
+    rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))
+
+
+@subcommand("ring", help="Ring Poker: simulate, play one game, arrange 18 cards, report",
+            example="ricochet ring simulate --players 3 --strategy greedy lookahead denial --games 2000 --seed 1",
+            arguments=_arguments)
+def _ring(args) -> int:
+    return {"simulate": _simulate, "play": _play, "arrange": _arrange, "report": _report}[args.ring_action](args)
+
+
+def _simulate(args) -> int:
+    rules = _rules(args)
+    if args.table in ("pairings", "best-response"):
+        table = pairings(rules, games=args.games, seed=args.seed, workers=args.workers)
+        frame = table.to_frame() if args.table == "pairings" else table.best_responses()
+        if args.format == "table":
+            print(table.summary())
+        print_frame(frame, args.format, formats={"win": Percent(2), "points": Number(3)}, keys=2, wide=args.wide)
+        return 0
+    res = simulate(rules, _strategies(args), args.games, args.seed, objective=args.objective, workers=args.workers)
+    frame = {"seats": res.to_frame, "categories": res.category_frame, "length": res.length_frame}[args.table]()
+    if args.format == "table":
+        print(res.summary())
+        fmt = _SEAT_FORMATS if args.table == "seats" else {c: Percent(2) for c in ("strongest", "middle", "weakest")}
+        print_frame(frame, formats=fmt if args.table != "length" else {"value": Number(4)}, wide=args.wide)
+    else:
+        print_frame(frame, args.format)
+    return 0
+
+
+def _play(args) -> int:
+    rules = _rules(args)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    decks, draws = deal_batch(np.random.SeedSequence(seed), 1)
+    rec = play_game(rules, decks[0], _strategies(args), draws[0], objective=args.objective)
+    if args.format == "table":
+        print(rec.summary())
+        print(f"(seed {seed})")
+    elif args.format == "csv":
+        print_frame(rec.to_frame(), "csv")
+    else:
+        print(json.dumps({"seed": seed, "rules": rules.summary(), "strategies": list(rec.strategies),
+                          "history": rec.to_frame().to_dict(orient="records"),
+                          "hands": rec.hands_frame().to_dict(orient="records"),
+                          "points": list(rec.points), "shares": list(rec.shares)}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _arrange(args) -> int:
+    a = arrange(args.cards, rules=_rules(args), objective=args.objective, samples=args.samples, seed=args.seed)
+    if args.format == "table":
+        print(f"{cards_text(a.cards)}: {a.summary()}  ({a.seconds * 1e3:.2f} ms)")
+    print_frame(a.to_frame(), args.format, wide=getattr(args, "wide", False))
+    return 0
+
+
+def _report(args) -> int:
+    from ricochet_math.games.ring.report import (
+        ring_report,  # matplotlib and jinja2 only for this action
+    )
+    path = ring_report(args.folder, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
+                       pair_games=args.pair_games)
+    print(f"wrote {path}")
+    return 0

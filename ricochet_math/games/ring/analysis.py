@@ -1,0 +1,283 @@
+"""Monte Carlo analyses of Ring Poker: seat and order effects, strategy pairings, best responses.
+
+Every figure comes from :func:`~ricochet_math.solvers.batches.run_batches`: batch ``i`` deals its
+games (54-card deck orders and the random draws of the ``random`` strategy) from its own seed with
+``numpy.random.default_rng``, plays them in the batch kernel and returns sums.  So a run is the same
+bit for bit for any number of threads, and runs with the same seed and batch size see the same
+deals whatever the strategies (common random numbers across pairings).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math.arguments import check_whole
+from ricochet_math.errors import RicochetError
+from ricochet_math.games.ring.arrange import OBJECTIVES, OpponentModel, opponent_model
+from ricochet_math.games.ring.hands import N_CARDS
+from ricochet_math.games.ring.kernel import play_batch
+from ricochet_math.games.ring.rules import ROUNDS, RingRules
+from ricochet_math.games.ring.strategies import RANDOM_DRAWS, STRATEGIES, strategy_code
+from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.stats import Estimate, mean_ci
+
+__all__ = [
+    "CATEGORY_LABELS",
+    "EqualChances",
+    "PairingTable",
+    "RingSimulation",
+    "deal_batch",
+    "pairings",
+    "simulate",
+]
+
+#: slot categories as counted (key // 15**5): the nine of the evaluator, then five of a kind
+CATEGORY_LABELS = ("High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
+                   "Four of a kind", "Straight flush", "Five of a kind")
+_CAT = 15 ** 5
+_SLOTS = ("strongest", "middle", "weakest")
+
+
+def deal_batch(seed: np.random.SeedSequence, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The deals of one batch: ``int64[length, 54]`` deck orders and ``int64[length, 18]`` random draws 0..59."""
+    rng = np.random.default_rng(seed)
+    decks = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (length, 1)), axis=1)
+    draws = rng.integers(0, RANDOM_DRAWS, size=(length, 2 * ROUNDS), dtype=np.int64)
+    return decks, draws
+
+
+def _batch_sums(keys: np.ndarray, points: np.ndarray, shares: np.ndarray) -> dict[str, np.ndarray]:
+    players = points.shape[1]
+    cats = np.minimum(keys // _CAT, len(CATEGORY_LABELS) - 1)
+    category = np.zeros((players, 3, len(CATEGORY_LABELS)), dtype=np.int64)
+    for s in range(players):
+        for h in range(3):
+            category[s, h] = np.bincount(cats[:, s, h], minlength=len(CATEGORY_LABELS))
+    return {
+        "games": np.array([points.shape[0]], dtype=np.int64),
+        "share": shares.sum(axis=0),
+        "share_x": shares.T @ shares,
+        "points": points.sum(axis=0),
+        "points_sq": (points.astype(np.int64) ** 2).sum(axis=0),
+        "outright": (shares == 1.0).sum(axis=0),
+        "shared": np.array([int(((shares > 0) & (shares < 1)).any(axis=1).sum())], dtype=np.int64),
+        "category": category,
+        "points_hist": np.stack([np.bincount(points[:, s], minlength=3 * (players - 1) + 1)
+                                 for s in range(players)]),
+    }
+
+
+@dataclass(frozen=True)
+class EqualChances:
+    """Wald test that every seat's expected win share is 1/players: ``statistic`` ~ chi-square with
+    ``df`` = players - 1 degrees of freedom under equal chances; ``p_value`` its upper tail."""
+
+    statistic: float
+    df: int
+    p_value: float
+
+    def summary(self) -> str:
+        return f"chi-square {self.statistic:.3f} on {self.df} df, p = {self.p_value:.4g}"
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """Upper tail of the chi-square distribution with 1 or 2 degrees of freedom (closed forms)."""
+    if df == 1:
+        return math.erfc(math.sqrt(max(x, 0.0) / 2.0))
+    if df == 2:
+        return math.exp(-max(x, 0.0) / 2.0)
+    raise ValueError(df)
+
+
+@dataclass(frozen=True)
+class RingSimulation:
+    """A Monte Carlo run of one seating: the sums, and what reproduces them.
+
+    ``strategies``: one per seat (seat 0 chooses first in round 1); ``objective``: how every seat
+    arranges its 18 cards; ``sums``: the kernel's batch sums (``share``: win shares, a shared win
+    split equally; ``points``; ``category``: slot categories by seat and slot, ...).
+    """
+
+    rules: RingRules
+    strategies: tuple[str, ...]
+    objective: str
+    games: int
+    seed: int
+    batch_size: int
+    run_time: float
+    sums: Mapping[str, np.ndarray] = field(repr=False)
+    opponent_source: str = ""
+
+    def win_share(self, seat: int, level: float = 0.95) -> Estimate:
+        """Mean win share of ``seat`` (a win counts 1, a win shared by k counts 1/k)."""
+        return mean_ci(self.sums["share"][seat], self.sums["share_x"][seat, seat], self.games, level)
+
+    def mean_points(self, seat: int, level: float = 0.95) -> Estimate:
+        return mean_ci(self.sums["points"][seat], self.sums["points_sq"][seat], self.games, level)
+
+    def equal_chances(self) -> EqualChances:
+        """Wald test of equal win shares by seat (the share vector sums to 1: the first players - 1 seats)."""
+        p, n = self.rules.players, self.games
+        mean = self.sums["share"] / n
+        cov = (self.sums["share_x"] - n * np.outer(mean, mean)) / (n - 1)
+        d = mean[: p - 1] - 1.0 / p
+        c = cov[: p - 1, : p - 1] / n
+        stat = float(d @ np.linalg.solve(c, d))
+        return EqualChances(stat, p - 1, _chi2_sf(stat, p - 1))
+
+    def starts(self, seat: int) -> int:
+        """Rounds in which ``seat`` chooses first."""
+        return sum(1 for r in range(ROUNDS) if self.rules.first_player(r) == seat)
+
+    def to_frame(self, level: float = 0.95) -> pd.DataFrame:
+        """One row per seat: strategy, rounds it starts, win share and mean points with intervals,
+        outright wins."""
+        rows = []
+        for s in range(self.rules.players):
+            w, pts = self.win_share(s, level), self.mean_points(s, level)
+            rows.append({"seat": s, "strategy": self.strategies[s], "starts": self.starts(s),
+                         "win": w.estimate, "win_low": w.low, "win_high": w.high,
+                         "points": pts.estimate, "points_low": pts.low, "points_high": pts.high,
+                         "outright": self.sums["outright"][s] / self.games})
+        return pd.DataFrame(rows)
+
+    def category_frame(self) -> pd.DataFrame:
+        """Distribution of the three slots' hand categories over every seat (fractions of hands)."""
+        counts = self.sums["category"].sum(axis=0)  # [3, categories]
+        frame = pd.DataFrame(counts.T / counts.sum(axis=1), columns=list(_SLOTS))
+        frame.insert(0, "category", CATEGORY_LABELS)
+        return frame[(counts.sum(axis=0) > 0)].reset_index(drop=True)
+
+    def length_frame(self) -> pd.DataFrame:
+        """Game length: fixed by the rules (nine rounds, two chosen pairs a round), and shared wins."""
+        p = self.rules.players
+        return pd.DataFrame({"figure": ["rounds", "choices per game", "choices per seat",
+                                        "cards per seat", "games with a shared win"],
+                             "value": [ROUNDS, 2 * ROUNDS, 2 * ROUNDS / p, 18,
+                                       self.sums["shared"][0] / self.games]})
+
+    def summary(self) -> str:
+        lines = [(f"{self.rules.summary()}; {self.games:,} games, seed {self.seed}, arrangement "
+                  f"{self.objective}, {self.run_time:.1f} s")]
+        for s in range(self.rules.players):
+            w, pts = self.win_share(s), self.mean_points(s)
+            lines.append(f"seat {s} ({self.strategies[s]}): win {100 * w.estimate:.2f} ± "
+                         f"{100 * w.half_width:.2f} %, points {pts.estimate:.3f} ± {pts.half_width:.3f}")
+        lines.append(f"equal chances: {self.equal_chances().summary()}")
+        return "\n".join(lines)
+
+
+def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = None, games: int = 10_000,
+             seed: int | None = None, *, objective: str = "strongest", opponent: OpponentModel | None = None,
+             batch_size: int = 1000, workers: int | None = None) -> RingSimulation:
+    """Play ``games`` games with ``strategies`` (one per seat, default all ``greedy``) and sum the results.
+
+    ``objective``: how each seat arranges its 18 cards (``strongest`` or ``points``; ``points`` plays
+    against ``opponent``, by default an :func:`opponent_model` of 2,000 random holdings, seed 0).
+    ``seed`` and ``batch_size`` fix the games; ``workers`` (threads) does not change a digit.
+    """
+    games = check_whole(games, "games", high=10**9)
+    rules = rules or RingRules()
+    names = tuple(STRATEGIES[strategy_code(s)] for s in (strategies or ["greedy"] * rules.players))
+    if len(names) != rules.players:
+        raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}: "
+                            f"{', '.join(names)}")
+    if objective not in OBJECTIVES:
+        raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+    codes = np.array([strategy_code(s) for s in names], dtype=np.int64)
+    source = ""
+    samples = np.zeros((3, 2), dtype=np.int64)
+    if objective == "points":
+        opponent = opponent or opponent_model(rules, samples=2000, seed=0)
+        samples, source = opponent.samples_array(), opponent.source
+    obj = OBJECTIVES.index(objective)
+
+    def play(seed_seq: np.random.SeedSequence, length: int) -> dict[str, np.ndarray]:
+        decks, draws = deal_batch(seed_seq, length)
+        p = rules.players
+        moves = np.empty((length, 2 * ROUNDS), dtype=np.int64)
+        keys = np.empty((length, p, 3), dtype=np.int64)
+        points = np.empty((length, p), dtype=np.int64)
+        shares = np.empty((length, p))
+        play_batch(decks, draws, codes, int(rules.joker), rules.rotate, obj, samples, moves, keys, points, shares)
+        return _batch_sums(keys, points, shares)
+
+    run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers)
+    return RingSimulation(rules, names, objective, games, run.seed, run.batch_size, run.run_time,
+                          run.sums, source)
+
+
+@dataclass(frozen=True)
+class PairingTable:
+    """Win shares of every strategy against every other, over every seat, with common random numbers.
+
+    ``runs[(focal, opponent, seat)]``: the simulation with ``focal`` at ``seat`` and ``opponent`` at
+    every other seat.  :meth:`to_frame` averages over the seats (each seat equally often);
+    :meth:`best_responses` names the focal strategy with the largest mean win share against each
+    opponent strategy.
+    """
+
+    rules: RingRules
+    strategies: tuple[str, ...]
+    games: int
+    seed: int
+    runs: Mapping[tuple[str, str, int], RingSimulation] = field(repr=False)
+
+    def _focal(self, a: str, b: str) -> tuple[float, float, float]:
+        sims = [self.runs[(a, b, s)] for s in range(self.rules.players)]
+        shares = [sim.win_share(s) for s, sim in enumerate(sims)]
+        pts = [sim.mean_points(s) for s, sim in enumerate(sims)]
+        est = sum(w.estimate for w in shares) / len(shares)
+        se = math.sqrt(sum(w.std_error ** 2 for w in shares)) / len(shares)
+        return est, se, sum(p.estimate for p in pts) / len(pts)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (focal, opponent): the focal seat's mean win share over the seats, its 95%
+        interval and mean points (equal chances would be 1/players)."""
+        rows = []
+        for a in self.strategies:
+            for b in self.strategies:
+                est, se, pts = self._focal(a, b)
+                rows.append({"strategy": a, "against": b, "win": est, "win_low": est - 1.959964 * se,
+                             "win_high": est + 1.959964 * se, "points": pts})
+        return pd.DataFrame(rows)
+
+    def best_responses(self) -> pd.DataFrame:
+        """For each opponent strategy: the focal strategy with the largest win share, and that share."""
+        frame = self.to_frame()
+        best = frame.loc[frame.groupby("against", sort=False)["win"].idxmax()]
+        return best.rename(columns={"strategy": "best response"})[["against", "best response", "win", "win_low",
+                                                                   "win_high", "points"]].reset_index(drop=True)
+
+    def summary(self) -> str:
+        br = self.best_responses()
+        eq = [r["against"] for _, r in br.iterrows() if r["best response"] == r["against"]]
+        return (f"{self.rules.summary()}; {self.games:,} games per seating, seed {self.seed}; best responses: "
+                + ", ".join(f"{r['against']} -> {r['best response']}" for _, r in br.iterrows())
+                + (f"; symmetric equilibria among these: {', '.join(eq)}" if eq else "; no symmetric equilibrium "
+                   "among these"))
+
+
+def pairings(rules: RingRules | None = None, strategies: Sequence[str] = STRATEGIES, games: int = 2000,
+             seed: int | None = 0, *, batch_size: int = 1000, workers: int | None = None) -> PairingTable:
+    """Every focal strategy at every seat against every opponent strategy at the other seats
+    (``len(strategies)**2 * players`` runs of ``games`` games, all on the same deals)."""
+    rules = rules or RingRules()
+    names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
+    runs = {}
+    for a in names:
+        for b in names:
+            for s in range(rules.players):
+                seating = [b] * rules.players
+                seating[s] = a
+                runs[(a, b, s)] = simulate(rules, seating, games, seed, batch_size=batch_size, workers=workers)
+    return PairingTable(rules, names, games, next(iter(runs.values())).seed, runs)
+
+
+#: the names the package façade exports (``rm.simulate`` is the casino game's)
+simulate_ring = simulate
+ring_pairings = pairings

@@ -1,0 +1,164 @@
+"""The short Ring Poker report: seat and order effects, strategy pairings, arrangement statistics,
+with the casino report's provenance rules (rule set, seed, size, version, run time, git state).
+
+One folder: ``report.html`` (self-contained) and ``tables/*.csv`` at full precision, written through
+:mod:`ricochet_math.reports.render` from one list of :class:`~ricochet_math.reports.document.Section`,
+and the toolkit's marker file: an existing folder is replaced only if the toolkit wrote it.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math._version import __version__
+from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.games.ring.analysis import pairings, simulate
+from ricochet_math.games.ring.arrange import arrange, opponent_model
+from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.strategies import STRATEGIES
+from ricochet_math.reports.document import Section, Volatile, num, pct
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
+
+__all__ = ["REPORT_KIND", "ring_report"]
+
+#: the marker kind of a Ring Poker report folder
+REPORT_KIND = "ring-report"
+
+
+def _ci(frame, name, digits=2, percent=True):
+    f = 100.0 if percent else 1.0
+    return [f"{f * e:.{digits}f} ± {f * (h - lo) / 2:.{digits}f}"
+            for e, lo, h in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"])]
+
+
+def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
+                pair_games: int | None = None, strategies: Sequence[str] = STRATEGIES, timing_holdings: int = 200,
+                reproducible: bool = False) -> Path:
+    """Write the report into ``out_dir`` and return its HTML path.
+
+    ``games``: games per seat-and-order run; ``pair_games``: games per seating of the strategy pairings
+    (default a tenth of ``games``, at least 500) among ``strategies``; ``timing_holdings``: random holdings the solver is timed
+    on; ``rules``: the joker rule is read from it (players and rotation are varied by the report).
+    """
+    # deferred like build_report's: jinja2, matplotlib and scipy (render, provenance) would double the
+    # start-up of every ``ricochet`` command (docs/architecture.md)
+    from ricochet_math.reports import provenance
+
+    games = check_whole(games, "games", low=10, high=10**8)
+    timing_holdings = check_whole(timing_holdings, "timing_holdings", high=10**6)
+    seed = check_seed(seed, allow_none=False)
+    base = rules or RingRules()
+    out = check_output_folder(Path(out_dir), REPORT_KIND)
+    start = time.perf_counter()
+    timer = (lambda: 0.0) if reproducible else time.perf_counter
+    timings = []
+    sections = []
+
+    # ---- 1. seat and order
+    s1 = Section("1", "Seat and order")
+    s1.p("Every seat plays the greedy drafting strategy and arranges its hands strongest first. Seat 0 "
+         "chooses first in round 1; with the rule's rotation the first player moves one seat left each "
+         "round, so with two players seat 0 chooses first in five rounds of nine and seat 1 in four. The "
+         "variant without rotation keeps seat 0 first in every round. Win share: a win counts 1, a win "
+         "shared by k players 1/k. The test of equal chances is a Wald test that every seat's expected win "
+         "share is 1/players.")
+    seat_frames = []
+    tests = []
+    for players in (2, 3):
+        for rotate in (True, False):
+            r = RingRules(players=players, joker=base.joker, rotate=rotate)
+            t0 = timer()
+            sim = simulate(r, None, games, seed)
+            timings.append((f"seats, {players} players, rotate={rotate}", timer() - t0))
+            f = sim.to_frame()
+            f.insert(0, "rotate", rotate)
+            f.insert(0, "players", players)
+            seat_frames.append(f)
+            eq = sim.equal_chances()
+            tests.append({"players": players, "rotate": rotate, "chi_square": eq.statistic, "df": eq.df,
+                          "p_value": eq.p_value})
+            if players == 2 and rotate:
+                cat_frame = sim.category_frame()
+    seats = pd.concat(seat_frames, ignore_index=True)
+    s1.table("Win share and points by seat (95% intervals)",
+             ["players", "rotation", "seat", "starts", "win %", "points"],
+             [[str(p), "yes" if ro else "no", str(s), str(st), w, pt] for (p, ro, s, st), w, pt in
+              zip(seats[["players", "rotate", "seat", "starts"]].itertuples(index=False), _ci(seats, "win"),
+                  _ci(seats, "points", 3, False))], csv="seats", data=seats)
+    tests = pd.DataFrame(tests)
+    s1.table("Test of equal chances by seat", ["players", "rotation", "chi-square", "df", "p-value"],
+             [[str(t.players), "yes" if t.rotate else "no", f"{t.chi_square:.3f}", str(t.df), f"{t.p_value:.4f}"]
+              for t in tests.itertuples()], csv="equal_chances", data=tests)
+    sections.append(s1)
+
+    # ---- 2. strategies
+    s2 = Section("2", "Drafting strategies: pairings and best responses")
+    pair_games = max(500, games // 10) if pair_games is None else check_whole(pair_games, "pair_games")
+    s2.p(f"Each strategy at each seat against every other strategy at the other seats, {pair_games:,} games "
+         "per seating on the same deals (common random numbers); the focal strategy's win share is the mean "
+         "over its seats. A best response is the focal strategy with the largest win share against an "
+         "opponent strategy; equal chances would be 1/players.")
+    for players in (2, 3):
+        t0 = timer()
+        table = pairings(RingRules(players=players, joker=base.joker), strategies, games=pair_games, seed=seed)
+        timings.append((f"pairings, {players} players", timer() - t0))
+        pf = table.to_frame()
+        br = table.best_responses()
+        s2.table(f"{players} players: focal strategy against the others", ["strategy", "against", "win %", "points"],
+                 [[a, b, w, f"{p:.3f}"] for a, b, w, p in zip(pf.strategy, pf.against, _ci(pf, "win"), pf.points)],
+                 csv=f"pairings_{players}p", data=pf)
+        s2.table(f"{players} players: best responses", ["against", "best response", "win %"],
+                 [[a, b, w] for a, b, w in zip(br.against, br["best response"], _ci(br, "win"))],
+                 csv=f"best_responses_{players}p", data=br)
+    sections.append(s2)
+
+    # ---- 3. arrangements
+    s3 = Section("3", "Arrangement statistics")
+    s3.p("Hand categories of the three slots (two players, greedy drafting, strongest-first arrangement), "
+         "as fractions of hands. The arrangement solver is exact for its objective; its time per "
+         "arrangement is measured below on random 18-card holdings (one thread, on a shared machine).")
+    s3.table("Slot categories", ["category", "strongest", "middle", "weakest"],
+             [[c, pct(a, 2), pct(b, 2), pct(d, 2)] for c, a, b, d in
+              zip(cat_frame.category, cat_frame.strongest, cat_frame.middle, cat_frame.weakest)],
+             csv="slot_categories", data=cat_frame)
+    rng = np.random.default_rng(seed)
+    model = opponent_model(base, samples=500, seed=seed)
+    speed = []
+    for objective in ("strongest", "points"):
+        secs = [arrange(rng.choice(54, 18, replace=False), rules=base, objective=objective, opponent=model).seconds
+                for _ in range(timing_holdings)]
+        speed.append({"objective": objective, "holdings": timing_holdings, "mean_ms": 1e3 * float(np.mean(secs)),
+                      "max_ms": 1e3 * float(np.max(secs))})
+    speed = pd.DataFrame(speed)
+    s3.table("Time per arrangement (varies between machines and loads)", ["objective", "holdings", "mean ms", "max ms"],
+             [[r.objective, str(r.holdings), Volatile(num(r.mean_ms, 3)), Volatile(num(r.max_ms, 3))]
+              for r in speed.itertuples()])
+    sections.append(s3)
+
+    # ---- 4. provenance
+    s4 = Section("4", "Provenance")
+    commit, dirty = provenance.git_state()
+    date = provenance.build_date(reproducible)
+    prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit),
+            ("uncommitted changes to tracked files", dirty),
+            ("rule set", (f"Ring Poker (shared/seeds/002), jokers {base.joker.name.lower()}; players 2 and 3, "
+                          "rotation on and off as stated")),
+            ("arguments", f"games={games} seed={seed} pairings games per seating={pair_games}"),
+            ("built", Volatile(date))]
+    for name, sec in timings:
+        prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
+    prov.append(("run time: whole report",
+                 Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
+    s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov])
+    sections.append(s4)
+
+    title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
+    subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
+    write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
+                        {"joker": base.joker.name.lower(), "seed": seed, "games": games})
+    return out / "report.html"

@@ -1,0 +1,114 @@
+"""Ring Poker analyses and surfaces: the Monte Carlo driver's guarantees, the seat table and its test,
+pairings, the CLI (``ricochet ring ...``) and the report."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ricochet_math.cli.app import main
+from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
+from ricochet_math.games.ring.engine import play_game
+from ricochet_math.games.ring.report import ring_report
+from ricochet_math.games.ring.rules import RingRules
+
+CARDS = "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td"
+
+
+def test_same_digits_for_any_number_of_workers():
+    rules = RingRules(players=3)
+    a = simulate(rules, ["greedy", "random", "denial"], 600, seed=11, batch_size=200, workers=1)
+    b = simulate(rules, ["greedy", "random", "denial"], 600, seed=11, batch_size=200, workers=2)
+    assert all(np.array_equal(a.sums[k], b.sums[k]) for k in a.sums)
+    assert a.seed == b.seed
+
+
+def test_sums_agree_with_readable_games():
+    # the first batch's games replayed one by one on the readable engine give the same sums
+    rules = RingRules(players=2)
+    sim = simulate(rules, ["lookahead", "random"], 40, seed=5, batch_size=40, workers=1)
+    from ricochet_math.solvers.executors import chunk_seed
+    decks, draws = deal_batch(chunk_seed(sim.seed, 0), 40)
+    recs = [play_game(rules, decks[g], ["lookahead", "random"], draws[g]) for g in range(40)]
+    assert sim.sums["points"].tolist() == [sum(r.points[s] for r in recs) for s in range(2)]
+    assert sim.sums["share"].tolist() == pytest.approx([sum(r.shares[s] for r in recs) for s in range(2)], abs=0)
+    assert sim.sums["share"].sum() == pytest.approx(40.0, abs=1e-9)  # one win (or its shares) per game
+
+
+def test_seat_table_and_equal_chances():
+    sim = simulate(RingRules(players=2, rotate=False), None, 1000, seed=3)
+    f = sim.to_frame()
+    assert f.starts.tolist() == [9, 0]
+    assert (f.win_low <= f.win).all() and (f.win <= f.win_high).all()
+    eq = sim.equal_chances()
+    assert eq.df == 1 and 0.0 <= eq.p_value <= 1.0
+    # the seat that always chooses first wins far more than half (seed 3, 1,000 games: about 70%)
+    assert sim.win_share(0).estimate > 0.6 and eq.p_value < 1e-6
+    cats = sim.category_frame()
+    assert np.allclose(cats[["strongest", "middle", "weakest"]].sum(), 1.0)
+    assert sim.length_frame().value.iloc[0] == 9
+    assert "equal chances" in sim.summary()
+
+
+def test_three_players_equal_chances_statistic_is_a_wald_test():
+    sim = simulate(RingRules(players=3), None, 400, seed=2)
+    n = sim.games
+    mean = sim.sums["share"] / n
+    cov = (sim.sums["share_x"] - n * np.outer(mean, mean)) / (n - 1)
+    d = mean[:2] - 1 / 3
+    assert sim.equal_chances().statistic == pytest.approx(float(d @ np.linalg.solve(cov[:2, :2] / n, d)))
+
+
+def test_pairings_symmetric_and_best_responses():
+    table = pairings(RingRules(players=2), ["random", "greedy"], games=200, seed=1)
+    f = table.to_frame()
+    # a strategy against itself, averaged over both seats, wins exactly half (shares sum to one)
+    same = f[f.strategy == f.against]
+    assert np.allclose(same.win, 0.5)
+    br = table.best_responses().set_index("against")
+    assert br.loc["random", "best response"] == "greedy"  # greedy beats random by far
+    assert "best responses" in table.summary()
+
+
+def test_cli_arrange_play_simulate(capsys):
+    assert main(["ring", "arrange", CARDS, "--joker", "dead", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "Straight flush" in out and out.startswith("slot,cards")
+    assert main(["ring", "play", "--players", "3", "--strategy", "greedy", "random", "denial", "--seed", "4",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 4 and len(data["history"]) == 27 and len(data["points"]) == 3
+    assert main(["ring", "play", "--seed", "4"]) == 0
+    assert "round 9:" in capsys.readouterr().out
+    assert main(["ring", "simulate", "--games", "100", "--seed", "1", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("seat,strategy,starts,win")
+    assert main(["ring", "simulate", "--games", "100", "--seed", "1", "--table", "categories"]) == 0
+    assert "weakest" in capsys.readouterr().out
+
+
+def test_cli_errors_are_one_line(capsys):
+    assert main(["ring", "arrange", "As Ks"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ricochet: error:") and err.count("\n") == 1
+    assert main(["ring", "simulate", "--players", "3", "--strategy", "greedy", "random"]) == 2
+    assert "3 players need 3 strategies" in capsys.readouterr().err
+    assert main(["ring", "simulate", "--strategy", "bluff"]) == 2
+    assert "unknown Ring Poker strategy" in capsys.readouterr().err
+
+
+def test_report_writes_a_marked_folder(tmp_path):
+    out = tmp_path / "ring"
+    path = ring_report(out, games=60, pair_games=20, strategies=("random", "greedy"), timing_holdings=5, seed=1,
+                       reproducible=True)
+    assert path.exists() and (out / ".ricochet-output.json").exists()
+    html = path.read_text(encoding="utf-8")
+    assert "Provenance" in html and "git commit" in html and "seed=1" in html
+    assert {p.name for p in (out / "tables").iterdir()} >= {"seats.csv", "equal_chances.csv", "slot_categories.csv"}
+    # a folder the toolkit did not write is never replaced
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep")
+    with pytest.raises(Exception, match="not written by ricochet_math"):
+        ring_report(other, games=60)  # refused before any work
+    assert (other / "notes.txt").read_text() == "keep"
