@@ -847,6 +847,140 @@ def freeride_notebook() -> list:
 NOTEBOOKS["09-free-ride-poker"] = freeride_notebook()
 
 
+# ---------------------------------------------------------------------------------------------- 06
+def home_game_cells() -> list:
+    """06: the home game and Ricochet Poker II, and the publisher's fairness claim."""
+    return [
+        md("""
+        # 06 - The home game and Ricochet Poker II: is every seat fair?
+
+        The rulebook's home game (and its table version, Ricochet Poker II) has no house: everyone antes,
+        the action always goes to the lowest hand, and a player buys cards that arrive one at a time until
+        her hand is no longer the lowest.  The publisher says this "makes all table positions equally fair".
+        We check it by **seat** (dealing order) and by **order of play** (who holds the lowest card), and
+        contrast it with casino Ricochet, where the last to act returns far more than the first.
+        The rules as computed: `docs/rules.md`, "The home game and Ricochet Poker II".
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
+        # "moderate" (the default: a few minutes on 2 cores) or "full" (an analyst's run: long).
+        import os
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        SEED = 2026                  # one seed for every run (common random numbers)
+        GAMES = {"tiny": 2_000, "moderate": 50_000, "full": 500_000}[SIZE]
+        OPTIMAL_GAMES = {"tiny": 4, "moderate": 100, "full": 1_000}[SIZE]
+        PLAYERS = [2, 4] if SIZE == "tiny" else list(range(2, 9))
+        """),
+        md("""
+        ## The rulebook's example, replayed
+
+        Four players hold K♦, J♣, 8♥ and 7♠.  The 7♠ buys three and stops after 2♥ 9♣; the 8♥ folds; the
+        7♠ buys two and stops on 2♦; the J♣ buys two, gets 9♥ Q♦ and is out; the K♦ buys four and stops
+        after 5♥ 8♦ 8♠.  Pots 4, 7, 9, 11, 15.  Then the solver says what the pair of twos should do.
+        """),
+        code("""
+        import ricochet_math as rm
+
+        rules = rm.HomeRules(players=4)
+        first = [int(c) for c in rm.parse_cards("Kd Jc 8h 7s 2h 9c 2d 9h Qd 5h 8d 8s")]
+        game = rm.HomeGame(rules, first + [c for c in range(52) if c not in first])
+        for buy in (3, 0, 2, 2, 4):
+            game.apply(buy)
+        for entry in game.log:
+            print(f"{entry.text}   [pot {entry.pot}]")
+        position = rm.home_position(rules, ["Kd 5h 8d 8s", "", "", "2h 2d 9c 7s"], 15, dead="8h Jc 9h Qd")
+        print(rm.solve_home(rules, position).summary())
+        """),
+        md("""
+        ## By seat and by order of play
+
+        The pot-odds strategy at every seat.  EV is in chips per game (the ante is one chip).  The Wald test
+        compares the seats' mean nets using their covariance (they sum to zero in every game).
+        """),
+        code("""
+        import pandas as pd
+
+        rows, tests = [], []
+        for n in PLAYERS:
+            sim = rm.simulate_home(rm.HomeRules(players=n), "pot-odds", GAMES, SEED)
+            order, seat = sim.by_order(), sim.by_seat()
+            for i in range(n):
+                rows.append({"players": n, "position": i + 1, "ev_by_order": order.ev[i], "ev_by_seat": seat.ev[i],
+                             "ev_by_seat_low": seat.ev_low[i], "ev_by_seat_high": seat.ev_high[i]})
+            tests.append({"players": n, "seat_p": sim.seat_test().p_value, "order_p": sim.order_test().p_value,
+                          "order_gap": sim.order_test().largest_gap})
+        fair = pd.DataFrame(rows)
+        pd.DataFrame(tests)
+        """),
+        code("""
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+        for n, g in fair.groupby("players"):
+            axes[0].plot(g.position, g.ev_by_order, marker="o", label=f"{n} players")
+            axes[1].errorbar(g.position, g.ev_by_seat, yerr=[g.ev_by_seat - g.ev_by_seat_low,
+                             g.ev_by_seat_high - g.ev_by_seat], marker="o", capsize=2, label=f"{n} players")
+        axes[0].set(title="By order of play (1 = lowest card, acts first)", xlabel="position", ylabel="EV, chips")
+        axes[1].set(title="By seat (dealing order)", xlabel="seat")
+        for ax in axes:
+            ax.axhline(0, color="k", lw=0.8)
+            ax.grid(alpha=0.3)
+        axes[0].legend(fontsize=7)
+        plt.show()
+        """),
+        md("""
+        ## Against casino Ricochet
+
+        The toolkit's casino figures under perfect play, by position (`reports/perfect-play-by-position.csv`),
+        as a return per one-chip ante, next to the home game's `1 + EV` by order of play and by seat.
+        """),
+        code("""
+        from pathlib import Path
+
+        casino_csv = Path(rm.__file__).resolve().parents[1] / "reports" / "perfect-play-by-position.csv"
+        casino = pd.read_csv(casino_csv)[["players", "position", "rtp_initial"]] if casino_csv.exists() else None
+        home = fair.assign(home_by_order=1 + fair.ev_by_order, home_by_seat=1 + fair.ev_by_seat)
+        home = home[["players", "position", "home_by_order", "home_by_seat"]]
+        home.merge(casino, on=["players", "position"], how="left") if casino is not None else home
+        """),
+        md("""
+        ## By starting card, and the variations
+
+        The starting card is what the order of play stands for.  Then the six- and seven-card limits (the
+        seven-card game with two starting cards, as the rulebook advises).
+        """),
+        code("""
+        sim = rm.simulate_home(rm.HomeRules(players=4), "pot-odds", GAMES, SEED)
+        sim.by_start()[["start_card", "games", "win_rate", "ev", "ev_low", "ev_high"]]
+        """),
+        code("""
+        variations = {"limit 5": rm.HomeRules(players=4), "limit 6": rm.HomeRules(players=4, hand_limit=6),
+                      "limit 7, 2 cards": rm.HomeRules(players=4, hand_limit=7, start_cards=2)}
+        pd.DataFrame([{"variation": name, **{f"order {i + 1}": ev for i, ev in enumerate(s.by_order().ev)},
+                       "seat_p": s.seat_test().p_value, "pot": s.overall()["pot"].estimate}
+                      for name, s in ((name, rm.simulate_home(r, "pot-odds", GAMES, SEED))
+                                      for name, r in variations.items())])
+        """),
+        md("""
+        ## The optimal strategy
+
+        Exact expectimax once the hands have at most two cards of room between them, the pot-odds rule before
+        (readable engine, so far fewer games).  Two players.
+        """),
+        code("""
+        opt = rm.simulate_home_games(rm.HomeRules(players=2), "optimal", OPTIMAL_GAMES, SEED,
+                                     batch_size=OPTIMAL_GAMES)
+        print(opt.seat_test().summary())
+        opt.by_order()[["order", "games", "win_rate", "ev", "ev_low", "ev_high"]]
+        """),
+    ]
+
+
+NOTEBOOKS["06-home-game"] = home_game_cells()
+
+
 def build(name: str, cells) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata = {

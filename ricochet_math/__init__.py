@@ -50,6 +50,10 @@ from ricochet_math.games.freeride.analysis import (
     freeride_best_response, freeride_games, freeride_rounds, freeride_value_of_free_ride,
 )
 from ricochet_math.games.freeride.solver import freeride_solve
+from ricochet_math.games.home.rules import HomeRules, home_rules
+from ricochet_math.games.home.engine import HomeGame, play_game
+from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
+from ricochet_math.games.home.solver import home_position, solve_home
 
 __all__ = [
     "__version__",
@@ -90,4 +94,7 @@ __all__ = [
     # Free Ride Poker
     "FreeRideRules", "freeride_game", "freeride_best_response", "freeride_games", "freeride_rounds",
     "freeride_value_of_free_ride", "freeride_solve",
+    # the home game and Ricochet Poker II
+    "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
+    "home_position", "solve_home",
 ]

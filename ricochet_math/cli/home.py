@@ -1,0 +1,169 @@
+"""``ricochet home simulate|play|solve``: the home game and Ricochet Poker II (thin shells).
+
+``simulate`` runs :func:`ricochet_math.games.home.analysis.simulate` (the numba kernel;
+the readable engine for the optimal strategy), ``play`` deals one game on the readable
+engine and prints its hand history, ``solve`` asks the expectimax at a face-up position.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.evaluator.cards import format_cards
+from ricochet_math.games.home.analysis import simulate, simulate_games
+from ricochet_math.games.home.deal import deal_deck
+from ricochet_math.games.home.engine import format_history, play_game
+from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS, HomeRules
+from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
+from ricochet_math.games.home.strategies import parse_strategies
+from ricochet_math.reports.tables import Number, Percent, Whole
+
+DEFAULT_SEED = 2026
+TABLES = ("order", "seat", "start", "summary")
+
+_EXAMPLES = {
+    "simulate": "ricochet home simulate --players 4 --games 20000 --seed 1 --table order",
+    "play": 'ricochet home play --players 4 --start Kd Jc 8h 7s --then "2h 9c 2d 9h Qd 5h 8d 8s" --seed 3',
+    "solve": 'ricochet home solve --players 2 --hands "Kd 5h 8d 8s" "2h 2d 9c 7s" --pot 15',
+}
+
+
+def _rules_options(parser, players_default: int = 4) -> None:
+    parser.add_argument("--players", type=int, default=players_default, metavar="N",
+                        help=f"players 2..8 (default {players_default})")
+    parser.add_argument("--variant", choices=VARIANTS, default="home",
+                        help="home (default) or ricochet2 (Ricochet Poker II: 1 card, limit 5, no jokers)")
+    parser.add_argument("--start-cards", type=int, default=1, choices=(1, 2), help="starting cards (default 1)")
+    parser.add_argument("--limit", type=int, default=5, choices=(5, 6, 7), help="hand limit (default 5)")
+    parser.add_argument("--stuck", choices=STUCK_RULES, default="out",
+                        help="a lowest hand that cannot receive a card: out (default) or showdown")
+    parser.add_argument("--tie-ends", action="store_true",
+                        help="end the game as soon as every hand left is identical in rank")
+    parser.add_argument("--jokers", action="store_true", help="two jokers in the deck, used as bugs (home game only)")
+
+
+def _rules(args) -> HomeRules:
+    return HomeRules(players=args.players, start_cards=args.start_cards, hand_limit=args.limit, jokers=args.jokers,
+                     variant=args.variant, stuck=args.stuck, tie_ends=args.tie_ends)
+
+
+def _strategy_option(parser, default: str) -> None:
+    parser.add_argument("--strategy", nargs="+", default=[default], metavar="NAME",
+                        help=f"one strategy for every seat or one per seat (default {default}): one, limit, "
+                             "min-lift, pot-odds[:THETA], optimal[:ROOM] (optimal: readable engine, slow)")
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    subs = parser.add_subparsers(dest="home_command", metavar="ACTION", required=True)
+    sim = subs.add_parser("simulate", help="win rate and EV by order of play, seat or starting card",
+                          epilog=f"example:\n  {_EXAMPLES['simulate']}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    _rules_options(sim)
+    _strategy_option(sim, "pot-odds")
+    sim.add_argument("--games", type=int, default=100_000, help="games to simulate (default 100,000)")
+    sim.add_argument("--table", choices=TABLES, default="order",
+                     help="order (of play, default), seat, start (starting card) or summary (with the tests)")
+    sim.add_argument("--workers", type=int, default=None, help="threads (default: every core; same figures)")
+    add_seed_option(sim, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    add_format_option(sim)
+    sim.set_defaults(_home=_simulate)
+
+    play = subs.add_parser("play", help="deal and play one game, printed as a hand history",
+                           epilog=f"example:\n  {_EXAMPLES['play']}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    _rules_options(play)
+    _strategy_option(play, "min-lift")
+    play.add_argument("--start", nargs="+", default=None, metavar="CARDS",
+                      help='each seat\'s starting card(s) in seat order ("?" for random)')
+    play.add_argument("--then", default=None, metavar="CARDS", help="the next cards the dealer gives, in order")
+    add_seed_option(play, help="seed for the other cards (default: fresh entropy, printed)")
+    add_format_option(play)
+    play.set_defaults(_home=_play)
+
+    sol = subs.add_parser("solve", help="expectimax at a face-up position: the value of each action",
+                          epilog=f"example:\n  {_EXAMPLES['solve']}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    _rules_options(sol, players_default=2)
+    sol.add_argument("--hands", nargs="+", required=True, metavar="CARDS",
+                     help='each seat\'s hand in seat order ("-" for a seat that is out)')
+    sol.add_argument("--pot", type=int, required=True, help="chips in the pot")
+    sol.add_argument("--dead", default=None, metavar="CARDS", help="face-up discards of folded or beaten hands")
+    sol.add_argument("--depth", type=int, default=None, help="cut after this many decisions (default: exact)")
+    sol.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                     help=f"the most positions to visit (default {DEFAULT_BUDGET:,})")
+    add_format_option(sol)
+    sol.set_defaults(_home=_solve)
+
+
+@subcommand("home", help="the home game and Ricochet Poker II: simulate, play one game, solve a position",
+            example=_EXAMPLES["simulate"], arguments=_arguments)
+def _home(args) -> int:
+    return args._home(args)
+
+
+_FORMATS = {"win_rate": Percent(2), "ev": Number(3, interval=True), "return_per_ante": Percent(1), "games": Whole(),
+            "cards_bought": Number(2), "decisions": Number(2), "fold_rate": Percent(1)}
+
+
+def _simulate(args) -> int:
+    rules = _rules(args)
+    names = args.strategy
+    if any(n.startswith("optimal") for n in names):
+        sim = simulate_games(rules, names, args.games, args.seed, workers=args.workers)
+    else:
+        sim = simulate(rules, names, args.games, args.seed, workers=args.workers)
+    if args.table == "summary":
+        s = sim.summary()
+        frame = pd.DataFrame([{"figure": k, "value": v if not hasattr(v, "estimate") else v.estimate,
+                               "low": getattr(v, "low", np.nan), "high": getattr(v, "high", np.nan)}
+                              for k, v in s.items()])
+        if args.format != "table":
+            print_frame(frame, args.format)
+        else:
+            for k, v in s.items():
+                print_wrapped(f"{k}: {v}" if not hasattr(v, "estimate") else f"{k}: {v:.4g}")
+        return 0
+    frame = {"order": sim.by_order, "seat": sim.by_seat, "start": sim.by_start}[args.table]()
+    if args.format == "table":
+        frame = frame[[c for c in frame.columns if not c.endswith("_rate") or c == "win_rate"
+                       or c == "fold_rate"]]
+        print(f"{rules.name}, {', '.join(sorted(set(sim.strategies)))}: {sim.games:,} games, seed {sim.seed}; "
+              "EV in chips per game")
+    print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)
+    if args.format == "table":
+        print(sim.seat_test().summary())
+        print(sim.order_test().summary())
+    return 0
+
+
+def _play(args) -> int:
+    rules = _rules(args)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    deck = deal_deck(rules, start=args.start, then=args.then, seed=seed)
+    record = play_game(rules, parse_strategies(args.strategy, rules.players), deck, rng_seed=seed)
+    if args.format == "table":
+        print(format_history(record))
+        print(f"(seed {seed}; deck {format_cards(record.deck)})")
+    elif args.format == "csv":
+        print_frame(record.to_frame(), "csv")
+    else:
+        print(json.dumps({"rules": rules.name, "seed": seed, "pot": record.pot, "actions": record.actions,
+                          "end": record.end, "log": [e.text for e in record.log],
+                          "seats": record.to_frame().to_dict(orient="records")}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _solve(args) -> int:
+    rules = _rules(args)
+    hands = [None if h.strip() in ("-", "") else h for h in args.hands]
+    pos = position(rules, hands, args.pot, dead=args.dead)
+    sol = solve(rules, pos, depth=args.depth, budget=args.budget)
+    if args.format == "table":
+        print(sol.summary())
+    print_frame(sol.to_frame(), args.format, formats={c: Number(4) for c in sol.to_frame().columns if "ev" in c},
+                wide=args.wide)
+    return 0

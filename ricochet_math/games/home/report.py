@@ -1,0 +1,262 @@
+"""A short report on the home game and Ricochet Poker II: is every seat equally fair?
+
+:func:`home_report_tables` computes the figures (as DataFrames); :func:`build_home_report`
+writes them as a self-contained HTML page and CSV tables through the casino report's
+machinery (:mod:`ricochet_math.reports.document`, :mod:`ricochet_math.reports.folder`)
+with the same provenance rows (package, git commit and state, libraries, machine, rule
+set and its digest, arguments: size, players, games, seed; the build date and run time).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ricochet_math.arguments import check_seed
+from ricochet_math.errors import RicochetError
+from ricochet_math.games.home.analysis import contrast_table, simulate, simulate_games
+from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.games.home.solver import Position, depth_error
+from ricochet_math.games.home.strategies import parse_strategy
+from ricochet_math.reports.document import Section, Volatile, num
+from ricochet_math.reports.provenance import build_date, provenance_rows
+from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.storage import check_output_folder
+
+__all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report", "CASINO_BY_POSITION"]
+
+#: report sizes: games per table cell, player counts, optimal-strategy games, endgame positions for the depth error
+HOME_SIZES = {
+    "tiny": {"games": 2_000, "players": (2, 4), "optimal_games": 10, "positions": 4},
+    "small": {"games": 20_000, "players": tuple(range(2, 9)), "optimal_games": 100, "positions": 30},
+    "full": {"games": 200_000, "players": tuple(range(2, 9)), "optimal_games": 1_000, "positions": 40},
+}
+#: casino Ricochet under perfect play, by position (the toolkit's own figures, committed with the repository)
+CASINO_BY_POSITION = Path(__file__).resolve().parents[3] / "reports" / "perfect-play-by-position.csv"
+#: the rule variations the report compares (label, rules without the player count)
+VARIATIONS = (("limit 5, 1 card (Ricochet II)", HomeRules()),
+              ("limit 6, 1 card", HomeRules(hand_limit=6)),
+              ("limit 7, 2 cards", HomeRules(hand_limit=7, start_cards=2)),
+              ("limit 5, 1 card, jokers", HomeRules(jokers=True)))
+KIND = "home-report"
+
+
+@dataclass(frozen=True)
+class HomeReport:
+    """The report's tables (name -> DataFrame), where it was written, and its arguments."""
+
+    tables: dict = field(repr=False)
+    folder: Path | None
+    size: str
+    seed: int
+    run_time: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.tables["contrast"]
+
+    def summary(self) -> str:
+        t = self.tables["tests"]
+        worst_seat = t.seat_p_value.min()
+        gap = self.tables["by_order"].groupby(["variation", "strategy", "players"]).ev.agg(lambda s: s.max() - s.min())
+        return (f"Home-game report ({self.size}, seed {self.seed}): smallest seat-test p-value {worst_seat:.3g} over "
+                f"{len(t)} runs; EV gap between the first and best position in the order of play "
+                f"{gap.min():.2f} to {gap.max():.2f} chips per game" + (f"; written to {self.folder}" if self.folder
+                                                                           else ""))
+
+
+#: the endgames the solver's shortcuts are measured on: cards in each live hand (the exact trees are small)
+ENDGAMES = ((3, 4), (4, 4), (4, 4, 4))
+
+
+def _endgame_positions(sizes: tuple[int, ...], count: int, seed: int) -> list[Position]:
+    """Random positions with hands of ``sizes`` cards and a pot of ``players`` to 24 chips."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        cards = [int(c) for c in rng.choice(52, sum(sizes), replace=False)]
+        hands, i = [], 0
+        for k in sizes:
+            hands.append(tuple(sorted(cards[i:i + k])))
+            i += k
+        unseen = ((1 << 52) - 1) & ~sum(1 << c for c in cards)
+        out.append(Position(tuple(hands), int(rng.integers(len(sizes), 25)), unseen))
+    return out
+
+
+def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | None = None,
+                       strategies=("min-lift", "pot-odds")) -> dict[str, pd.DataFrame]:
+    """Every figure of the report: by order of play and by seat (with the Wald tests) for each rule variation,
+    strategy and player count; by starting card; the game's shape; the optimal strategy at two and three
+    players; the contrast with casino Ricochet; the solver's depth error."""
+    if size not in HOME_SIZES:
+        raise RicochetError(f"report size must be one of {', '.join(HOME_SIZES)}, got {size!r}")
+    seed = check_seed(seed, allow_none=False)
+    spec = HOME_SIZES[size]
+    order_rows, seat_rows, tests, shape, start = [], [], [], [], None
+    runs = [(label, rules, s) for label, rules in VARIATIONS for s in strategies]
+    runs += [("limit 5, 1 card (Ricochet II)", HomeRules(), "optimal")]
+    for label, base, strategy in runs:
+        for n in spec["players"]:
+            rules = base.with_players(n)
+            if strategy == "optimal":
+                if n > 3:
+                    continue
+                sim = simulate_games(rules, strategy, spec["optimal_games"], seed, batch_size=spec["optimal_games"])
+            else:
+                sim = simulate(rules, strategy, spec["games"], seed, workers=workers)
+            key = {"variation": label, "strategy": strategy, "players": n}
+            o, s = sim.by_order(), sim.by_seat()
+            order_rows += [{**key, "position": i + 1, **o.iloc[i].drop("order").to_dict()} for i in range(n)]
+            seat_rows += [{**key, "seat": i + 1, **s.iloc[i][["games", "win_rate", "win_rate_low", "win_rate_high", "ev",
+                                                            "ev_low", "ev_high"]].to_dict()} for i in range(n)]
+            st, ot = sim.seat_test(), sim.order_test()
+            tests.append({**key, "games": sim.games, "seat_wald": st.statistic, "seat_df": st.df,
+                          "seat_p_value": st.p_value, "seat_largest_gap": st.largest_gap, "order_wald": ot.statistic,
+                          "order_p_value": ot.p_value, "order_largest_gap": ot.largest_gap, "run_time_s": sim.run_time})
+            ov = sim.overall()
+            shape.append({**key, **{f: ov[f].estimate for f in ov}})
+            if strategy == "pot-odds" and n == 4 and label == VARIATIONS[0][0]:
+                start = sim.by_start()
+    by_order = pd.DataFrame(order_rows)
+    tables = {"by_order": by_order, "by_seat": pd.DataFrame(seat_rows), "tests": pd.DataFrame(tests),
+              "shape": pd.DataFrame(shape), "by_start_4p": start}
+    if CASINO_BY_POSITION.exists():
+        main = VARIATIONS[0][0]
+        home = by_order[(by_order.strategy == "pot-odds") & (by_order.variation == main)]
+        home = home.rename(columns={"ev": "ev_by_order", "ev_low": "ev_by_order_low", "ev_high": "ev_by_order_high"})
+        seats = tables["by_seat"]
+        seats = seats[(seats.strategy == "pot-odds") & (seats.variation == main)].rename(
+            columns={"seat": "position", "ev": "ev_by_seat", "ev_low": "ev_by_seat_low", "ev_high": "ev_by_seat_high"})
+        home = home.merge(seats[["players", "position", "ev_by_seat", "ev_by_seat_low", "ev_by_seat_high"]],
+                          on=["players", "position"])
+        tables["contrast"] = contrast_table(home, CASINO_BY_POSITION).dropna(subset=["home_return_by_order"])
+    pot_odds = parse_strategy("pot-odds")
+    errors = []
+    for sizes in ENDGAMES:
+        rules = HomeRules(players=len(sizes))
+        frame = depth_error(rules, _endgame_positions(sizes, spec["positions"], seed), depths=(1, 2),
+                            others={"pot-odds rule": _pot_odds_rule(rules, pot_odds)})
+        frame.insert(0, "endgame", " vs ".join(map(str, sizes)) + " cards")
+        errors.append(frame)
+    tables["depth_error"] = pd.concat(errors, ignore_index=True)
+    return tables
+
+
+def _pot_odds_rule(rules: HomeRules, strategy):
+    """The pot-odds rule at a solver position (its 128 draws from a fixed splitmix64 stream, as the kernel runs it)."""
+    from ricochet_math.games.home.solver import _Solver, _keys
+    from ricochet_math.games.home.strategies import View
+
+    def pick(pos: Position) -> int:
+        low, room = _Solver(rules, 10).settle(pos.hands, pos.unseen)
+        target = min(_keys(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
+        live = sum(h is not None for h in pos.hands)
+        view = View(pos.hands[low], target, pos.pot, room, live, tuple(pos.unseen_cards()))
+        return strategy.decide(view, [12345])
+    return pick
+
+
+class _Label:
+    """The provenance rows' view of home rules (a name, no rule-set file, a digest of the options)."""
+
+    def __init__(self, rules: HomeRules) -> None:
+        self.name = "home game (" + ", ".join(label for label, _ in VARIATIONS) + ")"
+        self.source = None
+        self.sha256 = hashlib.sha256(json.dumps([asdict(r) for _, r in VARIATIONS], sort_keys=True).encode()).hexdigest()
+
+
+class _Size:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) -> list[Section]:
+    t = tables["tests"]
+    sec1 = Section("1", "The claim, and the answer")
+    sec1.p("The rulebook says the action 'bounces to the lowest hand' and that this 'makes all table positions "
+           "equally fair, so you can never be in a bad spot'; Ricochet Poker II adds 'each player has the same "
+           "odds ... no advantage for any position'. By seat, that is true, and exactly so: the deck is a uniform "
+           "shuffle and the action follows the cards, not the chairs, so under any strategy every seat plays "
+           "every seat uses, the seats are exchangeable and every seat's EV is zero. The simulations agree: the "
+           f"smallest p-value of the Wald test of equal seat EVs over {len(t)} runs is {t.seat_p_value.min():.3g}.")
+    sec1.p("By order of play it is false, and by a lot: the order of play is set by the cards, and the player "
+           "dealt the lowest card acts first because she holds the worst hand. She loses on average; the highest "
+           "card wins. That is not a seat, but it is the 'bad spot' a player can be dealt into, and it is the "
+           "casino game's position effect in another form.")
+    order = tables["by_order"]
+    sec2 = Section("2", "EV by order of play and by seat")
+    for label in order.variation.unique():
+        part = order[(order.variation == label)]
+        rows = []
+        for (strategy, n), g in part.groupby(["strategy", "players"], sort=False):
+            tt = t[(t.variation == label) & (t.strategy == strategy) & (t.players == n)].iloc[0]
+            rows.append([strategy, str(n), "  ".join(f"{x:+.2f}" for x in g.ev), f"{tt.seat_p_value:.3g}",
+                         f"{tt.order_p_value:.3g}"])
+        sec2.table(f"EV (chips per game) by position in the order of play, first to act first: {label}",
+                   ["strategy", "players", "EV by order of play", "seat test p", "order test p"], rows,
+                   csv=None, note="Wald tests on the covariance of the per-game nets (chi-square, N-1 df).")
+    sec2.blocks.append(_frame_table("All positions, with 95% intervals", order, "home-by-order"))
+    sec2.blocks.append(_frame_table("All seats, with 95% intervals", tables["by_seat"], "home-by-seat"))
+    sec2.blocks.append(_frame_table("The tests", t, "home-tests"))
+    sec3 = Section("3", "Against casino Ricochet")
+    if "contrast" in tables:
+        sec3.p("Return per one-chip ante by position: casino Ricochet under perfect play (the toolkit's "
+               "reports/perfect-play-by-position.csv; position 1 acts first) and the home game under the pot-odds "
+               "strategy, by order of play (1 = the lowest card) and by seat. The casino player who acts last "
+               "returns far more than the one who acts first; in the home game the same is true of the order of "
+               "play, while the seats are equal.")
+        sec3.blocks.append(_frame_table("Casino and home game by position", tables["contrast"], "home-vs-casino"))
+    sec4 = Section("4", "Starting card, the game's shape, the solver")
+    if tables.get("by_start_4p") is not None:
+        sec4.blocks.append(_frame_table("Four players, pot-odds: by starting card", tables["by_start_4p"],
+                                        "home-by-start-4p"))
+    sec4.blocks.append(_frame_table("Average pot, decisions, cards bought, fold and split rates", tables["shape"],
+                                    "home-shape"))
+    sec4.p("The optimal strategy solves each decision exactly (expectimax to the end of the game) once the live "
+           "hands have at most two cards of room between them, and uses the pot-odds rule before that. The "
+           "shortcuts are measured against the exact solver on random endgames (hands of three and four cards, "
+           "two and three players, pots of N to 24 chips): the share of decisions that agree and the regret, the "
+           "EV (chips) the acting player gives up by the shortcut's choice.")
+    sec4.blocks.append(_frame_table("Depth-limited search and the pot-odds rule against the exact solver",
+                                    tables["depth_error"], "home-depth-error"))
+    sec5 = Section("5", "Provenance")
+    rows = provenance_rows(_Label(HomeRules()), _Size(size), HOME_SIZES[size]["players"], HOME_SIZES[size]["games"],
+                           seed, date)
+    rows.append(("run time", f"{run_time:.1f} s", True))
+    sec5.table("Where these figures come from", ["item", "value"],
+               [[k, Volatile(v) if vol else v] for k, v, vol in rows], csv=None)
+    sec5.p("Rules: docs/rules.md, 'The home game and Ricochet Poker II'. Every run uses the same seed, so the "
+           "strategies and variations are compared on the same deals.")
+    return [sec1, sec2, sec3, sec4, sec5]
+
+
+def _frame_table(title: str, frame: pd.DataFrame, csv: str):
+    from ricochet_math.reports.document import Table
+
+    def cell(v):
+        if isinstance(v, (float, np.floating)):
+            return num(float(v), 4)
+        return str(v)
+    return Table(title, list(frame.columns), [[cell(v) for v in row] for row in frame.itertuples(index=False)],
+                 csv=csv, data=frame)
+
+
+def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> HomeReport:
+    """Compute the figures and write ``folder`` through :func:`~ricochet_math.reports.folder.write_report_folder`
+    (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
+    a folder the toolkit wrote."""
+    folder = check_output_folder(Path(folder), KIND)
+    start = time.perf_counter()
+    tables = home_report_tables(size, seed, workers=workers)
+    run_time = time.perf_counter() - start
+    date = build_date(False)
+    sections = _sections(tables, size, seed, date, run_time)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    write_report_folder(folder, sections, {}, "Ricochet home game and Ricochet Poker II: is every seat fair?",
+                        [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
+    return HomeReport(tables, folder, size, seed, run_time)

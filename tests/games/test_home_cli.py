@@ -1,0 +1,71 @@
+"""``ricochet home simulate|play|solve``: the examples run, tables fit 100 columns, CSV keeps full precision,
+user errors are one line with exit status 2."""
+from __future__ import annotations
+
+import io
+import shlex
+from contextlib import redirect_stderr, redirect_stdout
+
+import pandas as pd
+import pytest
+
+from ricochet_math.cli.app import TABLE_WIDTH, main
+from ricochet_math.cli.home import _EXAMPLES
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("action", sorted(_EXAMPLES))
+def test_each_action_example_runs_and_fits(action):
+    argv = shlex.split(_EXAMPLES[action])[1:]
+    if action == "simulate":
+        argv += ["--games", "3000"]
+    status, out, err = run(*argv)
+    assert status == 0, err
+    if action != "play":  # a hand history's lines are as long as their hands
+        assert all(len(line) <= TABLE_WIDTH for line in out.splitlines()), out
+
+
+def test_play_replays_the_rulebook_deal():
+    status, out, _ = run("home", "play", "--players", "4", "--start", "Kd", "Jc", "8h", "7s", "--then",
+                         "2h 9c 2d", "--strategy", "limit", "--seed", "3")
+    assert status == 0
+    assert "Deal: seat 1 K♦, seat 2 J♣, seat 3 8♥, seat 4 7♠" in out
+    assert "Seat 4 (7♠) buys 4, gets 2♥ 9♣: no longer lowest" in out
+
+
+def test_solve_gives_the_value_of_each_action():
+    status, out, _ = run("home", "solve", "--players", "2", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "15",
+                         "--format", "csv")
+    assert status == 0
+    frame = pd.read_csv(io.StringIO(out))
+    assert list(frame.action) == ["fold", "buy 1"] and frame.best.tolist() == [False, True]
+    assert frame.actor_ev[0] == 0 and frame.actor_ev[1] > 1.5
+
+
+def test_simulate_csv_is_full_precision_and_seeded():
+    a = run("home", "simulate", "--players", "3", "--games", "2000", "--seed", "5", "--table", "seat", "--format", "csv")
+    b = run("home", "simulate", "--players", "3", "--games", "2000", "--seed", "5", "--table", "seat", "--format", "csv",
+            "--workers", "1")
+    assert a[0] == 0 and a[1] == b[1]
+    frame = pd.read_csv(io.StringIO(a[1]))
+    assert {"ev", "ev_low", "ev_high", "win_rate"} <= set(frame.columns) and len(frame) == 3
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["home", "simulate", "--jokers", "--variant", "ricochet2"], "no jokers"),
+    (["home", "simulate", "--players", "9"], "players"),
+    (["home", "simulate", "--variant", "ricochet2", "--limit", "7"], "Ricochet Poker II"),
+    (["home", "simulate", "--strategy", "always"], "unknown home strategy"),
+    (["home", "play", "--start", "Kd", "Kd"], "Kd"),
+    (["home", "solve", "--hands", "Kd", "2h", "--pot", "2", "--budget", "100"], "positions"),
+    (["home", "solve", "--hands", "Kd", "-", "--pot", "2"], "two live hands"),
+])
+def test_user_errors_are_one_line(argv, fragment):
+    status, out, err = run(*argv)
+    assert status == 2 and fragment in err and err.count("\n") == 1 and "Traceback" not in err
