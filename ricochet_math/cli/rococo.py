@@ -55,7 +55,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="search threshold policies for seat 0 against the other seats' policy")
     add_seed_option(s, default=2026)
     add_format_option(s)
-    r = action("report", help="write the short report (report.html, tables/*.csv) into a folder")
+    r = action("report", help="write the short report (report.html, report.xlsx, report.pdf and one CSV per table) into a folder")
     r.add_argument("out", type=writable_folder, help="output folder (created; replaced only if the toolkit wrote it)")
     r.add_argument("--size", choices=("tiny", "small", "full"), default="small",
                    help="tiny (seconds), small (default, minutes) or full")

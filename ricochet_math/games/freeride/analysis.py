@@ -45,7 +45,7 @@ def table_strategies(strategies, rules: FreeRideRules) -> list[str]:
 
 @dataclass(frozen=True)
 class GameStats:
-    """Whole games: the summed arrays of the run (``sums``, :data:`.kernel.GAME_FIELDS`), the seats'
+    """Whole games: the summed arrays of the run (``sums``, :data:`~ricochet_math.games.freeride.kernel.GAME_FIELDS`), the seats'
     strategies, the rules and the seed."""
 
     strategies: tuple[str, ...]

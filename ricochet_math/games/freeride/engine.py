@@ -1,7 +1,7 @@
 """The readable Free Ride Poker engine: a round as a state machine, a game as rounds, and a hand history.
 
-This is the reference the numba kernel (:mod:`.kernel`) is tested equal to, and the one to read when
-checking the rules (:mod:`.rules` lists the readings where the seed is silent).  Cards are kernel
+This is the reference the numba kernel (:mod:`~ricochet_math.games.freeride.kernel`) is tested equal to, and the one to read when
+checking the rules (:mod:`~ricochet_math.games.freeride.rules` lists the readings where the seed is silent).  Cards are kernel
 integers (``rank*4 + suit``); a deck is any sequence of distinct cards, dealt from the front: seat ``s``
 gets ``deck[5s:5s+5]``, refills come from ``deck[5*seats:]`` in the order the cards are played.
 

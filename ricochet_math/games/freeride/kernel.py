@@ -1,14 +1,14 @@
-"""The numba Free Ride Poker kernel: the rules of :mod:`.engine` over integer arrays, for batches of
+"""The numba Free Ride Poker kernel: the rules of :mod:`~ricochet_math.games.freeride.engine` over integer arrays, for batches of
 rounds and of whole games.  Tested equal to the readable engine chip for chip (``tests/games``).
 
 Dealing: each batch seeds xoshiro256** from its ``SeedSequence``
 (:func:`~ricochet_math.engine.shuffle.seed_state`) and every round fully shuffles a deck that is not
 reset between rounds (:func:`~ricochet_math.engine.shuffle.shuffle_prefix` over 52 cards), so the cards
-of the ``r``-th round of a batch never depend on the strategies.  :func:`.engine.game_decks` is the
+of the ``r``-th round of a batch never depend on the strategies.  :func:`~ricochet_math.games.freeride.engine.game_decks` is the
 pure-Python twin of that dealing.
 
 Sums a batch leaves (``numpy`` arrays by name; :data:`GAME_FIELDS`, :data:`ROUND_FIELDS`) add up over
-batches; :mod:`.analysis` turns them into estimates.
+batches; :mod:`~ricochet_math.games.freeride.analysis` turns them into estimates.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _exposure(rv, nup, played, s):
 def play_round_kernel(rv, params, chips, deck, carry, index, fold_stage, values, win_share, free_rides):
     """One round on ``deck`` (``int64[52]``) from ``chips`` (changed in place); returns
     ``(carry, starter)``.  Writes each seat's fold stage (-1: not folded), showdown value (-1: none), share
-    of the win and free rides taken.  Twin of :class:`.engine.Round`."""
+    of the win and free rides taken.  Twin of :class:`~ricochet_math.games.freeride.engine.Round`."""
     n = chips.shape[0]
     hands = np.zeros((n, 6), dtype=np.int64)
     hcount = np.zeros(n, dtype=np.int64)
@@ -346,7 +346,7 @@ def play_rounds(strategies, rules: FreeRideRules | None, seed_sequence: np.rando
 @njit
 def game_chips_kernel(rv, params, decks, trajectory):
     """A game on the given decks (``int64[rounds, 52]``): ``trajectory[r]`` = chips after round ``r``;
-    returns the rounds played (the test twin of :func:`.engine.play_game`)."""
+    returns the rounds played (the test twin of :func:`~ricochet_math.games.freeride.engine.play_game`)."""
     n = params.shape[0]
     chips = np.full(n, rv[RuleSlot.START], dtype=np.int64)
     fold_stage = np.empty(n, dtype=np.int64)

@@ -3,7 +3,7 @@ a best-response search among the policies, and the cost of the draw solver's ind
 
 Every simulation runs through :func:`ricochet_math.solvers.batches.run_batches` (seeded batches added
 in order: the same seed and size give the same digits for any number of workers).  The unit is a
-**pot** (a game and the all-check games carried into it, :mod:`.kernel`); figures are each seat's
+**pot** (a game and the all-check games carried into it, :mod:`~ricochet_math.games.rococo.kernel`); figures are each seat's
 mean net result per pot in units of the ante, with 95% intervals.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ A policy is a small frozen dataclass; thresholds are hand patterns (``"JJ"``, ``
   remain), calls with ``blind_call`` or better, else folds; the blind player himself, still blind,
   calls a raise when ``blind_defend`` and folds otherwise.
 * Exchange: ``draw = "optimal"`` keeps the fixed-point best keep against the players still in
-  (:mod:`.solver`); ``"naive"`` keeps the made hand (:func:`.strategy.naive_keep`).
+  (:mod:`~ricochet_math.games.rococo.solver`); ``"naive"`` keeps the made hand (:func:`~ricochet_math.games.rococo.strategy.naive_keep`).
 * Betting round, by the final hand: nobody has raised -> raise with ``open`` or better, else check;
   facing a raise -> re-raise with ``reraise`` or better (while raises remain), call with ``call`` or
   better, else fold.  ``None`` means never.

@@ -3,7 +3,7 @@
 :func:`play_game` plays the six phases of the seed from a shuffled deck: the ante; the first player's
 blind option; the display; one exchange of 0..3 cards per player in turn; the replacement deal; the
 betting round; the showdown (or the all-check carry-over).  It is the readable twin of the batch
-kernel (:mod:`.kernel`); the tests replay the kernel's games here and compare them record for record.
+kernel (:mod:`~ricochet_math.games.rococo.kernel`); the tests replay the kernel's games here and compare them record for record.
 
 Dealing: the first player (seat ``first``) and the others clockwise (seat numbers increasing, modulo
 the number of players) take five cards each, in turn, from the top of the deck; replacements are dealt
@@ -113,8 +113,8 @@ def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: n
               first: int, carried: float = 0.0, force_showdown: bool = False) -> GameRecord:
     """Play one game from ``deck`` (its first ``8 * players`` cards are used) and return its record.
 
-    ``rows``/``rates``: the players' policy rows and blind rates (:func:`.betting.policy_rows`);
-    ``tables``: the keep tables (:func:`.betting.keep_tables`); ``carried``: the pot carried from
+    ``rows``/``rates``: the players' policy rows and blind rates (:func:`~ricochet_math.games.rococo.betting.policy_rows`);
+    ``tables``: the keep tables (:func:`~ricochet_math.games.rococo.betting.keep_tables`); ``carried``: the pot carried from
     all-check games; ``force_showdown``: the carry limit is reached, so an all-check game is shown down.
     """
     P = rules.players

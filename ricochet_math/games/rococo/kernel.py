@@ -1,6 +1,6 @@
 """The numba batch kernel of Rococo Poker: whole pots (a game and its carried-over games) over integer arrays.
 
-The same rules as the readable :func:`~.engine.play_game`, tested equal game for game: the kernel
+The same rules as the readable :func:`~ricochet_math.games.rococo.engine.play_game`, tested equal game for game: the kernel
 records the first games of a batch (deck, ``u``, first player, carried pot) and the tests replay them
 on the readable engine.
 

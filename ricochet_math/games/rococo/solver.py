@@ -14,7 +14,7 @@ is a **fixed point**, found by iterating
     q  ->  share_N  ->  best keep of every hand  ->  the q those keeps give  ->  ...
 
 from ``q_0`` = everybody stands pat (the dealt distribution) until no hand changes its keep (then q
-repeats exactly).  Each step is counting, never sampling (:mod:`.draw`): the best keeps are decided
+repeats exactly).  Each step is counting, never sampling (:mod:`~ricochet_math.games.rococo.draw`): the best keeps are decided
 on the 134,459 suit-pattern class representatives, and the final distribution comes out as exact
 whole numbers (units of 1/16,215 of a draw, summing to 2,598,960 x 16,215).
 
