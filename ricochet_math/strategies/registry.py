@@ -80,6 +80,7 @@ from ricochet_math.rules.layout import Option
 from ricochet_math.strategies import simple
 from ricochet_math.strategies.perfect import READING_NAMES, Readings, perfect_decision, readings
 from ricochet_math.strategies.policy import Code, PolicySlot
+from ricochet_math.strategies.readings import FAMILY_NAMES, describe_family, family_reading
 from ricochet_math.strategies.simple import top_cards_key
 
 __all__ = [
@@ -258,6 +259,9 @@ _FIXED = {
 for _name in READING_NAMES:
     _FIXED[_name] = Strategy(_name, Code.look_ahead, readings=readings(_name),
                              description=f"perfect-play look-ahead, reading {_name}")
+for _name in FAMILY_NAMES:
+    _FIXED[_name] = Strategy(_name, Code.look_ahead, readings=Readings(*family_reading(_name)),
+                             description=f"publisher-like reading: {describe_family(_name)}")
 _ALIASES = {"always-play": "always", "fold": "never", "pair-or-better": "pair"}
 _PARAMETERISED = ("beats:",)
 
