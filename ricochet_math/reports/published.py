@@ -17,6 +17,7 @@ and without the bonus) and shown in its own column:
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +32,9 @@ from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.storage import atomic_write_text, check_writable_file, check_writable_folder
 from ricochet_math.strategies.perfect import READING_NAMES
+from ricochet_math.strategies.readings import FAMILY_NAMES
 
-__all__ = ["PUBLISHED", "READINGS", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
+__all__ = ["PUBLISHED", "READINGS", "ALL_READINGS", "FIGURE_LABELS", "figure_label", "figure_key", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
            "best_response", "write_best_response", "check_published_folder"]
 
 # (figure id, text, published value as a fraction or (low, high), source)
@@ -47,6 +49,43 @@ PUBLISHED = (
 )
 #: the strategy readings, in the solver's order (one list: :data:`ricochet_math.strategies.perfect.READING_NAMES`)
 READINGS = READING_NAMES
+#: every reading the published figures can be computed under: the spec's and the publisher-like family's
+ALL_READINGS = READING_NAMES + FAMILY_NAMES
+
+#: the row label of each published figure, by the reading it was computed under: ``{play}`` is
+#: "perfect play" or "reading NAME", ``{who}`` "perfect" or the reading's name (issue 11: a row
+#: computed under another reading must not say "perfect play")
+FIGURE_LABELS = {
+    "rtp_low": "RTP with {play}, over player counts 1-7 (lowest)",
+    "rtp_high": "RTP with {play}, over player counts 1-7 (highest)",
+    "fold_1": "Fold frequency, {play}, 1 player",
+    "fold_7": "Fold frequency, {play}, 7 players",
+    "win_3": "Win frequency of one {who} player, 3 {who} players + dealer",
+}
+
+
+def figure_label(figure: str, reading: str) -> str:
+    """The label of published figure ``figure`` (a key of :data:`FIGURE_LABELS`) computed under ``reading``.
+
+    >>> figure_label("fold_7", "pot-odds-final")
+    'Fold frequency, reading pot-odds-final, 7 players'
+    >>> figure_label("fold_7", "perfect")
+    'Fold frequency, perfect play, 7 players'
+    """
+    play = "perfect play" if reading == "perfect" else f"reading {reading}"
+    who = "perfect" if reading == "perfect" else reading
+    return FIGURE_LABELS[figure].format(play=play, who=who)
+
+
+def figure_key(label: str) -> str | None:
+    """The published figure (a key of :data:`FIGURE_LABELS`) a row label names, whatever its reading;
+    None for a label of no such figure (the weak-player rows)."""
+    for key, template in FIGURE_LABELS.items():
+        pattern = re.escape(template).replace(re.escape("{play}"), "(perfect play|reading [a-z0-9-]+)")
+        pattern = pattern.replace(re.escape("{who}"), "([a-z0-9-]+)")
+        if re.fullmatch(pattern, label):
+            return key
+    return None
 #: the weak-player profiles compared with the publisher's "closer to 90%" (registry names)
 WEAK_PROFILES = ("always", "pair", "timid", "chaser", "dealer-only", "bonus-hunter")
 
@@ -199,19 +238,19 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     for reading in readings:
         g = by[by["reading"] == reading].set_index("players")
         lo, hi = g["rtp_initial"].min(), g["rtp_initial"].max()
-        rows.append(_row("RTP with perfect play, over player counts 1-7 (lowest)", 0.9597, reading, lo,
+        rows.append(_row(figure_label("rtp_low", reading), 0.9597, reading, lo,
                          g.loc[g["rtp_initial"].idxmin(), "rtp_initial_low"],
                          g.loc[g["rtp_initial"].idxmin(), "rtp_initial_high"], "min over N"))
-        rows.append(_row("RTP with perfect play, over player counts 1-7 (highest)", 0.9691, reading, hi,
+        rows.append(_row(figure_label("rtp_high", reading), 0.9691, reading, hi,
                          g.loc[g["rtp_initial"].idxmax(), "rtp_initial_low"],
                          g.loc[g["rtp_initial"].idxmax(), "rtp_initial_high"], "max over N"))
-        rows.append(_row("Fold frequency, perfect play, 1 player", 0.229, reading, g.loc[1, "fold_frequency"],
+        rows.append(_row(figure_label("fold_1", reading), 0.229, reading, g.loc[1, "fold_frequency"],
                          g.loc[1, "fold_frequency_low"], g.loc[1, "fold_frequency_high"], "exact"))
         if 7 in g.index:
-            rows.append(_row("Fold frequency, perfect play, 7 players", 0.1094, reading, g.loc[7, "fold_frequency"],
+            rows.append(_row(figure_label("fold_7", reading), 0.1094, reading, g.loc[7, "fold_frequency"],
                              g.loc[7, "fold_frequency_low"], g.loc[7, "fold_frequency_high"], by_method(g, 7)))
         if 3 in g.index:
-            rows.append(_row("Win frequency of one perfect player, 3 perfect players + dealer", 0.2579, reading,
+            rows.append(_row(figure_label("win_3", reading), 0.2579, reading,
                              g.loc[3, "win_frequency"], g.loc[3, "win_frequency_low"], g.loc[3, "win_frequency_high"],
                              by_method(g, 3)))
     if weak_rounds is None:
@@ -304,6 +343,7 @@ def check_readings(readings) -> tuple[str, ...]:
     first unknown one and the choices."""
     readings = (readings,) if isinstance(readings, str) else tuple(readings)
     for r in readings:
-        if r not in READINGS:
-            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)}")
+        if r not in ALL_READINGS:
+            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)} or a publisher-like "
+                            f"reading pub-POT-TARGET[-no-bonus] ({FAMILY_NAMES[0]}, ..., {FAMILY_NAMES[-1]})")
     return readings
