@@ -67,7 +67,7 @@ from ricochet_math.strategies.readings import FAMILY_NAMES
 
 __all__ = ["FIGURES", "TARGET_HALF_WIDTH", "PAGES", "CHUNK_ROUNDS", "Q_THRESHOLDS", "cell_seed", "Cell",
            "extend_cell", "load_cell", "cell_figures", "controlled_mean", "reading_figures", "fit_table",
-           "search", "SearchResult", "default_store"]
+           "search", "SearchResult", "default_store", "extend_to_precision"]
 
 #: (figure id, text, published value, decimals the page prints in percent)
 FIGURES = (
@@ -163,13 +163,23 @@ class Cell:
         return self.chunks * CHUNK_ROUNDS
 
 
-def _cell_path(store, rules: str, reading: str, players: int) -> Path:
-    return Path(store) / rules / reading / f"N{players}.npz"
+def _rules_key(rules) -> str:
+    """The store's folder of a rule set: a shipped name as it is, any other rule set by name and hash."""
+    if isinstance(rules, str):
+        return rules
+    from ricochet_math.rules.files import shipped_rule_sets
+    shipped = rules.name in shipped_rule_sets() and load_rules(rules.name).sha256 == rules.sha256
+    return rules.name if shipped else f"{rules.name}-{rules.sha256[:12]}"
 
 
-def load_cell(store, rules: str, reading: str, players: int, seed: int) -> Cell:
+def _cell_path(store, rules, reading: str, players: int) -> Path:
+    return Path(store) / _rules_key(rules) / reading / f"N{players}.npz"
+
+
+def load_cell(store, rules, reading: str, players: int, seed: int) -> Cell:
     """The stored cell (an empty one when none is stored); refuses a store of another seed."""
     path = _cell_path(store, rules, reading, players)
+    rules = _rules_key(rules)
     s = cell_seed(seed, players)
     if not path.exists():
         return Cell(rules, reading, players, s, 0, ChunkSums.zeros(players, controls=True),
@@ -205,12 +215,13 @@ def _run_chunk(rules, players: int, reading: str, seed: int, i: int):
     return sums, v.T @ v
 
 
-def extend_cell(store, rules: str, reading: str, players: int, seed: int, chunks: int, *,
+def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int, *,
                 save_every_s: float = 20.0, deadline: float | None = None) -> Cell:
     """Run a cell's chunks up to ``chunks`` (in order, from where the store stands), saving the
     store every ``save_every_s`` seconds and at the end; stops early (saved) at ``deadline``
     (a ``time.monotonic()`` value)."""
     rules_set = load_rules(rules)
+    rules = _rules_key(rules_set) if not isinstance(rules, str) else rules
     cell = load_cell(store, rules, reading, players, seed)
     sums, freq, done, spent = cell.sums, cell.freq.copy(), cell.chunks, cell.seconds
     last = time.monotonic()
@@ -280,7 +291,7 @@ def cell_figures(cell: Cell, kick_value: int | None = None) -> dict:
     variance ratios)."""
     n = cell.players
     if kick_value is None:
-        kick_value = int(load_rules(cell.rules).kickout_value(n))
+        kick_value = int(_load_keyed(cell.rules).kickout_value(n))
     out = {"players": n, "rounds": cell.rounds, "seconds": cell.seconds}
     means = np.array(cv.control_setup(n, kick_value).means)
     c = controlled_estimate(cell.sums.controls, means)
@@ -390,6 +401,11 @@ class SearchResult:
                 "max_abs_z": float(top["max_abs_z"]), "resolved_rows": int(self.table["resolved"].sum()),
                 "rows": len(self.table), "seed": self.seed}
 
+    def to_markdown(self, top: int = 10) -> str:
+        """The report's section: how the search was run, the ``top`` rows ranked by chi2, and what the
+        best row reproduces (|z| <= 2), figure by figure, with the resolution of each claim."""
+        return search_markdown(self.table, self.seed, top)
+
     def write(self, path="reports/publisher-readings.csv") -> Path:
         path = Path(path)
         atomic_write_text(path, self.table.to_csv(index=False))
@@ -444,16 +460,102 @@ def search(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen_chunks: 
     return SearchResult(table, by, seed, time.monotonic() - t0)
 
 
-def _chunks_needed(cell: Cell) -> int:
-    """Chunks a cell needs for the target half-widths of the figures it serves (from its own errors)."""
+def _load_keyed(key: str):
+    """The rule set of a store key (a shipped name, or NAME-HASH of a rule set run earlier in this process)."""
+    return _KEYED.get(key) or load_rules(key)
+
+
+_KEYED: dict = {}
+
+
+def _chunks_needed(cell: Cell, targets=None, kick_value: int | None = None) -> int:
+    """Chunks a cell needs for the half-widths ``targets`` (default :data:`TARGET_HALF_WIDTH`) of the
+    figures it serves (RTP at every N, fold at N = 7, win at N = 3), from its own errors."""
+    targets = TARGET_HALF_WIDTH if targets is None else targets
     if cell.chunks < 4:
         return cell.chunks
-    f = cell_figures(cell)
+    f = cell_figures(cell, kick_value)
     z95 = z_value(0.95)
-    need = []
-    need.append((z95 * f["rtp_initial_se"] / TARGET_HALF_WIDTH["rtp"]) ** 2)
+    need = [(z95 * f["rtp_initial_se"] / targets["rtp"]) ** 2, (z95 * f["rtp_wagered_se"] / targets["rtp"]) ** 2]
     if cell.players == 7:
-        need.append((z95 * f["fold_se"] / TARGET_HALF_WIDTH["fold"]) ** 2)
+        need.append((z95 * f["fold_se"] / targets["fold"]) ** 2)
     if cell.players == 3:
-        need.append((z95 * f["win_se"] / TARGET_HALF_WIDTH["win"]) ** 2)
+        need.append((z95 * f["win_se"] / targets["win"]) ** 2)
     return max(cell.chunks, math.ceil(1.1 * cell.chunks * max(need)))
+
+
+def extend_to_precision(store, rules, reading: str, players: int, seed: int, targets=None, *,
+                        pilot_chunks: int = 16, max_chunks: int = 400_000, deadline: float | None = None) -> Cell:
+    """Extend a cell until its figures reach the half-widths ``targets`` (fractions by kind: ``rtp``,
+    ``fold``, ``win``; default :data:`TARGET_HALF_WIDTH`): a pilot of ``pilot_chunks`` chunks (or what
+    the store holds) sizes the run from the cell's own standard errors with a 10% margin, then tops it
+    up once if the final errors fall short.  The stopping rule reads the errors only, never the
+    estimates; every chunk is kept, so the cell is reproducible from its seed and chunk count."""
+    rules_set = load_rules(rules)
+    key = _rules_key(rules_set)
+    _KEYED[key] = rules_set
+    kick = int(rules_set.kickout_value(players))
+    cell = extend_cell(store, rules_set, reading, players, seed, pilot_chunks, deadline=deadline)
+    for _ in range(2):
+        want = min(_chunks_needed(cell, targets, kick), max_chunks)
+        if want <= cell.chunks:
+            break
+        cell = extend_cell(store, rules_set, reading, players, seed, want, deadline=deadline)
+    return cell
+
+
+def _pts(value: float, half: float) -> str:
+    return f"{100 * value:+.3f} ± {100 * half:.3f}"
+
+
+def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
+    """Markdown of a :func:`fit_table` (see :meth:`SearchResult.to_markdown`)."""
+    full = table[table["figures"] == len(FIGURES)]
+    n_read = table["reading"].nunique()
+    lines = [
+        "## Which reading did the publisher compute? (`reports/publisher-readings.csv`)", "",
+        f"{n_read} readings (the publisher-like family of `ricochet_math.strategies.readings`, documented in "
+        "docs/rules.md, 'Publisher-like readings'), each on both kickout pages (`publisher`, `publisher-4p-tens`: "
+        "they differ at N = 4 only) and under both RTP conventions: one row each. N = 1 exact; N >= 2 Monte "
+        f"Carlo cells with common random numbers (seed {seed}; cell seed 16 x seed + N; rounds per cell in the "
+        "CSV), RTP with the engine's control variates and the fold and win frequencies with deal-level "
+        "control variates. z = (computed - published) / sqrt(MC error^2 + the page's rounding error^2), the "
+        "rounding error being a uniform error of one unit in the last printed digit; chi2 = sum of z^2 over "
+        "the five figures (RTP lowest and highest over N = 1..7, fold at N = 1 and 7, win at N = 3). A row is "
+        "*resolved* when every figure's 95% half-width meets the target (0.05 points on RTP, 0.03 on fold "
+        "and win); an unresolved row's z is honest but its ranking can still change with more rounds.", "",
+        f"Rows resolved: {int(table['resolved'].sum())} of {len(table)}.", "",
+        "Deviation = computed - published, in percentage points, ± the 95% Monte Carlo half-width.", "",
+        "| rank | reading | page | RTP | chi2 | max abs z | resolved | RTP low | RTP high | fold N=1 | "
+        "fold N=7 | win N=3 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for i, r in enumerate(full.head(top).itertuples(), 1):
+        r = r._asdict()
+        cells = [_pts(r[f] - pub, r[f"{f}_half"]) for f, _, pub, _ in FIGURES]
+        lines.append(f"| {i} | {r['reading']} | {r['page']} | {r['rtp']} | {r['chi2']:.1f} | "
+                     f"{r['max_abs_z']:.1f} | {'yes' if r['resolved'] else 'no'} | " + " | ".join(cells) + " |")
+    if full.empty:
+        return "\n".join(lines + ["", "No reading has every figure computed yet."]) + "\n"
+    best = full.iloc[0]
+    good = [text for f, text, _, _ in FIGURES if abs(best[f"{f}_z"]) <= 2.0]
+    bad = [f"{text} ({_pts(best[f] - pub, best[f'{f}_half'])} points, z = {best[f'{f}_z']:+.1f})"
+           for f, text, pub, _ in FIGURES if abs(best[f"{f}_z"]) > 2.0]
+    lines += ["", f"**Best row**: `{best['reading']}`, page `{best['page']}`, RTP {best['rtp']} "
+              f"(chi2 {best['chi2']:.1f} on 5 figures, max |z| {best['max_abs_z']:.1f}; "
+              f"{'resolved at the target precision' if best['resolved'] else 'NOT resolved at the target precision'}).",
+              "", "* Reproduced within |z| <= 2: " + ("; ".join(good) if good else "none") + ".",
+              "* Not reproduced: " + ("; ".join(bad) if bad else "none") + "."]
+    every = full[full["max_abs_z"] <= 2.0]
+    if every.empty:
+        lines += ["", "No row reproduces every figure within |z| <= 2. Figure by figure, the rows that do "
+                      "reproduce it:"]
+        for f, text, _, _ in FIGURES:
+            ok = full[full[f"{f}_z"].abs() <= 2.0]
+            names = sorted(set(ok["reading"] + " (" + ok["page"] + ", " + ok["rtp"] + ")"))
+            lines.append(f"* {text}: {len(names)} rows" + (f", e.g. {', '.join(names[:4])}" if names else ""))
+    else:
+        lines += ["", f"{len(every)} rows reproduce every figure within |z| <= 2: "
+                      + ", ".join(sorted(set(every["reading"] + " (" + every["page"] + ", " + every["rtp"] + ")")))[:2000]
+                      + "."]
+    return "\n".join(lines) + "\n"

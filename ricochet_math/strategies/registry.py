@@ -50,7 +50,7 @@ Built-in strategies (resolve a name with :func:`get_strategy`; the list with
 ``pub-POT-TARGET``,         the publisher-like readings
 ``pub-...-no-bonus``        (:mod:`ricochet_math.strategies.readings`): pot odds
                             on the pot ``now``, the ``final`` pot, the pot if
-                            ``all`` later seats play or by their ``prob``\ ability,
+                            ``all`` later seats play or each with its probability (``prob``),
                             against the ``dealer`` or the ``best`` hand standing
                             (``best-ties-win``/``-lose``: how player ties count).
 ``A-vs-B``                  best response: this seat decides by reading ``A``
