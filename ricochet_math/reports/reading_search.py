@@ -341,15 +341,16 @@ def _rounding_se(decimals: int) -> float:
     return 10.0 ** (-decimals - 2) / math.sqrt(12.0)
 
 
-def fit_table(store, readings, seed: int) -> pd.DataFrame:
+def fit_table(store, readings, seed: int, *, pages=PAGES, conventions=("initial", "wagered")) -> pd.DataFrame:
     """One row per reading, page and RTP convention: every figure, its standard error, half-width,
-    z and whether it is resolved; chi2 and max |z| over the figures present; ranked by chi2."""
+    z and whether it is resolved; chi2 and max |z| over the figures present; ranked by the number of
+    figures present, then chi2."""
     z95 = z_value(0.95)
     rows = []
     for reading in readings:
-        for page in PAGES:
+        for page in pages:
             per = reading_figures(store, reading, seed, page).set_index("players")
-            for conv in ("initial", "wagered"):
+            for conv in conventions:
                 row = {"reading": reading, "page": page, "rtp": f"per {conv if conv == 'wagered' else 'initial bet'}"}
                 figs = {}
                 col = f"rtp_{conv}"
@@ -362,6 +363,14 @@ def fit_table(store, readings, seed: int) -> pd.DataFrame:
                     figs["fold_7"] = (per.loc[7, "fold"], per.loc[7, "fold_se"], "fold", 7)
                 if 3 in per.index:
                     figs["win_3"] = (per.loc[3, "win"], per.loc[3, "win_se"], "win", 3)
+                # the RTP extremes are only as firm as every player count that could still take their place
+                close = {}
+                for fid, sign in (("rtp_low", 1.0), ("rtp_high", -1.0)):
+                    if fid in figs:
+                        v0, se0 = figs[fid][0], figs[fid][1]
+                        close[fid] = all(per.loc[m, f"{col}_se"] * z95 <= TARGET_HALF_WIDTH["rtp"] + 1e-12
+                                         for m in per.index
+                                         if sign * (per.loc[m, col] - v0) < 2 * z95 * (per.loc[m, f"{col}_se"] + se0))
                 chi2, zmax, resolved = 0.0, 0.0, True
                 for fid, _, published, decimals in FIGURES:
                     if fid not in figs:
@@ -374,7 +383,8 @@ def fit_table(store, readings, seed: int) -> pd.DataFrame:
                     row[fid], row[f"{fid}_half"], row[f"{fid}_z"], row[f"{fid}_n"] = value, half, z, int(n_at)
                     chi2 += z * z
                     zmax = max(zmax, abs(z))
-                    resolved &= half <= TARGET_HALF_WIDTH[kind] + 1e-12
+                    resolved &= half <= TARGET_HALF_WIDTH[kind] + 1e-12 and close.get(fid, True)
+                    row[f"{fid}_resolved"] = bool(half <= TARGET_HALF_WIDTH[kind] + 1e-12 and close.get(fid, True))
                 row["figures"] = len(figs)
                 row["chi2"], row["max_abs_z"], row["resolved"] = chi2, zmax, bool(resolved)
                 row["rounds_n7"] = int(per.loc[7, "rounds"]) if 7 in per.index else 0
@@ -414,8 +424,15 @@ class SearchResult:
 
 
 def _cells_for(n_values=range(2, 8)):
-    """(rules, N) of a reading's Monte Carlo cells: N = 2..7 on the default page, N = 4 on the other."""
-    return [("publisher", n) for n in n_values] + ([("publisher-4p-tens", 4)] if 4 in n_values else [])
+    """(rules, N) of a reading's Monte Carlo cells, the most telling first: N = 7 (fold), 3 (win), 4 on both
+    pages (the lowest RTP), then 5, 6 and 2."""
+    order = [n for n in (7, 3, 4, 5, 6, 2) if n in n_values]
+    cells = []
+    for n in order:
+        cells.append(("publisher", n))
+        if n == 4:
+            cells.append(("publisher-4p-tens", 4))
+    return cells
 
 
 def default_store() -> Path:
@@ -423,13 +440,22 @@ def default_store() -> Path:
     return cache_dir() / "reading-search"
 
 
+def _worst_z(store, reading: str, seed: int) -> float:
+    """The largest |z| of the figures a reading has so far (exact N = 1, and the stored N = 7 and 3 cells)."""
+    t = fit_table(store, [reading], seed, pages=("publisher",), conventions=("initial",))
+    zs = [abs(t.iloc[0][f"{f}_z"]) for f, _, _, _ in FIGURES if f"{f}_z" in t and not math.isnan(t.iloc[0][f"{f}_z"])]
+    return max(zs) if zs else 0.0
+
+
 def search(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen_chunks: int = 40,
            deep: int = 0, deep_chunks: int | None = None, seconds: float | None = None,
-           players=range(2, 8), progress: bool = False) -> SearchResult:
-    """Screen every reading (``screen_chunks`` chunks per cell), rank them, then extend the ``deep`` best
-    to ``deep_chunks`` per cell (default: the chunks each cell needs for the target half-widths,
-    sized from its screen).  ``seconds``: stop launching chunks after this long (the store keeps all
-    finished work; run again to continue).  Cells already stored further are not recomputed."""
+           players=range(2, 8), reject_z: float = 10.0, progress: bool = False) -> SearchResult:
+    """Screen every reading (``screen_chunks`` chunks per cell, the most telling cells first), rank them,
+    then extend the ``deep`` best to ``deep_chunks`` per cell (default: the chunks each cell needs for the
+    target half-widths, sized from its screen).  A reading with a figure already ``reject_z`` standard
+    errors or more from the page (the exact one-player fold frequency counts) is not screened further:
+    its row stays in the table with the figures it has.  ``seconds``: stop launching chunks after this
+    long (the store keeps all finished work; run again to continue).  Stored cells are not recomputed."""
     seed = check_seed(seed, allow_none=False)
     store = default_store() if store is None else Path(store)
     screen_chunks = check_whole(screen_chunks, "screen_chunks", low=0)
@@ -439,6 +465,12 @@ def search(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen_chunks: 
     for reading in readings:
         for rules, n in cells:
             if deadline is not None and time.monotonic() > deadline:
+                break
+            worst = _worst_z(store, reading, seed)
+            if worst > reject_z:  # already out by one figure: its other cells cannot bring it back
+                if progress:
+                    print(f"screen {reading}: rejected (|z| = {worst:.0f} > {reject_z:g}), "
+                          f"cells left unrun", flush=True)
                 break
             if progress:
                 print(f"screen {reading} {rules} N={n}", flush=True)
