@@ -196,10 +196,10 @@ GAP_EXPLANATION = (
     "exact nested enumeration (`ricochet_math.solvers.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
     "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
     "in 1,000 changed, all near indifference).",
-    "**Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
-    "figure: fold 10.95% at seven players (10.94% published), and RTP from 95.99% (N = 4) to 96.95% "
-    "(N = 1) over one to six players against the published 95.97% to 96.91%; at seven players it gives "
-    "97.11%. Game-theoretic perfect play is 94.8% to 96.1% for N >= 2 and folds 40% at seven players.",
+    "**Which reading the publisher used.** The columns above cannot tell the readings apart at seven "
+    "players (their intervals are several tenths of a point wide). The section 'Which reading did the "
+    "publisher compute?' ranks the publisher-like readings at a precision that can fail, and its verdict "
+    "is generated from its own table (`reports/publisher-readings.csv`).",
 )
 _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 

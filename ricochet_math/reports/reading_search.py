@@ -309,10 +309,10 @@ def cell_figures(cell: Cell, kick_value: int | None = None) -> dict:
         out[f"{name}_plain"] = plain / n
         out[f"{name}_plain_se"] = plain_se / n
         out[f"{name}_ratio"] = (plain_se / se) ** 2 if se > 0 else math.inf
-    # the kernel's own fold count, a check that the frequency sums saw the same rounds
-    tot = cell.sums.total
-    if cell.rounds:
-        assert abs(tot[SeatSum.fold] - cell.freq[:, _F_ONE, _F_FOLD].sum()) < 1e-6
+    # the kernel's own fold count: the frequency sums must have seen the same rounds
+    if cell.rounds and abs(cell.sums.total[SeatSum.fold] - cell.freq[:, _F_ONE, _F_FOLD].sum()) > 1e-6:
+        raise DamagedFileError(f"reading store cell {cell.rules}/{cell.reading}/N{n}: the frequency sums and "
+                               "the kernel sums disagree; remove the file to recompute the cell")
     return out
 
 
@@ -333,7 +333,8 @@ def reading_figures(store, reading: str, seed: int, page: str = "publisher") -> 
         rules = page if (n == 4 or page == "publisher") else "publisher"
         cell = load_cell(store, rules, reading, n, seed)
         if cell.chunks:
-            rows.append({"reading": reading, "page": page, **cell_figures(cell)})
+            rows.append({"reading": reading, "page": page, "rules": cell.rules, "seed": cell.seed,
+                         "chunk_rounds": CHUNK_ROUNDS, **cell_figures(cell)})
     return pd.DataFrame(rows)
 
 
