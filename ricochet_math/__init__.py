@@ -36,6 +36,7 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.reports.reading_search import search_readings
 
 __all__ = [
     "__version__",
@@ -65,4 +66,6 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report",
+    # which reading the publisher computed (issue 13)
+    "search_readings",
 ]

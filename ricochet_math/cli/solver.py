@@ -19,7 +19,7 @@ from ricochet_math.errors import RuleError
 from ricochet_math.reports.published import (
     READINGS, best_response, check_readings, published_figures, write_best_response,
 )
-from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search
+from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search_readings
 from ricochet_math.reports.tables import Number, OneIn, Percent, Text
 from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.solo import solo_analysis
@@ -150,7 +150,7 @@ def _published(args) -> int:
     if args.search:
         if args.screen_rounds < 256 or args.deep < 0:
             raise RuleError("--screen-rounds must be at least 256 and --deep at least 0")
-        search_result = search(seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
+        search_result = search_readings(seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
                                deep=args.deep, seconds=args.seconds, store=args.store, progress=True)
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             weak_rounds=args.rounds, progress=True, executor=args.scheduler,

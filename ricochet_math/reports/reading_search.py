@@ -67,7 +67,7 @@ from ricochet_math.strategies.readings import FAMILY_NAMES
 
 __all__ = ["FIGURES", "TARGET_HALF_WIDTH", "PAGES", "CHUNK_ROUNDS", "Q_THRESHOLDS", "cell_seed", "Cell",
            "extend_cell", "load_cell", "cell_figures", "controlled_mean", "reading_figures", "fit_table",
-           "search", "SearchResult", "default_store", "extend_to_precision"]
+           "search_readings", "SearchResult", "default_store", "extend_to_precision"]
 
 #: (figure id, text, published value, decimals the page prints in percent)
 FIGURES = (
@@ -448,7 +448,7 @@ def _worst_z(store, reading: str, seed: int) -> float:
     return max(zs) if zs else 0.0
 
 
-def search(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen_chunks: int = 40,
+def search_readings(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen_chunks: int = 40,
            deep: int = 0, deep_chunks: int | None = None, seconds: float | None = None,
            players=range(2, 8), reject_z: float = 10.0, progress: bool = False) -> SearchResult:
     """Screen every reading (``screen_chunks`` chunks per cell, the most telling cells first), rank them,
