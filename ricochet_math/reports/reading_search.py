@@ -572,7 +572,8 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
         return "\n".join(lines + ["", "No reading has every figure computed yet."]) + "\n"
     best = full.iloc[0]
     good = [text for f, text, _, _ in FIGURES if abs(best[f"{f}_z"]) <= 2.0]
-    bad = [f"{text} ({_pts(best[f] - pub, best[f'{f}_half'])} points, z = {best[f'{f}_z']:+.1f})"
+    bad = [f"{text} ({_pts(best[f] - pub, best[f'{f}_half'])} points, z = {best[f'{f}_z']:+.1f}"
+           + ("" if best[f"{f}_resolved"] else "; not resolved at the target precision") + ")"
            for f, text, pub, _ in FIGURES if abs(best[f"{f}_z"]) > 2.0]
     lines += ["", f"**Best row**: `{best['reading']}`, page `{best['page']}`, RTP {best['rtp']} "
               f"(chi2 {best['chi2']:.1f} on 5 figures, max |z| {best['max_abs_z']:.1f}; "
@@ -582,9 +583,10 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
     every = full[full["max_abs_z"] <= 2.0]
     if every.empty:
         lines += ["", "No row reproduces every figure within |z| <= 2. Figure by figure, the rows that do "
-                      "reproduce it:"]
+                      "reproduce it (rows with only some figures computed included: a reading rejected early "
+                      "by one figure may still match another):"]
         for f, text, _, _ in FIGURES:
-            ok = full[full[f"{f}_z"].abs() <= 2.0]
+            ok = table[table[f"{f}_z"].abs() <= 2.0]
             names = sorted(set(ok["reading"] + " (" + ok["page"] + ", " + ok["rtp"] + ")"))
             lines.append(f"* {text}: {len(names)} rows" + (f", e.g. {', '.join(names[:4])}" if names else ""))
     else:
