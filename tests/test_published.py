@@ -39,3 +39,19 @@ def test_precision_runs_to_the_half_widths_and_reuses_the_store(tmp_path):
     assert b.by_players.equals(a.by_players)
     md = a.to_markdown()
     assert "half-width reaches 1 points on RTP" in md
+
+
+def test_search_rejects_early_and_the_cli_writes_the_table(tmp_path):
+    """A bonus-in-the-decision reading is out by the exact one-player fold frequency (22.9% published,
+    21.41% computed): no Monte Carlo cell is run for it; the no-bonus one gets its N = 7 cell first."""
+    from ricochet_math.reports.reading_search import load_cell, search_readings
+
+    res = search_readings(("pub-now-dealer", "pub-now-dealer-no-bonus"), store=tmp_path / "s", seed=2,
+                          screen_chunks=1, players=(7,))
+    assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer", 7, 2).chunks == 0
+    assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer-no-bonus", 7, 2).chunks == 1
+    top = res.table.iloc[0]
+    assert top["reading"] == "pub-now-dealer-no-bonus" and top["figures"] == 2
+    assert "Which reading did the publisher compute?" in res.to_markdown()
+    out = res.write(tmp_path / "publisher-readings.csv")
+    assert out.read_text().startswith("reading,page,rtp,")

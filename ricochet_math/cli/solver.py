@@ -20,6 +20,7 @@ from ricochet_math.reports.published import (
     READINGS, best_response, check_readings, published_figures, write_best_response,
 )
 from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search_readings
+from ricochet_math.strategies.readings import FAMILY_NAMES
 from ricochet_math.reports.tables import Number, OneIn, Percent, Text
 from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.solo import solo_analysis
@@ -107,9 +108,10 @@ def _published_arguments(parser):
                              "default the same), e.g. --precision 0.05 0.03; cells are kept in a store and "
                              "resumed (see --store)")
     parser.add_argument("--search", action="store_true",
-                        help="also rank the publisher-like readings (pub-...) by goodness of fit to the page "
-                             "(screen every reading, then --deep best ones to the target precision); with "
-                             "--write, writes DIR/publisher-readings.csv and a section of the report")
+                        help="also rank the publisher-like readings (pub-...; those of --readings, else all 32) "
+                             "by goodness of fit to the page (screen every reading, then --deep best ones to "
+                             "the target precision); with --write, writes DIR/publisher-readings.csv and a "
+                             "section of the report")
     parser.add_argument("--screen-rounds", type=int, default=10_240, metavar="R",
                         help="--search: rounds per reading and player count in the screen (default 10,240)")
     parser.add_argument("--deep", type=int, default=0, metavar="K",
@@ -150,7 +152,11 @@ def _published(args) -> int:
     if args.search:
         if args.screen_rounds < 256 or args.deep < 0:
             raise RuleError("--screen-rounds must be at least 256 and --deep at least 0")
-        search_result = search_readings(seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
+        family = tuple(r for r in readings if r in FAMILY_NAMES) if args.readings else FAMILY_NAMES
+        if not family:
+            raise RuleError("--search ranks publisher-like readings (pub-...): name some with --readings, "
+                            "or leave --readings out for all 32")
+        search_result = search_readings(family, seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
                                deep=args.deep, seconds=args.seconds, store=args.store, progress=True)
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             weak_rounds=args.rounds, progress=True, executor=args.scheduler,
