@@ -386,6 +386,12 @@ def fit_table(store, readings, seed: int, *, pages=PAGES, conventions=("initial"
                     zmax = max(zmax, abs(z))
                     resolved &= half <= TARGET_HALF_WIDTH[kind] + 1e-12 and close.get(fid, True)
                     row[f"{fid}_resolved"] = bool(half <= TARGET_HALF_WIDTH[kind] + 1e-12 and close.get(fid, True))
+                # the page's "7 players" read as six players and the dealer (as its win figure counts
+                # "3 players + dealer"): shown beside the ranking, not in it
+                if 6 in per.index:
+                    v6, se6 = per.loc[6, "fold"], per.loc[6, "fold_se"]
+                    row["fold_6"], row["fold_6_half"] = v6, z95 * se6
+                    row["fold_6_z"] = (v6 - 0.1094) / math.hypot(se6, _rounding_se(2))
                 row["figures"] = len(figs)
                 row["chi2"], row["max_abs_z"], row["resolved"] = chi2, zmax, bool(resolved)
                 row["rounds_n7"] = int(per.loc[7, "rounds"]) if 7 in per.index else 0
@@ -580,6 +586,14 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
               f"{'resolved at the target precision' if best['resolved'] else 'NOT resolved at the target precision'}).",
               "", "* Reproduced within |z| <= 2: " + ("; ".join(good) if good else "none") + ".",
               "* Not reproduced: " + ("; ".join(bad) if bad else "none") + "."]
+    if "fold_6_z" in table:
+        six = table[table["fold_6_z"].abs() <= 2.0].drop_duplicates("reading")
+        lines += ["", "*Seven players counting the dealer.* The page's win figure says '3 players + dealer'; "
+                      "if its '7 players' also counts the dealer, the fold figure is the six-player one. Not "
+                      "in the ranking (a reading of the page chosen after seeing the data). Six-player fold "
+                      "frequency within |z| <= 2 of 10.94%: "
+                  + ("; ".join(f"`{r.reading}` {100 * r.fold_6:.3f} ± {100 * r.fold_6_half:.3f}%"
+                               for r in six.itertuples()) if len(six) else "none") + "."]
     every = full[full["max_abs_z"] <= 2.0]
     if every.empty:
         lines += ["", "No row reproduces every figure within |z| <= 2. Figure by figure, the rows that do "
