@@ -55,6 +55,8 @@ from ricochet_math.games.home.engine import HomeGame, play_game
 from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
 from ricochet_math.games.home.solver import home_position, solve_home
 
+from ricochet_math.reports.reading_search import search_readings
+
 __all__ = [
     "__version__",
     # errors
@@ -97,4 +99,7 @@ __all__ = [
     # the home game and Ricochet Poker II
     "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
     "home_position", "solve_home",
+
+    # which reading the publisher computed (issue 13)
+    "search_readings",
 ]

@@ -3,6 +3,7 @@
 :mod:`ricochet_math.reports.published` and :mod:`ricochet_math.design.kickout`."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import numpy as np
@@ -18,6 +19,8 @@ from ricochet_math.errors import RuleError
 from ricochet_math.reports.published import (
     READINGS, best_response, check_readings, published_figures, write_best_response,
 )
+from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search_readings
+from ricochet_math.strategies.readings import FAMILY_NAMES
 from ricochet_math.reports.tables import Number, OneIn, Percent, Text
 from ricochet_math.solvers.advise import advise
 from ricochet_math.solvers.solo import solo_analysis
@@ -92,12 +95,33 @@ def _published_arguments(parser):
     add_seed_option(parser, 2026, help="seed (one for every reading: common random numbers; default 2026)")
     add_scheduler_option(parser)
     parser.add_argument("--readings", nargs="+", default=None, metavar="READING",
-                        help="strategy readings to compute (default: all eight)")
+                        help="strategy readings to compute (default: the spec's eight; a publisher-like "
+                             "pub-POT-TARGET[-no-bonus] reading too)")
     parser.add_argument("--write", metavar="DIR", type=writable_folder, default=None,
                         help="also write DIR/published-figures.md and .csv (e.g. reports)")
     parser.add_argument("--best-response", metavar="READING", default=None,
                         help="instead: the RTP of one perfect seat at a table of READING players "
                              "(e.g. pot-odds-final), per player count")
+    parser.add_argument("--precision", type=float, nargs="+", metavar="PP", default=None,
+                        help="instead of --rounds: run each player count until the 95%% half-width is PP "
+                             "percentage points on RTP (a second PP: on the fold and win frequencies; "
+                             "default the same), e.g. --precision 0.05 0.03; cells are kept in a store and "
+                             "resumed (see --store)")
+    parser.add_argument("--search", action="store_true",
+                        help="also rank the publisher-like readings (pub-...; those of --readings, else all 32) "
+                             "by goodness of fit to the page (screen every reading, then --deep best ones to "
+                             "the target precision); with --write, writes DIR/publisher-readings.csv and a "
+                             "section of the report")
+    parser.add_argument("--screen-rounds", type=int, default=10_240, metavar="R",
+                        help="--search: rounds per reading and player count in the screen (default 10,240)")
+    parser.add_argument("--deep", type=int, default=0, metavar="K",
+                        help="--search: run the K best readings to 0.05 pts on RTP and 0.03 on fold and win")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="--search: start no new chunk after S seconds (the store keeps the work: run "
+                             "again to continue)")
+    parser.add_argument("--store", metavar="DIR", type=writable_folder, default=None,
+                        help="folder of the Monte Carlo cells of --precision and --search (default: the "
+                             "toolkit's cache folder, reading-search)")
 
 
 @subcommand("published", help="the publisher's RTP, fold and win figures next to ours, reading by reading",
@@ -122,8 +146,23 @@ def _published(args) -> int:
         if args.write:
             print(f"wrote {write_best_response(frame, args.write)}")
         return 0
+    if args.precision is not None and not 1 <= len(args.precision) <= 2:
+        raise RuleError(f"--precision takes one or two numbers, got {len(args.precision)}")
+    search_result = None
+    if args.search:
+        if args.screen_rounds < 256 or args.deep < 0:
+            raise RuleError("--screen-rounds must be at least 256 and --deep at least 0")
+        family = tuple(r for r in readings if r in FAMILY_NAMES) if args.readings else FAMILY_NAMES
+        if not family:
+            raise RuleError("--search ranks publisher-like readings (pub-...): name some with --readings, "
+                            "or leave --readings out for all 32")
+        search_result = search_readings(family, seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
+                               deep=args.deep, seconds=args.seconds, store=args.store, progress=True)
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
-                            weak_rounds=args.rounds, progress=True, executor=args.scheduler)
+                            weak_rounds=args.rounds, progress=True, executor=args.scheduler,
+                            precision=args.precision, store=args.store)
+    if search_result is not None:
+        res = dataclasses.replace(res, search=search_result)
     frame = res.to_frame()
     if args.format == "table":
         # "figure" is the publisher's figure (its label is the publisher's, e.g. "with perfect play");
@@ -132,9 +171,11 @@ def _published(args) -> int:
     print_frame(frame, args.format, keys=2, wide=args.wide, formats={
         "figure": Text(title="published figure"), "published": Percent(2, interval=False),
         "computed": Percent(2), "difference": Percent(2, interval=False, title="difference pts")})
+    if search_result is not None:
+        print(search_result.to_markdown(top=5))
     if args.write:
         md, csv = res.write(args.write)
-        print(f"wrote {md} and {csv}")
+        print(f"wrote {md} and {csv}" + (" and publisher-readings.csv" if search_result is not None else ""))
     return 0
 
 

@@ -18,7 +18,7 @@ from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.evaluator.names import bonus_category, describe
 from ricochet_math.evaluator.tables import NUM_VALUES
 from ricochet_math.reports.compute import ReportData
-from ricochet_math.reports.published import WEAK_PROFILES
+from ricochet_math.reports.published import WEAK_PROFILES, figure_key
 from ricochet_math.reports.sizes import PUBLISHER_LIKE
 from ricochet_math.solvers.stats import z_value
 from ricochet_math.strategies.perfect import READING_NAMES
@@ -336,11 +336,13 @@ def closest_published(pub):
     """For each published figure, the reading (or weak profile) whose computed value is closest to it."""
     rows = []
     # the weak-player rows are one figure ("closer to 90%") whatever the profile: the closest profile wins
-    group = [re.sub(r" \(.*\)$", " (closest profile)", f) if f.startswith("RTP of weak players") else f
-             for f in pub["figure"]]
+    # the other rows are labelled by their reading (issue 11): one figure whatever the reading
+    group = [re.sub(r" \(.*\)$", " (closest profile)", f) if f.startswith("RTP of weak players") else
+             (figure_key(f) or f) for f in pub["figure"]]
     for fig_name, g in pub.groupby(group, sort=False):
         b = g.loc[g["difference"].abs().idxmin()]
-        rows.append({"figure": fig_name, "published": b.published, "closest_reading": b.reading,
+        label = fig_name if fig_name.startswith("RTP of weak players") else b.figure  # the closest row's own label
+        rows.append({"figure": label, "published": b.published, "closest_reading": b.reading,
                      "computed": b.computed, "ci_low": b.ci_low, "ci_high": b.ci_high,
                      "difference": b.difference})
     return pd.DataFrame(rows)

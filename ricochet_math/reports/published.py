@@ -17,22 +17,26 @@ and without the bonus) and shown in its own column:
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_finite, check_seed, check_whole
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
+from ricochet_math.reports.reading_search import cell_figures, default_store, extend_to_precision
 from ricochet_math.solvers.solo import solo_analysis
+from ricochet_math.solvers.stats import z_value
 from ricochet_math.storage import atomic_write_text, check_writable_file, check_writable_folder
 from ricochet_math.strategies.perfect import READING_NAMES
+from ricochet_math.strategies.readings import FAMILY_NAMES
 
-__all__ = ["PUBLISHED", "READINGS", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
+__all__ = ["PUBLISHED", "READINGS", "ALL_READINGS", "FIGURE_LABELS", "figure_label", "figure_key", "WEAK_PROFILES", "GAP_EXPLANATION", "PublishedFigures", "published_figures",
            "best_response", "write_best_response", "check_published_folder"]
 
 # (figure id, text, published value as a fraction or (low, high), source)
@@ -47,6 +51,45 @@ PUBLISHED = (
 )
 #: the strategy readings, in the solver's order (one list: :data:`ricochet_math.strategies.perfect.READING_NAMES`)
 READINGS = READING_NAMES
+#: every reading the published figures can be computed under: the spec's and the publisher-like family's
+ALL_READINGS = READING_NAMES + FAMILY_NAMES
+
+#: the row label of each published figure, by the reading it was computed under: ``{play}`` is
+#: "perfect play" or "reading NAME", ``{who}`` "perfect" or the reading's name (issue 11: a row
+#: computed under another reading must not say "perfect play")
+FIGURE_LABELS = {
+    "rtp_low": "RTP with {play}, over player counts 1-7 (lowest)",
+    "rtp_high": "RTP with {play}, over player counts 1-7 (highest)",
+    "fold_1": "Fold frequency, {play}, 1 player",
+    "fold_7": "Fold frequency, {play}, 7 players",
+    "win_3": "Win frequency of one {who} player, 3 {who} players + dealer",
+}
+
+
+def figure_label(figure: str, reading: str) -> str:
+    """The label of published figure ``figure`` (a key of :data:`FIGURE_LABELS`) computed under ``reading``.
+
+    >>> figure_label("fold_7", "pot-odds-final")
+    'Fold frequency, reading pot-odds-final, 7 players'
+    >>> figure_label("fold_7", "perfect")
+    'Fold frequency, perfect play, 7 players'
+    """
+    play = "perfect play" if reading == "perfect" else f"reading {reading}"
+    who = "perfect" if reading == "perfect" else reading
+    return FIGURE_LABELS[figure].format(play=play, who=who)
+
+
+def figure_key(label: str) -> str | None:
+    """The published figure (a key of :data:`FIGURE_LABELS`) a row label names, whatever its reading;
+    None for a label of no such figure (the weak-player rows)."""
+    for key, template in FIGURE_LABELS.items():
+        pattern = re.escape(template).replace(re.escape("{play}"), "(perfect play|reading [a-z0-9-]+)")
+        pattern = pattern.replace(re.escape("{who}"), "([a-z0-9-]+)")
+        if re.fullmatch(pattern, label):
+            return key
+    return None
+
+
 #: the weak-player profiles compared with the publisher's "closer to 90%" (registry names)
 WEAK_PROFILES = ("always", "pair", "timid", "chaser", "dealer-only", "bonus-hunter")
 
@@ -66,6 +109,10 @@ class PublishedFigures:
     rounds: int
     seed: int
     seconds: float
+    #: the half-widths asked for (fractions by kind: rtp, fold, win), None for a fixed ``rounds``
+    precision: dict | None = None
+    #: the reading search (:class:`~ricochet_math.reports.reading_search.SearchResult`) to report beside them
+    search: object = None
 
     def to_frame(self):
         return self.table.copy()
@@ -82,20 +129,26 @@ class PublishedFigures:
             f"# Published figures vs computed ({self.rules_name})",
             "",
             "Published: rulebook, second casino page. Computed: N = 1 exact over all 2,809,475,760 deals; "
-            f"N >= 2 Monte Carlo, {self.rounds:,} rounds per player count and reading, seed {self.seed}, "
-            "common random numbers across readings, 95% confidence intervals; the solver readings' RTP uses "
-            "control variates of exactly known mean (ricochet_math.solvers.variance: unbiased, same rounds, a narrower "
-            "interval). RTP here is per initial bet (1 + E[net] per ante); per-total-wagered figures are in "
-            "the CSV.",
+            + (f"N >= 2 Monte Carlo, {self.rounds:,} rounds per player count and reading, seed {self.seed}, "
+               "common random numbers across readings, 95% confidence intervals; the solver readings' RTP uses "
+               "control variates of exactly known mean (ricochet_math.solvers.variance: unbiased, same rounds, a "
+               "narrower interval)." if self.precision is None else
+               "N >= 2 Monte Carlo, each player count and reading run until its 95% half-width reaches "
+               f"{100 * self.precision['rtp']:.3g} points on RTP and {100 * self.precision['fold']:.3g} points on "
+               "the fold and win frequencies (rounds and seed of each row in the CSV's method column; common "
+               "random numbers across readings); RTP with the engine's control variates, the frequencies with "
+               "deal-level control variates of exactly known mean (ricochet_math.reports.reading_search).")
+            + " RTP here is per initial bet (1 + E[net] per ante); per-total-wagered figures are in the CSV.",
             "",
             "| figure | published | reading | computed | 95% CI | difference |",
             "|---|---|---|---|---|---|",
         ]
+        d = 2 if self.precision is None else 3  # decimals that the precision supports
         for _, r in self.table.iterrows():
             pub = r["published"]
-            ci = "exact" if r["ci_low"] == r["ci_high"] else f"{r['ci_low']:.2%} to {r['ci_high']:.2%}"
-            lines.append(f"| {r['figure']} | {pub:.2%} | {r['reading']} | {r['computed']:.2%} | {ci} | "
-                         f"{r['difference']:+.2%} |")
+            ci = "exact" if r["ci_low"] == r["ci_high"] else f"{r['ci_low']:.{d}%} to {r['ci_high']:.{d}%}"
+            lines.append(f"| {r['figure']} | {pub:.2%} | {r['reading']} | {r['computed']:.{d}%} | {ci} | "
+                         f"{r['difference']:+.{d}%} |")
         lines += ["", "## RTP per initial bet by player count", "",
                   "| reading | " + " | ".join(f"N={n}" for n in sorted(self.by_players["players"].unique())) + " |",
                   "|---|" + "---|" * self.by_players["players"].nunique()]
@@ -103,8 +156,10 @@ class PublishedFigures:
             cells = []
             for _, r in g.sort_values("players").iterrows():
                 half = (r["rtp_initial_high"] - r["rtp_initial_low"]) / 2
-                cells.append(f"{r['rtp_initial']:.2%}" + ("" if half == 0 else f" ± {half:.2%}"))
+                cells.append(f"{r['rtp_initial']:.{d}%}" + ("" if half == 0 else f" ± {half:.{d}%}"))
             lines.append(f"| {reading} | " + " | ".join(cells) + " |")
+        if self.search is not None:
+            lines += ["", self.search.to_markdown()]
         lines += ["", "## Where the gaps come from", "", _EXPLANATION, "",
                   f"Run time {self.seconds:.0f} s."]
         return "\n".join(lines) + "\n"
@@ -118,6 +173,8 @@ class PublishedFigures:
         for path, text in ((md, self.to_markdown()), (csv, self.table.to_csv(index=False)),
                            (per_n, self.by_players.to_csv(index=False))):
             atomic_write_text(path, text)
+        if self.search is not None:
+            self.search.write(d / "publisher-readings.csv")
         return md, csv
 
 
@@ -139,10 +196,10 @@ GAP_EXPLANATION = (
     "exact nested enumeration (`ricochet_math.solvers.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
     "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
     "in 1,000 changed, all near indifference).",
-    "**Which reading the publisher used.** Only dealer-only pot odds with the final pot matches every "
-    "figure: fold 10.95% at seven players (10.94% published), and RTP from 95.99% (N = 4) to 96.95% "
-    "(N = 1) over one to six players against the published 95.97% to 96.91%; at seven players it gives "
-    "97.11%. Game-theoretic perfect play is 94.8% to 96.1% for N >= 2 and folds 40% at seven players.",
+    "**Which reading the publisher used.** The columns above cannot tell the readings apart at seven "
+    "players (their intervals are several tenths of a point wide). The section 'Which reading did the "
+    "publisher compute?' ranks the publisher-like readings at a precision that can fail, and its verdict "
+    "is generated from its own table (`reports/publisher-readings.csv`).",
 )
 _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 
@@ -150,7 +207,7 @@ _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, readings=READINGS,
                       players=range(2, 8), weak_profiles=WEAK_PROFILES, weak_players: int = 4,
                       weak_rounds: int | None = None, progress: bool = False, solo=None,
-                      solo_no_bonus=None, executor=None) -> PublishedFigures:
+                      solo_no_bonus=None, executor=None, precision=None, store=None) -> PublishedFigures:
     """Compute every published figure under each strategy reading (see the module docstring).
 
     ``rounds``: Monte Carlo rounds per player count and reading (N >= 2).
@@ -160,8 +217,15 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     ``executor``: where the Monte Carlo chunks run (None: local threads; a Dask client, a
     :class:`~ricochet_math.solvers.executors.DaskExecutor`, or a scheduler address, which opens a client per
     run: pass a client for many runs); the figures do not depend on it.
+    ``precision``: instead of ``rounds``, run each player count until the 95% half-widths reach
+    ``(rtp_points, frequency_points)`` (one number: both): RTP at every N, fold and win frequency
+    at every N they are published for, with the frequencies' control variates
+    (:func:`ricochet_math.reports.reading_search.extend_to_precision`; cells kept in ``store``,
+    default :func:`~ricochet_math.reports.reading_search.default_store`, and resumed from it; local,
+    one thread, ``executor`` unused).
     """
     readings = check_readings(readings)
+    targets = _check_precision(precision) if precision is not None else None
     rules = load_rules(rules)
     players = _check_counts(players)
     rounds = check_whole(rounds, "rounds", high=MAX_ROUNDS)
@@ -181,6 +245,9 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
                     "fold_frequency_high": s["fold_frequency"], "win_frequency": s["win_frequency"],
                     "win_frequency_low": s["win_frequency"], "win_frequency_high": s["win_frequency"]})
         for n in players:
+            if targets is not None:
+                per.append(_precise_row(rules, reading, n, seed, targets, store))
+                continue
             r = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed, progress=progress,
                          executor=executor)
             f = r.to_frame().iloc[0]
@@ -199,19 +266,19 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     for reading in readings:
         g = by[by["reading"] == reading].set_index("players")
         lo, hi = g["rtp_initial"].min(), g["rtp_initial"].max()
-        rows.append(_row("RTP with perfect play, over player counts 1-7 (lowest)", 0.9597, reading, lo,
+        rows.append(_row(figure_label("rtp_low", reading), 0.9597, reading, lo,
                          g.loc[g["rtp_initial"].idxmin(), "rtp_initial_low"],
                          g.loc[g["rtp_initial"].idxmin(), "rtp_initial_high"], "min over N"))
-        rows.append(_row("RTP with perfect play, over player counts 1-7 (highest)", 0.9691, reading, hi,
+        rows.append(_row(figure_label("rtp_high", reading), 0.9691, reading, hi,
                          g.loc[g["rtp_initial"].idxmax(), "rtp_initial_low"],
                          g.loc[g["rtp_initial"].idxmax(), "rtp_initial_high"], "max over N"))
-        rows.append(_row("Fold frequency, perfect play, 1 player", 0.229, reading, g.loc[1, "fold_frequency"],
+        rows.append(_row(figure_label("fold_1", reading), 0.229, reading, g.loc[1, "fold_frequency"],
                          g.loc[1, "fold_frequency_low"], g.loc[1, "fold_frequency_high"], "exact"))
         if 7 in g.index:
-            rows.append(_row("Fold frequency, perfect play, 7 players", 0.1094, reading, g.loc[7, "fold_frequency"],
+            rows.append(_row(figure_label("fold_7", reading), 0.1094, reading, g.loc[7, "fold_frequency"],
                              g.loc[7, "fold_frequency_low"], g.loc[7, "fold_frequency_high"], by_method(g, 7)))
         if 3 in g.index:
-            rows.append(_row("Win frequency of one perfect player, 3 perfect players + dealer", 0.2579, reading,
+            rows.append(_row(figure_label("win_3", reading), 0.2579, reading,
                              g.loc[3, "win_frequency"], g.loc[3, "win_frequency_low"], g.loc[3, "win_frequency_high"],
                              by_method(g, 3)))
     if weak_rounds is None:
@@ -224,7 +291,34 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
                          float(f["rtp_initial"]), float(f["rtp_initial_low"]), float(f["rtp_initial_high"]),
                          f"monte carlo {weak_rounds:,} rounds"))
     table = pd.DataFrame(rows)
-    return PublishedFigures(table, by, rules.name, int(rounds), int(seed), time.perf_counter() - t0)
+    return PublishedFigures(table, by, rules.name, int(rounds), int(seed), time.perf_counter() - t0, targets)
+
+
+def _check_precision(precision) -> dict:
+    """``{"rtp", "fold", "win"}`` half-widths (fractions) from one or two numbers in percentage points."""
+    values = (precision,) if isinstance(precision, (int, float)) else tuple(precision)
+    if not 1 <= len(values) <= 2:
+        raise RuleError(f"precision: give one or two half-widths in percentage points, got {precision!r}")
+    rtp, freq = (check_finite(v, "precision (percentage points)", low=1e-4, high=50.0) / 100.0
+                 for v in (values * 2)[:2])
+    return {"rtp": rtp, "fold": freq, "win": freq}
+
+
+def _precise_row(rules, reading, n, seed, targets, store) -> dict:
+    """One player count's figures at the half-widths ``targets`` (a per-N row of ``by_players``)."""
+    cell = extend_to_precision(default_store() if store is None else store, rules, reading, n, seed, targets)
+    f = cell_figures(cell, int(rules.kickout_value(n)))
+    z = z_value(0.95)
+
+    row = {"players": n, "reading": reading,
+           "method": f"monte carlo {cell.rounds:,} rounds, control variates (RTP and frequencies), seed {cell.seed}",
+           "rtp_initial": f["rtp_initial"], "rtp_initial_low": f["rtp_initial"] - z * f["rtp_initial_se"],
+           "rtp_initial_high": f["rtp_initial"] + z * f["rtp_initial_se"], "rtp_wagered": f["rtp_wagered"]}
+    for name, key in (("fold_frequency", "fold"), ("win_frequency", "win")):
+        row[name] = f[key]
+        row[f"{name}_low"] = f[key] - z * f[f"{key}_se"]
+        row[f"{name}_high"] = f[key] + z * f[f"{key}_se"]
+    return row
 
 
 def by_method(g, n) -> str:
@@ -304,6 +398,7 @@ def check_readings(readings) -> tuple[str, ...]:
     first unknown one and the choices."""
     readings = (readings,) if isinstance(readings, str) else tuple(readings)
     for r in readings:
-        if r not in READINGS:
-            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)}")
+        if r not in ALL_READINGS:
+            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)} or a publisher-like "
+                            f"reading pub-POT-TARGET[-no-bonus] ({FAMILY_NAMES[0]}, ..., {FAMILY_NAMES[-1]})")
     return readings

@@ -50,6 +50,7 @@ from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.rules.layout import Option, layout
 from ricochet_math.strategies.draws import expected_bonus, final_distribution, unseen_cards
+from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
            "model_shares", "perfect_decision", "final_distribution"]
@@ -452,6 +453,9 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     dealer's own hand value in its slot, which the dealer-only readings need
     once she is beaten).
     """
+    if rd.mine >= FAMILY_BASE:  # the publisher-like family (ricochet_math.strategies.readings)
+        return family_decision(rd.mine, rd.mine_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied,
+                               pot, dealer_kicked, bonus_by_value, options)
     if rd.mine != Reading.perfect:
         return _reading_decision(rd.mine, rd.mine_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied,
                                  pot, dealer_kicked, bonus_by_value, options)

@@ -47,6 +47,12 @@ Built-in strategies (resolve a name with :func:`get_strategy`; the list with
 ``myopic``, ...             readings", the same kernel with other
                             :class:`~ricochet_math.strategies.perfect.Readings`: ``myopic``, ``pot-odds-now``,
                             ``pot-odds-final``, each also ``-no-bonus``.
+``pub-POT-TARGET``,         the publisher-like readings
+``pub-...-no-bonus``        (:mod:`ricochet_math.strategies.readings`): pot odds
+                            on the pot ``now``, the ``final`` pot, the pot if
+                            ``all`` later seats play or each with its probability (``prob``),
+                            against the ``dealer`` or the ``best`` hand standing
+                            (``best-ties-win``/``-lose``: how player ties count).
 ``A-vs-B``                  best response: this seat decides by reading ``A``
                             while modelling every later seat as reading ``B``
                             (``perfect-vs-pot-odds-final``: the skilled seat at
@@ -80,6 +86,7 @@ from ricochet_math.rules.layout import Option
 from ricochet_math.strategies import simple
 from ricochet_math.strategies.perfect import READING_NAMES, Readings, perfect_decision, readings
 from ricochet_math.strategies.policy import Code, PolicySlot
+from ricochet_math.strategies.readings import FAMILY_NAMES, describe_family, family_reading
 from ricochet_math.strategies.simple import top_cards_key
 
 __all__ = [
@@ -258,12 +265,19 @@ _FIXED = {
 for _name in READING_NAMES:
     _FIXED[_name] = Strategy(_name, Code.look_ahead, readings=readings(_name),
                              description=f"perfect-play look-ahead, reading {_name}")
+#: the publisher-like readings (:mod:`ricochet_math.strategies.readings`), listed as one pattern
+_FAMILY = {name: Strategy(name, Code.look_ahead, readings=Readings(*family_reading(name)),
+                          description=f"publisher-like reading: {describe_family(name)}") for name in FAMILY_NAMES}
 _ALIASES = {"always-play": "always", "fold": "never", "pair-or-better": "pair"}
 _PARAMETERISED = ("beats:",)
+#: how :func:`strategy_names` lists the publisher-like family
+FAMILY_PATTERN = "pub-{now|final|all|prob}-{dealer|best|best-ties-win|best-ties-lose}[-no-bonus]"
 
 
 def strategy_names() -> tuple[str, ...]:
-    """Names :func:`get_strategy` accepts (``beats:XY`` stands for every pattern)."""
+    """Names :func:`get_strategy` accepts (``beats:XY`` stands for every pattern); the publisher-like
+    readings (:data:`FAMILY_PATTERN`, :data:`~ricochet_math.strategies.readings.FAMILY_NAMES`) are accepted
+    too and left out of this list (32 names)."""
     return tuple(_FIXED) + ("beats:XY", "READING-vs-READING")
 
 
@@ -281,6 +295,8 @@ def get_strategy(name: str | Strategy) -> Strategy:
     key = _ALIASES.get(key, key)
     if key in _FIXED:
         return _FIXED[key]
+    if key in _FAMILY:
+        return _FAMILY[key]
     if "-vs-" in key:
         mine, _, others = key.partition("-vs-")
         if mine in READING_NAMES and others in READING_NAMES:
@@ -292,7 +308,7 @@ def get_strategy(name: str | Strategy) -> Strategy:
         canonical = "beats:" + pattern.strip().upper().replace("10", "T")
         return Strategy(canonical, Code.beats, key=threshold,
                         description=f"play when the two cards beat {pattern.strip().upper()}")
-    known = list(_FIXED) + list(_ALIASES) + ["beats:A9"]
+    known = list(_FIXED) + list(_ALIASES) + ["beats:A9"] + list(_FAMILY)
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
     hint = f"; did you mean '{_ALIASES.get(close[0], close[0])}'?" if close else ""
     raise StrategyError(f"unknown strategy {name!r}{hint} (known: {', '.join(strategy_names())})")

@@ -1,0 +1,57 @@
+"""Published figures: rows labelled by their reading (issue 11), the family accepted, --precision runs."""
+from __future__ import annotations
+
+import pytest
+
+from ricochet_math.errors import RuleError
+from ricochet_math.reports.published import (
+    FIGURE_LABELS, check_readings, figure_key, figure_label, published_figures,
+)
+
+
+def test_labels_name_the_reading_and_map_back():
+    for key in FIGURE_LABELS:
+        for reading in ("perfect", "pot-odds-final", "pub-prob-best-ties-lose-no-bonus"):
+            label = figure_label(key, reading)
+            assert figure_key(label) == key
+            assert ("perfect" in label) == (reading == "perfect")
+    assert figure_key("RTP of weak players (always, 4 players)") is None
+
+
+def test_family_readings_are_accepted():
+    assert check_readings(["perfect", "pub-all-dealer-no-bonus"]) == ("perfect", "pub-all-dealer-no-bonus")
+    with pytest.raises(RuleError, match="unknown reading 'pub-later-dealer'"):
+        check_readings(["pub-later-dealer"])
+
+
+def test_precision_runs_to_the_half_widths_and_reuses_the_store(tmp_path):
+    """N = 2, pub-now-dealer-no-bonus, seed 4, half-widths of 1 point: every Monte Carlo interval is within
+    them, the rows say how they were made, and a second call reads the same cells (same digits, no run)."""
+    kw = dict(readings=("pub-now-dealer-no-bonus",), players=(2,), weak_profiles=(), seed=4,
+              precision=(1.0, 1.0), store=tmp_path)
+    a = published_figures(**kw)
+    per = a.by_players.set_index("players")
+    for f in ("rtp_initial", "fold_frequency", "win_frequency"):
+        assert (per.loc[2, f"{f}_high"] - per.loc[2, f"{f}_low"]) / 2 <= 0.01 + 1e-12
+    assert "control variates (RTP and frequencies)" in per.loc[2, "method"]
+    assert not a.table["figure"].str.contains("perfect play").any()
+    b = published_figures(**kw)
+    assert b.by_players.equals(a.by_players)
+    md = a.to_markdown()
+    assert "half-width reaches 1 points on RTP" in md
+
+
+def test_search_rejects_early_and_the_cli_writes_the_table(tmp_path):
+    """A bonus-in-the-decision reading is out by the exact one-player fold frequency (22.9% published,
+    21.41% computed): no Monte Carlo cell is run for it; the no-bonus one gets its N = 7 cell first."""
+    from ricochet_math.reports.reading_search import load_cell, search_readings
+
+    res = search_readings(("pub-now-dealer", "pub-now-dealer-no-bonus"), store=tmp_path / "s", seed=2,
+                          screen_chunks=1, players=(7,))
+    assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer", 7, 2).chunks == 0
+    assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer-no-bonus", 7, 2).chunks == 1
+    top = res.table.iloc[0]
+    assert top["reading"] == "pub-now-dealer-no-bonus" and top["figures"] == 2
+    assert "Which reading did the publisher compute?" in res.to_markdown()
+    out = res.write(tmp_path / "publisher-readings.csv")
+    assert out.read_text().startswith("reading,page,rtp,")
