@@ -49,7 +49,7 @@ import numpy as np
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.rules.layout import Option, layout
-from ricochet_math.strategies.draws import expected_bonus, final_distribution, unseen_cards
+from ricochet_math.strategies.draws import expected_bonus, final_distribution, table_draws, unseen_cards
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
            "model_shares", "perfect_decision", "final_distribution"]
@@ -170,27 +170,151 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
             g0 = G[0, dp + 1]
             for s in range(K - 1, -1, -1):
                 A[s] = A[s + 1] + h[s] * g0[s]
+            if reading == Reading.perfect:
+                # One pass for the three tie counts (MAX_TIED = 3): a tie with m = 1 or 2 holders
+                # both continue at G[2] (ties beyond MAX_TIED count as MAX_TIED), so they share
+                # the play test; each entry is the same arithmetic as one pass per m.
+                g1 = G[1, dp + 1]
+                g2 = G[2, dp + 1]
+                st0 = G[0, dp]
+                st1 = G[1, dp]
+                st2 = G[2, dp]
+                o0 = Gn[0, dp]
+                o1 = Gn[1, dp]
+                o2 = Gn[2, dp]
+                for s in range(K):  # every operand loaded before the selects: vector code
+                    hs = h[s]
+                    a = A[s + 1]
+                    bl = below[s]
+                    x0 = g0[s]
+                    x1 = g1[s]
+                    x2 = g2[s]
+                    y0 = st0[s]
+                    y1 = st1[s]
+                    y2 = st2[s]
+                    t = hs * x1
+                    p0 = bl * x0 + t
+                    o0[s] = p0 if a + t + bk - 2.0 > -1.0 else y0
+                    t = hs * x2
+                    p1 = bl * x1 + t
+                    p2 = bl * x2 + t
+                    play = a + t + bk - 2.0 > -1.0
+                    o1[s] = p1 if play else y1
+                    o2[s] = p2 if play else y2
+                continue
             for m in range(MAX_TIED):
                 gm = G[m, dp + 1]
                 gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
                 stay = G[m, dp]
                 out = Gn[m, dp]
-                if reading == Reading.perfect:
-                    for s in range(K):
-                        t = h[s] * gt[s]
-                        ev = A[s + 1] + t + bk - 2.0
-                        out[s] = below[s] * gm[s] + t if ev > -1.0 else stay[s]
-                else:
-                    for s in range(K):
-                        ps = h[s]
-                        if reading == Reading.myopic:
-                            pot_after = pot1 + dp + 1
-                            ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
-                        elif reading == Reading.pot_odds_now:
-                            ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
-                        else:
-                            ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
-                        out[s] = below[s] * gm[s] + ps * gt[s] if ev > -1.0 else stay[s]
+                for s in range(K):
+                    ps = h[s]
+                    if reading == Reading.myopic:
+                        pot_after = pot1 + dp + 1
+                        ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
+                    elif reading == Reading.pot_odds_now:
+                        ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
+                    else:
+                        ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
+                    out[s] = below[s] * gm[s] + ps * gt[s] if ev > -1.0 else stay[s]
+        G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
+    return G
+
+
+@njit
+def _continuation_perfect(use_bonus, hists, bonuses, below0, n_later, pot1, active, mine, tie):
+    """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
+    the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
+    the grid indices ``g`` where ``mine`` is True, and ``G[m, 0, tie]`` for every ``m`` when
+    ``tie`` >= 0); other entries are left unset.
+
+    Which entries are read: seat ``k``'s step reads ``G_{k+1}`` at the values it writes (the
+    holder keeps the pot or the seat folds), at the values seat ``k`` can reach (the suffix sum
+    over ``g > s``), and one tie count up (``m + 1``) only where seat ``k`` can tie (``h_k(s) >
+    0``; elsewhere the tie term is ``0 * G = 0`` exactly).  So ``G_k`` is needed with ``m = 0``
+    on the acting seat's values and the values of seats ``0..k-1``, and with ``m = 1, 2`` only
+    where two (three) hands can meet: a few percent of the grid.  ``level[m, s]`` is the first
+    ``k`` at which entry ``(m, s)`` is needed (needed at every later ``k`` too); the suffix sums
+    run over seat ``k``'s values only (the others add exactly 0)."""
+    K = hists.shape[1]
+    R = n_later + 1
+    never = n_later + 1
+    level = np.full((MAX_TIED, K), never, dtype=np.int64)
+    for g in range(K):
+        if mine[g]:
+            level[0, g] = 0
+    if tie >= 0:
+        for m in range(MAX_TIED):
+            level[m, tie] = 0
+    for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
+        h = hists[k]
+        for g in range(K):
+            if h[g] > 0.0:
+                l0 = level[0, g]
+                l1 = level[1, g]
+                l2 = level[2, g]
+                if l0 > k + 1:
+                    level[0, g] = k + 1
+                if l0 <= k and l1 > k + 1:
+                    level[1, g] = k + 1
+                if (l1 <= k or l2 <= k) and l2 > k + 1:
+                    level[2, g] = k + 1
+    G = np.empty((MAX_TIED, R, K), dtype=np.float64)
+    for m in range(MAX_TIED):
+        for dp in range(R):
+            val = (pot1 + dp) / (m + 1)
+            for g in range(K):
+                G[m, dp, g] = val
+    if n_later == 0:
+        return G
+    Gn = np.empty_like(G)  # entries a step does not write are never read
+    below = np.empty(K, dtype=np.float64)
+    reach = np.empty(K, dtype=np.int64)  # seat k's values (grid indices), ascending
+    A = np.empty(K + 1, dtype=np.float64)  # A[j]: sum over reach[j:] of h * G[0] (the suffix)
+    nxt = np.empty(K, dtype=np.int64)  # per grid index: the first j with reach[j] > it
+    todo = np.empty((MAX_TIED, K), dtype=np.int64)  # per m: the grid indices seat k writes
+    n_todo = np.zeros(MAX_TIED, dtype=np.int64)
+    for k in range(n_later - 1, -1, -1):
+        if not active[k]:
+            continue  # G_k = G_{k+1} for every pot the seat can face
+        h = hists[k]
+        bk = bonuses[k] if use_bonus else 0.0
+        acc = below0[k]
+        n_reach = 0
+        for g in range(K):
+            below[g] = acc
+            acc += h[g]
+            if h[g] > 0.0:
+                reach[n_reach] = g
+                n_reach += 1
+        j = 0
+        for m in range(MAX_TIED):
+            n_todo[m] = 0
+        for g in range(K):
+            while j < n_reach and reach[j] <= g:
+                j += 1
+            nxt[g] = j
+            for m in range(MAX_TIED):
+                if level[m, g] <= k:
+                    todo[m, n_todo[m]] = g
+                    n_todo[m] += 1
+        for dp in range(k + 1):  # the later seats before k may have played
+            g0 = G[0, dp + 1]
+            A[n_reach] = 0.0
+            for j in range(n_reach - 1, -1, -1):
+                g = reach[j]
+                A[j] = A[j + 1] + h[g] * g0[g]
+            for m in range(MAX_TIED):
+                gm = G[m, dp + 1]
+                gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
+                stay = G[m, dp]
+                out = Gn[m, dp]
+                for i in range(n_todo[m]):
+                    g = todo[m, i]
+                    hs = h[g]
+                    t = hs * gt[g] if hs > 0.0 else 0.0
+                    ev = A[nxt[g]] + t + bk - 2.0
+                    out[g] = below[g] * gm[g] + t if ev > -1.0 else stay[g]
         G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
     return G
 
@@ -230,23 +354,35 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                options, want_shares):
     """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
     ``want_shares`` (else an empty array) as a sixth entry."""
-    cards = unseen_cards(unseen)
-    seat = order[pos]
-    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    values, probs = table_draws(hole, order[pos:], unseen_cards(unseen), best_value)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in,
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in,
                                                        n_tied, pot, dealer_kicked, bonus_by_value, options, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
 
 
 @njit
-def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _sparse_bonus(values, h, bonus_by_value):
+    """:func:`expected_bonus` of a distribution ``h`` over ``values`` (ascending, as the dense sum)."""
+    b = 0.0
+    for i in range(values.shape[0]):
+        if h[i] > 0.0:
+            b += h[i] * bonus_by_value[values[i]]
+    return b
+
+
+@njit
+def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options, shares_out):
-    """:func:`seat_values` given the unseen ``cards`` and the acting seat's final-value
-    distribution ``h_me``; ``shares_out`` (float64[7462] or empty) receives the share by value."""
+    """:func:`seat_values` given the final-value distributions of the acting seat (``probs[0]``)
+    and of the later seats (``probs[1:]``, in order of play) over the ascending ``values``
+    (:func:`~ricochet_math.strategies.draws.table_draws`, which includes ``best_value``);
+    ``shares_out`` (float64[7462] or empty) receives the share by value."""
     n = order.shape[0]
     ties_dealer = options[Option.dealer_loses_ties] != 0
-    b_me = expected_bonus(h_me, bonus_by_value)
+    h_me = probs[0]
+    U = values.shape[0]
+    b_me = _sparse_bonus(values, h_me, bonus_by_value)
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
     if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
@@ -256,45 +392,33 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
     dv = options[Option.dealer_value]
     dv_reach = dv if ties_dealer else dv + 1
     # The value grid: every value some seat can reach from ``lo`` up, plus the value to
-    # beat.  Whatever stands after my play is >= best_value, so lower values only count
-    # as "below" (the dealer-only readings also need the values that reach her hand).
+    # beat (the union ``values`` from its first value >= lo).  Whatever stands after my play
+    # is >= best_value, so lower values only count as "below" (the dealer-only readings also
+    # need the values that reach her hand).
     lo = max(best_value, 0)
     if rd.others >= Reading.pot_odds_now or rd.mine >= Reading.pot_odds_now:
         lo = max(min(lo, dv_reach), 0)
-    full = np.empty((max(n_later, 1), NUM_VALUES), dtype=np.float64)
+    i_lo = 0
+    while i_lo < U and values[i_lo] < lo:
+        i_lo += 1
+    K = U - i_lo
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
+    hists = np.empty((max(n_later, 1), K), dtype=np.float64)
     for k in range(n_later):
-        s2 = order[pos + 1 + k]
-        full[k] = final_distribution(hole[s2, 0], hole[s2, 1], cards)
-        bonuses[k] = expected_bonus(full[k], bonus_by_value)
+        h = probs[k + 1]
+        bonuses[k] = _sparse_bonus(values, h, bonus_by_value)
         acc = 0.0
-        for v in range(lo):
-            acc += full[k, v]
+        for i in range(i_lo):
+            acc += h[i]
         below0[k] = acc
-    index = np.full(NUM_VALUES, -1, dtype=np.int64)
-    K = 0
-    for v in range(lo, NUM_VALUES):
-        hit = v == best_value or h_me[v] > 0.0
-        if not hit:
-            for k in range(n_later):
-                if full[k, v] > 0.0:
-                    hit = True
-                    break
-        if hit:
-            index[v] = K
-            K += 1
-    grid = np.empty(K, dtype=np.int64)
-    for v in range(lo, NUM_VALUES):
-        if index[v] >= 0:
-            grid[index[v]] = v
-    hists = np.zeros((max(n_later, 1), K), dtype=np.float64)
-    for k in range(n_later):
         for i in range(K):
-            hists[k, i] = full[k, grid[i]]
+            hists[k, i] = h[i_lo + i]
+    if n_later == 0:
+        hists[0, :] = 0.0
     dealer_start = K
     for i in range(K):
-        if grid[i] >= dv_reach:
+        if values[i_lo + i] >= dv_reach:
             dealer_start = i
             break
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
@@ -306,16 +430,25 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
             bk = bonuses[k] if rd.others_bonus else 0.0
             if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
                 active[k] = False
-    G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
-                      dealer_kicked, active)
+    if rd.others == Reading.perfect:
+        mine = np.empty(K, dtype=np.bool_)
+        tie = -1
+        for g in range(K):
+            mine[g] = h_me[i_lo + g] > 0.0
+            if values[i_lo + g] == best_value:
+                tie = g
+        G = _continuation_perfect(rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, active, mine, tie)
+    else:
+        G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
+                          dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
-    for f in range(lo, NUM_VALUES):
-        pf = h_me[f]
+    for g in range(K):
+        pf = h_me[i_lo + g]
         if pf == 0.0:
             continue
-        g = index[f]
+        f = values[i_lo + g]
         if best_value < 0:
             share = G[0, 0, g]
         elif f > best_value:
@@ -341,11 +474,11 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
         G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, pot + 1, dealer_start,
                            dealer_kicked, active)
         e0 = 0.0
-        for f in range(lo, NUM_VALUES):
-            pf = h_me[f]
+        for g in range(K):
+            pf = h_me[i_lo + g]
             if pf == 0.0:
                 continue
-            g = index[f]
+            f = values[i_lo + g]
             if best_value < 0 or f > best_value:
                 e0 += pf * G0[0, 0, g]
             elif f == best_value:
@@ -360,8 +493,9 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
             decide = 1e9
         else:
             pr = 0.0
-            for v in range(max(dv_reach, 0), NUM_VALUES):
-                pr += h_me[v]
+            for i in range(U):
+                if values[i] >= dv_reach:
+                    pr += h_me[i]
             if rd.mine == Reading.pot_odds_now:
                 final_pot = pot + 1.0
             else:
@@ -457,18 +591,18 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
                                  pot, dealer_kicked, bonus_by_value, options)
     # Exact shortcut, never a different decision: a share can never exceed the
     # largest final pot, so if even that cannot pay for the play, fold now.
-    seat = order[pos]
     n_later = order.shape[0] - pos - 1
     auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
-    cards = unseen_cards(unseen)
-    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    values, probs = table_draws(hole, order[pos:], unseen_cards(unseen), best_value)
     if not auto and best_value >= 0:
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
+        h = probs[0]
         reach = 0.0
-        for v in range(best_value + (1 if ties else 0), NUM_VALUES):
-            reach += h[v]
-        b = expected_bonus(h, bonus_by_value) if rd.mine_bonus else 0.0
+        for i in range(values.shape[0]):
+            if values[i] >= best_value + (1 if ties else 0):
+                reach += h[i]
+        b = _sparse_bonus(values, h, bonus_by_value) if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    return _seat_values(rd, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
+    return _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
