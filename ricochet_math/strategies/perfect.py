@@ -222,7 +222,7 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
 
 
 @njit
-def _continuation_perfect(use_bonus, hists, bonuses, below0, n_later, pot1, active, mine, tie):
+def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1, active, mine, tie):
     """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
     the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
     the grid indices ``g`` where ``mine`` is True, and ``G[m, 0, tie]`` for every ``m`` when
@@ -235,8 +235,11 @@ def _continuation_perfect(use_bonus, hists, bonuses, below0, n_later, pot1, acti
     on the acting seat's values and the values of seats ``0..k-1``, and with ``m = 1, 2`` only
     where two (three) hands can meet: a few percent of the grid.  ``level[m, s]`` is the first
     ``k`` at which entry ``(m, s)`` is needed (needed at every later ``k`` too); the suffix sums
-    run over seat ``k``'s values only (the others add exactly 0)."""
-    K = hists.shape[1]
+    run over seat ``k``'s values only (the others add exactly 0).
+
+    ``probs[1 + k][i_lo:]`` is later seat ``k``'s distribution on the grid (``hists[k]`` of
+    :func:`_continuation`; :func:`~ricochet_math.strategies.draws.table_draws`' rows, read in place)."""
+    K = probs.shape[1] - i_lo
     R = n_later + 1
     never = n_later + 1
     level = np.full((MAX_TIED, K), never, dtype=np.int64)
@@ -247,7 +250,7 @@ def _continuation_perfect(use_bonus, hists, bonuses, below0, n_later, pot1, acti
         for m in range(MAX_TIED):
             level[m, tie] = 0
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
-        h = hists[k]
+        h = probs[k + 1][i_lo:]
         for g in range(K):
             if h[g] > 0.0:
                 l0 = level[0, g]
@@ -259,64 +262,74 @@ def _continuation_perfect(use_bonus, hists, bonuses, below0, n_later, pot1, acti
                     level[1, g] = k + 1
                 if (l1 <= k or l2 <= k) and l2 > k + 1:
                     level[2, g] = k + 1
-    G = np.empty((MAX_TIED, R, K), dtype=np.float64)
+    # G[m, g, dp]: the pots of one grid value side by side (a step reads them together)
+    G = np.empty((MAX_TIED, K, R), dtype=np.float64)
     for m in range(MAX_TIED):
-        for dp in range(R):
-            val = (pot1 + dp) / (m + 1)
-            for g in range(K):
-                G[m, dp, g] = val
-    if n_later == 0:
-        return G
+        for g in range(K):
+            if level[m, g] <= n_later:
+                for dp in range(R):
+                    G[m, g, dp] = (pot1 + dp) / (m + 1)
     Gn = np.empty_like(G)  # entries a step does not write are never read
     below = np.empty(K, dtype=np.float64)
     reach = np.empty(K, dtype=np.int64)  # seat k's values (grid indices), ascending
-    A = np.empty(K + 1, dtype=np.float64)  # A[j]: sum over reach[j:] of h * G[0] (the suffix)
+    A = np.empty((K + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G[0, ., dp + 1]
     nxt = np.empty(K, dtype=np.int64)  # per grid index: the first j with reach[j] > it
-    todo = np.empty((MAX_TIED, K), dtype=np.int64)  # per m: the grid indices seat k writes
-    n_todo = np.zeros(MAX_TIED, dtype=np.int64)
+    # per m, the grid indices by the level from which they are needed: seat k writes the first
+    # n_upto[m, k + 1] of them (each entry is computed on its own, so their order does not matter)
+    todo = np.empty((MAX_TIED, K), dtype=np.int64)
+    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    for m in range(MAX_TIED):
+        for g in range(K):
+            n_upto[m, level[m, g] + 1] += 1
+        for lv in range(R):
+            n_upto[m, lv + 1] += n_upto[m, lv]
+        fill = n_upto[m].copy()
+        for g in range(K):
+            lv = level[m, g]
+            if lv < R:
+                todo[m, fill[lv]] = g
+                fill[lv] += 1
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
-        h = hists[k]
+        h = probs[k + 1][i_lo:]
         bk = bonuses[k] if use_bonus else 0.0
         acc = below0[k]
         n_reach = 0
         for g in range(K):
             below[g] = acc
-            acc += h[g]
-            if h[g] > 0.0:
+            hg = h[g]
+            acc += hg
+            if hg > 0.0:
                 reach[n_reach] = g
                 n_reach += 1
-        j = 0
+            nxt[g] = n_reach
+        # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
+        for dp in range(k + 1):
+            A[n_reach, dp] = 0.0
+        for j in range(n_reach - 1, -1, -1):
+            g = reach[j]
+            hg = h[g]
+            for dp in range(k + 1):
+                A[j, dp] = A[j + 1, dp] + hg * G[0, g, dp + 1]
         for m in range(MAX_TIED):
-            n_todo[m] = 0
-        for g in range(K):
-            while j < n_reach and reach[j] <= g:
-                j += 1
-            nxt[g] = j
-            for m in range(MAX_TIED):
-                if level[m, g] <= k:
-                    todo[m, n_todo[m]] = g
-                    n_todo[m] += 1
-        for dp in range(k + 1):  # the later seats before k may have played
-            g0 = G[0, dp + 1]
-            A[n_reach] = 0.0
-            for j in range(n_reach - 1, -1, -1):
-                g = reach[j]
-                A[j] = A[j + 1] + h[g] * g0[g]
-            for m in range(MAX_TIED):
-                gm = G[m, dp + 1]
-                gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
-                stay = G[m, dp]
-                out = Gn[m, dp]
-                for i in range(n_todo[m]):
-                    g = todo[m, i]
-                    hs = h[g]
-                    t = hs * gt[g] if hs > 0.0 else 0.0
-                    ev = A[nxt[g]] + t + bk - 2.0
-                    out[g] = below[g] * gm[g] + t if ev > -1.0 else stay[g]
+            mt = min(m + 1, MAX_TIED - 1)
+            for i in range(n_upto[m, k + 1]):
+                g = todo[m, i]
+                hs = h[g]
+                bl = below[g]
+                jn = nxt[g]
+                for dp in range(k + 1):
+                    t = hs * G[mt, g, dp + 1] if hs > 0.0 else 0.0
+                    ev = A[jn, dp] + t + bk - 2.0
+                    Gn[m, g, dp] = bl * G[m, g, dp + 1] + t if ev > -1.0 else G[m, g, dp]
         G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
-    return G
+    out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
+    for m in range(MAX_TIED):
+        for g in range(K):
+            if level[m, g] == 0:
+                out[m, 0, g] = G[m, g, 0]
+    return out
 
 
 def seat_values(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
@@ -402,20 +415,27 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
     while i_lo < U and values[i_lo] < lo:
         i_lo += 1
     K = U - i_lo
+    # the later seats' expected bonuses and mass below the grid, in one pass over the values
+    # (each seat's sums still run over its values in ascending order)
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
-    hists = np.empty((max(n_later, 1), K), dtype=np.float64)
-    for k in range(n_later):
-        h = probs[k + 1]
-        bonuses[k] = _sparse_bonus(values, h, bonus_by_value)
-        acc = 0.0
-        for i in range(i_lo):
-            acc += h[i]
-        below0[k] = acc
-        for i in range(K):
-            hists[k, i] = h[i_lo + i]
-    if n_later == 0:
-        hists[0, :] = 0.0
+    for i in range(U):
+        bv = bonus_by_value[values[i]]
+        low = i < i_lo
+        if bv != 0.0 or low:
+            for k in range(n_later):
+                h = probs[k + 1, i]
+                if h > 0.0:
+                    bonuses[k] += h * bv
+                    if low:
+                        below0[k] += h
+    # the later seats' distributions on the grid, for the readings other than perfect play
+    need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
+    hists = np.zeros((max(n_later, 1) if need_hists else 1, K), dtype=np.float64)
+    if need_hists:
+        for k in range(n_later):
+            for i in range(K):
+                hists[k, i] = probs[k + 1, i_lo + i]
     dealer_start = K
     for i in range(K):
         if values[i_lo + i] >= dv_reach:
@@ -437,7 +457,8 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
             mine[g] = h_me[i_lo + g] > 0.0
             if values[i_lo + g] == best_value:
                 tie = g
-        G = _continuation_perfect(rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, active, mine, tie)
+        G = _continuation_perfect(rd.others_bonus, probs, i_lo, bonuses, below0, n_later, pot + 1, active, mine,
+                                  tie)
     else:
         G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
                           dealer_kicked, active)
