@@ -242,17 +242,20 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     K = probs.shape[1] - i_lo
     R = n_later + 1
     never = n_later + 1
-    level = np.full((MAX_TIED, K), never, dtype=np.int64)
+    level = np.full((MAX_TIED, K), never, dtype=np.int8)
     for g in range(K):
         if mine[g]:
             level[0, g] = 0
     if tie >= 0:
         for m in range(MAX_TIED):
             level[m, tie] = 0
+    max_reach = 0
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
         h = probs[k + 1][i_lo:]
+        n_reach = 0
         for g in range(K):
             if h[g] > 0.0:
+                n_reach += 1
                 l0 = level[0, g]
                 l1 = level[1, g]
                 l2 = level[2, g]
@@ -262,21 +265,35 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                     level[1, g] = k + 1
                 if (l1 <= k or l2 <= k) and l2 > k + 1:
                     level[2, g] = k + 1
-    # G[m, g, dp]: the pots of one grid value side by side (a step reads them together)
-    G = np.empty((MAX_TIED, K, R), dtype=np.float64)
-    for m in range(MAX_TIED):
-        for g in range(K):
-            if level[m, g] <= n_later:
+        max_reach = max(max_reach, n_reach)
+    # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
+    # them together); the tie counts m = 1, 2 only at the values where some tie is needed
+    # (level[2] <= level[1] <= level[0] there: a tie of three needs one of two), G12[m - 1, slot[g], dp].
+    slot = np.empty(K, dtype=np.int32)
+    n_slots = 0
+    for g in range(K):
+        if level[1, g] < never:
+            slot[g] = n_slots
+            n_slots += 1
+    G0 = np.empty((K, R), dtype=np.float64)
+    G12 = np.empty((2, max(n_slots, 1), R), dtype=np.float64)
+    for g in range(K):
+        if level[0, g] < never:
+            for dp in range(R):
+                G0[g, dp] = (pot1 + dp) / 1
+        if level[1, g] < never:
+            for m in range(1, MAX_TIED):
                 for dp in range(R):
-                    G[m, g, dp] = (pot1 + dp) / (m + 1)
-    Gn = np.empty_like(G)  # entries a step does not write are never read
+                    G12[m - 1, slot[g], dp] = (pot1 + dp) / (m + 1)
+    Gn0 = np.empty_like(G0)  # entries a step does not write are never read
+    Gn12 = np.empty_like(G12)
     below = np.empty(K, dtype=np.float64)
-    reach = np.empty(K, dtype=np.int64)  # seat k's values (grid indices), ascending
-    A = np.empty((K + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G[0, ., dp + 1]
-    nxt = np.empty(K, dtype=np.int64)  # per grid index: the first j with reach[j] > it
+    reach = np.empty(max(max_reach, 1), dtype=np.int32)  # seat k's values (grid indices), ascending
+    A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
+    nxt = np.empty(K, dtype=np.int32)  # per grid index: the first j with reach[j] > it
     # per m, the grid indices by the level from which they are needed: seat k writes the first
     # n_upto[m, k + 1] of them (each entry is computed on its own, so their order does not matter)
-    todo = np.empty((MAX_TIED, K), dtype=np.int64)
+    todo = np.empty((MAX_TIED, K), dtype=np.int32)
     n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
     for m in range(MAX_TIED):
         for g in range(K):
@@ -311,24 +328,45 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
             g = reach[j]
             hg = h[g]
             for dp in range(k + 1):
-                A[j, dp] = A[j + 1, dp] + hg * G[0, g, dp + 1]
-        for m in range(MAX_TIED):
-            mt = min(m + 1, MAX_TIED - 1)
+                A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
+        # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere)
+        for i in range(n_upto[0, k + 1]):
+            g = todo[0, i]
+            hs = h[g]
+            bl = below[g]
+            jn = nxt[g]
+            if hs > 0.0:
+                sl = slot[g]
+                for dp in range(k + 1):
+                    t = hs * G12[0, sl, dp + 1]
+                    play = bl * G0[g, dp + 1] + t
+                    Gn0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
+            else:
+                for dp in range(k + 1):
+                    play = bl * G0[g, dp + 1] + 0.0
+                    Gn0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
+        # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
+        for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
                 g = todo[m, i]
                 hs = h[g]
                 bl = below[g]
                 jn = nxt[g]
+                sl = slot[g]
                 for dp in range(k + 1):
-                    t = hs * G[mt, g, dp + 1] if hs > 0.0 else 0.0
-                    ev = A[jn, dp] + t + bk - 2.0
-                    Gn[m, g, dp] = bl * G[m, g, dp + 1] + t if ev > -1.0 else G[m, g, dp]
-        G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
+                    t = hs * G12[1, sl, dp + 1] if hs > 0.0 else 0.0
+                    play = bl * G12[m - 1, sl, dp + 1] + t
+                    Gn12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
+        G0, Gn0 = Gn0, G0  # G_k, valid for dp <= k: all that seat k - 1 reads
+        G12, Gn12 = Gn12, G12
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
-    for m in range(MAX_TIED):
-        for g in range(K):
-            if level[m, g] == 0:
-                out[m, 0, g] = G[m, g, 0]
+    for g in range(K):
+        if level[0, g] == 0:
+            out[0, 0, g] = G0[g, 0]
+        if level[1, g] == 0:
+            out[1, 0, g] = G12[0, slot[g], 0]
+        if level[2, g] == 0:
+            out[2, 0, g] = G12[1, slot[g], 0]
     return out
 
 
