@@ -11,10 +11,12 @@ largest absolute difference; exits 1 if any differs.
 
     PYTHONPATH=. python benchmarks/check_perfect_identical.py            # 28,050 pairs (about 1 minute)
     PYTHONPATH=. python benchmarks/check_perfect_identical.py --per-players 50
+    PYTHONPATH=. python benchmarks/check_perfect_identical.py --write-golden  # tests/golden/perfect-kernel.json
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -33,7 +35,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-players", type=int, default=425, help="states per player count N = 2..7")
     ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument("--write-golden", action="store_true",
+                    help="write tests/golden/perfect-kernel.json from the frozen reference kernel, and stop")
     a = ap.parse_args(argv)
+    if a.write_golden:
+        root = Path(__file__).resolve().parents[1]
+        sys.path.insert(0, str(root / "tests"))
+        from test_speed_perfect import GOLDEN, kernel_figures
+        fig = kernel_figures(old)
+        rows = ",\n  ".join(json.dumps(r) for r in fig.pop("rows"))
+        head = json.dumps(fig)[1:-1]
+        GOLDEN.write_text("{" + head + ',\n "rows": [\n  ' + rows + "\n ]\n}\n")
+        print(f"wrote {GOLDEN}")
+        return 0
     t0 = time.perf_counter()
     sts = states(a.seed, a.per_players)
     pairs = differ = 0
