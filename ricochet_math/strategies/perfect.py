@@ -652,8 +652,9 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     # largest final pot, so if even that cannot pay for the play, fold now.
     n_later = order.shape[0] - pos - 1
     auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
-    values, probs = table_draws(hole, order[pos:], unseen_cards(unseen), best_value)
-    if not auto and best_value >= 0:
+    cards = unseen_cards(unseen)
+    if not auto and best_value >= 0:  # the acting seat's own distribution only
+        values, probs = table_draws(hole, order[pos:pos + 1], cards, -1)
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         h = probs[0]
         reach = 0.0
@@ -663,5 +664,6 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         b = _sparse_bonus(values, h, bonus_by_value) if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
+    values, probs = table_draws(hole, order[pos:], cards, best_value)
     return _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
