@@ -19,7 +19,7 @@ import numpy as np
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram
 
-__all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws"]
+__all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws", "sorted_counts"]
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
 # de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
@@ -109,3 +109,33 @@ def table_draws(hole, seats, cards, extra_value):
             c = counts[k, i]
             probs[k, where[vals[k, i]]] = c / total if total > 0 else c
     return values[:u].copy(), probs
+
+
+@njit
+def sorted_counts(c0, c1, cards):
+    """One seat's draws as ``(values, counts, draws)``: the values hole cards ``c0, c1`` reach with
+    three of ``cards``, ascending (int64), how many draws reach each (float64, whole numbers) and
+    ``C(n, 3)``: the nonzero entries of :func:`~ricochet_math.evaluator.evaluation.draw_histogram`
+    in value order, so sums over them equal the dense sums to the last bit."""
+    vals = np.empty(MAX_DRAW_ENTRIES, dtype=np.int64)
+    counts = np.empty(MAX_DRAW_ENTRIES, dtype=np.float64)
+    e, total = draw_counts(c0, c1, cards, vals, counts)
+    words = np.zeros(_WORDS, dtype=np.int64)
+    where = np.empty(NUM_VALUES, dtype=np.float64)  # value -> its count (read only at those values)
+    for i in range(e):
+        v = vals[i]
+        words[v >> 5] |= 1 << (v & 31)
+        where[v] = counts[i]
+    values = np.empty(e, dtype=np.int64)
+    out = np.empty(e, dtype=np.float64)
+    u = 0
+    for w in range(_WORDS):
+        x = words[w]
+        while x != 0:
+            low = x & -x
+            v = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            values[u] = v
+            out[u] = where[v]
+            u += 1
+            x ^= low
+    return values, out, total

@@ -269,43 +269,51 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
     # them together); the tie counts m = 1, 2 only at the values where some tie is needed
     # (level[2] <= level[1] <= level[0] there: a tie of three needs one of two), G12[m - 1, slot[g], dp].
+    # per m, the grid indices by the level from which they are needed: seat k writes the first
+    # n_upto[m, k + 1] of them (each entry is computed on its own, so their order does not matter)
     slot = np.empty(K, dtype=np.int32)
     n_slots = 0
-    for g in range(K):
+    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    for g in range(K):  # one pass: the tie slots and the counts by level
         if level[1, g] < never:
             slot[g] = n_slots
             n_slots += 1
+        for m in range(MAX_TIED):
+            n_upto[m, level[m, g] + 1] += 1
+    fill = np.empty((MAX_TIED, R + 1), dtype=np.int64)
+    for m in range(MAX_TIED):
+        for lv in range(R):
+            n_upto[m, lv + 1] += n_upto[m, lv]
+        for lv in range(R + 1):
+            fill[m, lv] = n_upto[m, lv]
     G0 = np.empty((K, R), dtype=np.float64)
     G12 = np.empty((2, max(n_slots, 1), R), dtype=np.float64)
-    for g in range(K):
-        if level[0, g] < never:
+    todo = np.empty((MAX_TIED, K), dtype=np.int32)
+    for g in range(K):  # one pass: G after the last seat, where it is read, and the lists by level
+        lv = level[0, g]
+        if lv < never:
             for dp in range(R):
                 G0[g, dp] = (pot1 + dp) / 1
-        if level[1, g] < never:
+            todo[0, fill[0, lv]] = g
+            fill[0, lv] += 1
+        lv = level[1, g]
+        if lv < never:
+            sl = slot[g]
             for m in range(1, MAX_TIED):
                 for dp in range(R):
-                    G12[m - 1, slot[g], dp] = (pot1 + dp) / (m + 1)
+                    G12[m - 1, sl, dp] = (pot1 + dp) / (m + 1)
+            todo[1, fill[1, lv]] = g
+            fill[1, lv] += 1
+            lv = level[2, g]
+            if lv < never:
+                todo[2, fill[2, lv]] = g
+                fill[2, lv] += 1
     Gn0 = np.empty_like(G0)  # entries a step does not write are never read
     Gn12 = np.empty_like(G12)
     below = np.empty(K, dtype=np.float64)
     reach = np.empty(max(max_reach, 1), dtype=np.int32)  # seat k's values (grid indices), ascending
     A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
     nxt = np.empty(K, dtype=np.int32)  # per grid index: the first j with reach[j] > it
-    # per m, the grid indices by the level from which they are needed: seat k writes the first
-    # n_upto[m, k + 1] of them (each entry is computed on its own, so their order does not matter)
-    todo = np.empty((MAX_TIED, K), dtype=np.int32)
-    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
-    for m in range(MAX_TIED):
-        for g in range(K):
-            n_upto[m, level[m, g] + 1] += 1
-        for lv in range(R):
-            n_upto[m, lv + 1] += n_upto[m, lv]
-        fill = n_upto[m].copy()
-        for g in range(K):
-            lv = level[m, g]
-            if lv < R:
-                todo[m, fill[lv]] = g
-                fill[lv] += 1
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
