@@ -170,53 +170,27 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
             g0 = G[0, dp + 1]
             for s in range(K - 1, -1, -1):
                 A[s] = A[s + 1] + h[s] * g0[s]
-            if reading == Reading.perfect:
-                # One pass for the three tie counts (MAX_TIED = 3): a tie with m = 1 or 2 holders
-                # both continue at G[2] (ties beyond MAX_TIED count as MAX_TIED), so they share
-                # the play test; each entry is the same arithmetic as one pass per m.
-                g1 = G[1, dp + 1]
-                g2 = G[2, dp + 1]
-                st0 = G[0, dp]
-                st1 = G[1, dp]
-                st2 = G[2, dp]
-                o0 = Gn[0, dp]
-                o1 = Gn[1, dp]
-                o2 = Gn[2, dp]
-                for s in range(K):  # every operand loaded before the selects: vector code
-                    hs = h[s]
-                    a = A[s + 1]
-                    bl = below[s]
-                    x0 = g0[s]
-                    x1 = g1[s]
-                    x2 = g2[s]
-                    y0 = st0[s]
-                    y1 = st1[s]
-                    y2 = st2[s]
-                    t = hs * x1
-                    p0 = bl * x0 + t
-                    o0[s] = p0 if a + t + bk - 2.0 > -1.0 else y0
-                    t = hs * x2
-                    p1 = bl * x1 + t
-                    p2 = bl * x2 + t
-                    play = a + t + bk - 2.0 > -1.0
-                    o1[s] = p1 if play else y1
-                    o2[s] = p2 if play else y2
-                continue
             for m in range(MAX_TIED):
                 gm = G[m, dp + 1]
                 gt = G[min(m + 1, MAX_TIED - 1), dp + 1]
                 stay = G[m, dp]
                 out = Gn[m, dp]
-                for s in range(K):
-                    ps = h[s]
-                    if reading == Reading.myopic:
-                        pot_after = pot1 + dp + 1
-                        ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
-                    elif reading == Reading.pot_odds_now:
-                        ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
-                    else:
-                        ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
-                    out[s] = below[s] * gm[s] + ps * gt[s] if ev > -1.0 else stay[s]
+                if reading == Reading.perfect:
+                    for s in range(K):
+                        t = h[s] * gt[s]
+                        ev = A[s + 1] + t + bk - 2.0
+                        out[s] = below[s] * gm[s] + t if ev > -1.0 else stay[s]
+                else:
+                    for s in range(K):
+                        ps = h[s]
+                        if reading == Reading.myopic:
+                            pot_after = pot1 + dp + 1
+                            ev = (1.0 - below[s] - ps) * pot_after + ps * pot_after / (m + 2) + bk - 2.0
+                        elif reading == Reading.pot_odds_now:
+                            ev = pr_dealer * (pot1 + dp + 1) + bk - 2.0
+                        else:
+                            ev = pr_dealer * F[k + 1, dp + 1] + bk - 2.0
+                        out[s] = below[s] * gm[s] + ps * gt[s] if ev > -1.0 else stay[s]
         G, Gn = Gn, G  # G_k, valid for dp <= k: all that seat k - 1 reads
     return G
 
@@ -250,27 +224,30 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
         for m in range(MAX_TIED):
             level[m, tie] = 0
     max_reach = 0
+    reach = np.empty(K + 1, dtype=np.int32)  # seat k's values (grid indices), ascending
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
         h = probs[k + 1][i_lo:]
         n_reach = 0
-        for g in range(K):
-            if h[g] > 0.0:
-                n_reach += 1
-                l0 = level[0, g]
-                l1 = level[1, g]
-                l2 = level[2, g]
-                if l0 > k + 1:
-                    level[0, g] = k + 1
-                if l0 <= k and l1 > k + 1:
-                    level[1, g] = k + 1
-                if (l1 <= k or l2 <= k) and l2 > k + 1:
-                    level[2, g] = k + 1
+        for g in range(K):  # branch-free: write every index, keep those the seat reaches
+            reach[n_reach] = g
+            n_reach += 1 if h[g] > 0.0 else 0
+        for j in range(n_reach):
+            g = reach[j]
+            l0 = level[0, g]
+            l1 = level[1, g]
+            l2 = level[2, g]
+            if l0 > k + 1:
+                level[0, g] = k + 1
+            if l0 <= k and l1 > k + 1:
+                level[1, g] = k + 1
+            if (l1 <= k or l2 <= k) and l2 > k + 1:
+                level[2, g] = k + 1
         max_reach = max(max_reach, n_reach)
     # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
     # them together); the tie counts m = 1, 2 only at the values where some tie is needed
     # (level[2] <= level[1] <= level[0] there: a tie of three needs one of two), G12[m - 1, slot[g], dp].
-    # per m, the grid indices by the level from which they are needed: seat k writes the first
-    # n_upto[m, k + 1] of them (each entry is computed on its own, so their order does not matter)
+    # todo[m]: per m, the grid indices by the level from which they are needed: seat k writes the
+    # first n_upto[m, k + 1] of them (each entry is computed on its own: their order does not matter).
     slot = np.empty(K, dtype=np.int32)
     n_slots = 0
     n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
@@ -311,7 +288,6 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     Gn0 = np.empty_like(G0)  # entries a step does not write are never read
     Gn12 = np.empty_like(G12)
     below = np.empty(K, dtype=np.float64)
-    reach = np.empty(max(max_reach, 1), dtype=np.int32)  # seat k's values (grid indices), ascending
     A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
     nxt = np.empty(K, dtype=np.int32)  # per grid index: the first j with reach[j] > it
     for k in range(n_later - 1, -1, -1):
@@ -321,13 +297,12 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
         bk = bonuses[k] if use_bonus else 0.0
         acc = below0[k]
         n_reach = 0
-        for g in range(K):
+        for g in range(K):  # branch-free, as above
             below[g] = acc
             hg = h[g]
             acc += hg
-            if hg > 0.0:
-                reach[n_reach] = g
-                n_reach += 1
+            reach[n_reach] = g
+            n_reach += 1 if hg > 0.0 else 0
             nxt[g] = n_reach
         # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
         for dp in range(k + 1):
