@@ -69,7 +69,7 @@ from ricochet_math._numba import njit, prange
 from ricochet_math.evaluator.classes import class_index_table, player_classes
 from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram, eval5, value_counts_5
 from ricochet_math.rules.layout import layout
-from ricochet_math.strategies.draws import unseen_cards
+from ricochet_math.strategies.draws import sorted_counts, unseen_cards
 
 __all__ = ["N_BUCKETS", "U_FIELDS", "U", "SEAT_U_FIELDS", "SeatU", "N_SHARED", "PER_SEAT", "CONTROL_NAMES",
            "n_u", "seat_index", "control_indices", "control_names", "ControlSetup", "control_setup",
@@ -222,17 +222,14 @@ def record_deal(u, hole, n, dealer_value, kicked, bucket, reach, klass):
 
 
 @njit
-def record_draw(u, scratch, seat, c0, c1, unseen, value, bonus_tab, best, dealer_in, ties_dealer, pot_after,
+def record_draw(u, seat, c0, c1, unseen, value, bonus_tab, best, dealer_in, ties_dealer, pot_after,
                 later, reach_tab):
     """Add one seat's draw-level controls and return its ``beat - P(beat)``: hole ``c0, c1`` drew to
     ``value`` from the cards flagged in ``unseen`` (before the draw), against ``best`` (the dealer's
     hand while ``dealer_in``, else the best player's, -1 for nothing); ``later``: the two-card
     classes of the seats still to act (rows of ``reach_tab``, :func:`reach_table`), whose
     ``prod (1 - q_j)`` at ``best`` weighs the stand and loss differences."""
-    cards = unseen_cards(unseen)
-    for v in range(NUM_VALUES):
-        scratch[v] = 0.0
-    cnt = draw_histogram(c0, c1, cards, scratch)
+    values, counts, cnt = sorted_counts(c0, c1, unseen_cards(unseen))
     if best < 0:
         reach = NUM_VALUES  # nothing to beat: every draw stands, no difference to record
     elif dealer_in:
@@ -242,13 +239,13 @@ def record_draw(u, scratch, seat, c0, c1, unseen, value, bonus_tab, best, dealer
     eb = 0.0
     pb = 0.0
     take = 0.0  # E[pot x prod (1 - Q[later, v]) over the draws that take the pot]: z_take's mean
-    for v in range(NUM_VALUES):
-        h = scratch[v]
-        if h > 0.0:
-            eb += h * bonus_tab[v]
-            if v >= reach:
-                pb += h
-                take += h * _survival(later, reach_tab, v)
+    for i in range(values.shape[0]):  # the values the draw reaches, ascending: the dense sums' order
+        v = values[i]
+        h = counts[i]
+        eb += h * bonus_tab[v]
+        if v >= reach:
+            pb += h
+            take += h * _survival(later, reach_tab, v)
     own = N_SHARED + PER_SEAT * seat
     zb = bonus_tab[value] - eb / cnt
     u[U.z_bonus] += zb

@@ -51,7 +51,7 @@ from ricochet_math.engine.deal import cards_needed, check_players
 from ricochet_math.engine.records import AUTO_WIN, BEATEN, FOLDED, PLAYED, WON
 from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
 from ricochet_math.errors import CardError, RuleError
-from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, NUM_VALUES, ORDER_KEY, TWO_CARD_KEY, category_of, eval5
+from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, category_of, eval5
 from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 from ricochet_math.rules.layout import Option, layout
 from ricochet_math.rules.ruleset import RuleSet, load_rules
@@ -321,7 +321,6 @@ def _rounds_impl(rounds, decks, game, sums, records, controls):
     cv_on = controls.cross.shape[0] > 0
     track_unseen = _LOOK_AHEAD or cv_on  # what the look-ahead and the controls read
     cv_u = np.zeros(controls.cross.shape[0])
-    cv_scratch = np.zeros(NUM_VALUES if cv_on else 0)
     state = decks.state
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
 
@@ -376,7 +375,7 @@ def _rounds_impl(rounds, decks, game, sums, records, controls):
                     value[s] = v
                     bonus[s] = bonus_tab[v]
                     if cv_on:
-                        cv.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab, -1, False,
+                        cv.record_draw(cv_u, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab, -1, False,
                                        dealer_loses_ties, 0.0, np.empty(0, np.int64), controls.reach)
                 share[s] = float(pot)
                 break
@@ -396,7 +395,7 @@ def _rounds_impl(rounds, decks, game, sums, records, controls):
             bonus[s] = bonus_tab[v]
             if cv_on:  # before the draw leaves the unseen cards
                 later = cv.later_classes(order, p, hole, controls.klass)
-                d_beat = cv.record_draw(cv_u, cv_scratch, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab, best,
+                d_beat = cv.record_draw(cv_u, s, hole[s, 0], hole[s, 1], unseen, v, bonus_tab, best,
                                         dealer_in, dealer_loses_ties, float(pot), later, controls.reach)
                 if not dealer_in and best >= 0:
                     for q in range(p):  # the seats holding the pot may lose it to this draw

@@ -31,7 +31,7 @@ from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.reports.jobs import Job, job_key, run_jobs
 from ricochet_math.reports.published import PublishedFigures, published_figures
 from ricochet_math.reports.sizes import PUBLISHER_LIKE, ReportSize
-from ricochet_math.solvers.montecarlo import simulate
+from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
 from ricochet_math.solvers.solo import solo_analysis
 
 __all__ = ["ReportData", "compute"]
@@ -127,26 +127,46 @@ def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed
 
 def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, progress: bool, solo, solo_nb,
           executor=None) -> tuple[list[Job], dict[tuple, str], int | None]:
-    """The Monte Carlo jobs, their keys by what they compute, and the player count of the net distribution."""
+    """The Monte Carlo jobs, their keys by what they compute, and the player count of the net distribution.
+
+    Runs are shared, not repeated: the published figures' perfect-play reading and weak-player rows
+    read the report's own perfect-play and weak-player runs (the same rules, players, strategy,
+    rounds and seed, so the same sums) when this build made them; a job read back from the work
+    folder leaves its run to be made again there.  With a size's ``precision`` (and the size's own
+    ``rounds``) each perfect-play and solver-reading run is sized by a pilot to that 95%
+    half-width (:func:`~ricochet_math.solvers.montecarlo.simulate_to_precision`) instead of playing
+    ``rounds`` rounds."""
     many = [n for n in players if n >= 2]
     weak_rounds = size.weak_rounds(rounds)
+    sized = size.precision is not None and rounds == size.rounds
     base = {"rules": rules.sha256, "seed": seed}
     jobs: list[Job] = []
     keys: dict[tuple, str] = {}
+    made: dict[tuple, Any] = {}  # runs finished by this build, for the jobs that reuse them
 
-    def sim_job(what: tuple, label, n, strategy, n_rounds, cost_rate):
-        key = job_key(label, {**base, "players": n, "strategy": strategy, "rounds": n_rounds})
+    def sim_job(what: tuple, label, n, strategy, n_rounds, cost_rate, precision=None):
+        params = {**base, "players": n, "strategy": strategy, "rounds": n_rounds}
+        if precision is not None:
+            params["precision"] = precision
+        key = job_key(label, params)
         ckpt = work / f"sim-{key}.npz"
 
         def run():
-            return simulate(rules, n, strategy, n_rounds, seed, progress=progress, checkpoint=ckpt,
-                            executor=executor)
+            if precision is None:
+                out = simulate(rules, n, strategy, n_rounds, seed, progress=progress, checkpoint=ckpt,
+                               executor=executor)
+            else:
+                out = simulate_to_precision(rules, n, strategy, precision, seed, progress=progress,
+                                            checkpoint=ckpt, executor=executor)
+            made[what] = out
+            return out
 
         keys[what] = key
         jobs.append(Job(key, label, n_rounds / cost_rate, run))
 
     for n in many:
-        sim_job(("perfect", n), f"perfect N={n}", n, "perfect", rounds, _SPEED[n])
+        sim_job(("perfect", n), f"perfect N={n}", n, "perfect", rounds, _SPEED[n],
+                size.precision if sized else None)
     if 1 in players:
         sim_job(("perfect", 1), "perfect N=1 simulation", 1, "perfect", size.solo_rounds, _SPEED[1])
     for n in players:
@@ -158,12 +178,23 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
 
     weak_players = 4 if 4 in players else max(players)
     for reading in size.readings:
-        key = job_key(f"published {reading}", {**base, "players": many, "rounds": rounds})
+        params = {**base, "players": many, "rounds": rounds}
+        if sized:
+            params["precision"] = size.reading_precision
+        key = job_key(f"published {reading}", params)
 
         def run(reading=reading):
+            runs = {}
+            for n in many:
+                if reading == "perfect" and ("perfect", n) in made:
+                    runs[(reading, n)] = made[("perfect", n)]
+                elif sized:  # perfect play read back from the work folder: its run again, the same digits
+                    target = size.precision if reading == "perfect" else size.reading_precision
+                    runs[(reading, n)] = simulate_to_precision(rules, n, reading, target, seed, progress=progress,
+                                                               executor=executor)
             return published_figures(rules, rounds=rounds, seed=seed, readings=(reading,), players=many,
                                      weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb,
-                                     executor=executor)
+                                     executor=executor, runs=runs)
 
         keys[("published", reading)] = key
         jobs.append(Job(key, f"published {reading}", sum(rounds / _SPEED[n] for n in many) * 1.5, run))
@@ -171,9 +202,11 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
                                      "profiles": list(size.weak_profiles)})
 
     def run_weak():
+        runs = {(p, weak_players): made[("weak", p, weak_players)] for p in size.weak_profiles
+                if ("weak", p, weak_players) in made}
         return published_figures(rules, rounds=rounds, seed=seed, readings=(), players=many,
                                  weak_profiles=size.weak_profiles, weak_players=weak_players, progress=False,
-                                 solo=solo, solo_no_bonus=solo_nb, executor=executor)
+                                 solo=solo, solo_no_bonus=solo_nb, executor=executor, runs=runs)
 
     keys[("published", "weak")] = key
     jobs.append(Job(key, "published weak profiles", 1.0, run_weak))

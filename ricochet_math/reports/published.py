@@ -207,7 +207,7 @@ _EXPLANATION = "\n".join(f"* {item}" for item in GAP_EXPLANATION)
 def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, readings=READINGS,
                       players=range(2, 8), weak_profiles=WEAK_PROFILES, weak_players: int = 4,
                       weak_rounds: int | None = None, progress: bool = False, solo=None,
-                      solo_no_bonus=None, executor=None, precision=None, store=None) -> PublishedFigures:
+                      solo_no_bonus=None, executor=None, precision=None, store=None, runs=None) -> PublishedFigures:
     """Compute every published figure under each strategy reading (see the module docstring).
 
     ``rounds``: Monte Carlo rounds per player count and reading (N >= 2).
@@ -223,6 +223,8 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     (:func:`ricochet_math.reports.reading_search.extend_to_precision`; cells kept in ``store``,
     default :func:`~ricochet_math.reports.reading_search.default_store`, and resumed from it; local,
     one thread, ``executor`` unused).
+    ``runs``: finished simulations to reuse, by ``(reading or profile, players)`` (the report passes
+    the runs it already made); the rows then name the rounds each run played.
     """
     readings = check_readings(readings)
     targets = _check_precision(precision) if precision is not None else None
@@ -248,12 +250,14 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
             if targets is not None:
                 per.append(_precise_row(rules, reading, n, seed, targets, store))
                 continue
-            r = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed, progress=progress,
-                         executor=executor)
+            r = (runs or {}).get((reading, n))
+            if r is None:
+                r = simulate(rules, players=n, strategy=reading, rounds=rounds, seed=seed, progress=progress,
+                             executor=executor)
             f = r.to_frame().iloc[0]
             # the RTP with the control variates when the run kept them (same rounds, narrower interval)
             rtp = "rtp_initial_cv" if "rtp_initial_cv" in f.index else "rtp_initial"
-            method = f"monte carlo {rounds:,} rounds" + (", control variates" if rtp != "rtp_initial" else "")
+            method = f"monte carlo {r.rounds:,} rounds" + (", control variates" if rtp != "rtp_initial" else "")
             per.append({"players": n, "reading": reading, "method": method,
                         "rtp_initial": float(f[rtp]), "rtp_initial_low": float(f[f"{rtp}_low"]),
                         "rtp_initial_high": float(f[f"{rtp}_high"]),
@@ -284,12 +288,14 @@ def published_figures(rules=None, *, rounds: int = 5_000, seed: int = 2026, read
     if weak_rounds is None:
         weak_rounds = max(rounds, 50_000)
     for profile in weak_profiles:
-        r = simulate(rules, players=weak_players, strategy=profile, rounds=weak_rounds, seed=seed,
-                     progress=progress, executor=executor)
+        r = (runs or {}).get((profile, weak_players))
+        if r is None:
+            r = simulate(rules, players=weak_players, strategy=profile, rounds=weak_rounds, seed=seed,
+                         progress=progress, executor=executor)
         f = r.to_frame().iloc[0]
         rows.append(_row(f"RTP of weak players ({profile}, {weak_players} players)", 0.90, profile,
                          float(f["rtp_initial"]), float(f["rtp_initial_low"]), float(f["rtp_initial_high"]),
-                         f"monte carlo {weak_rounds:,} rounds"))
+                         f"monte carlo {r.rounds:,} rounds"))
     table = pd.DataFrame(rows)
     return PublishedFigures(table, by, rules.name, int(rounds), int(seed), time.perf_counter() - t0, targets)
 
@@ -343,6 +349,8 @@ def best_response(rules=None, *, reading: str = "pot-odds-final", players=range(
     ``executor``: where the Monte Carlo chunks run (None: local threads; a Dask client, a
     :class:`~ricochet_math.solvers.executors.DaskExecutor`, or a scheduler address, which opens a client per
     run: pass a client for many runs); the figures do not depend on it.
+    ``runs``: finished simulations to reuse, by ``(reading or profile, players)`` (the report passes
+    the runs it already made); the rows then name the rounds each run played.
     """
     (reading,) = check_readings((reading,))
     rules = load_rules(rules)

@@ -2,16 +2,29 @@
 
 A table's unseen cards are a ``uint8[52]`` mask (1 = the card may still be
 drawn); :func:`unseen_cards` lists them, in card order, for the draw
-enumerations (all ``C(n, 3)`` draws, :func:`ricochet_math.evaluator.evaluation.draw_histogram`).
+enumerations (all ``C(n, 3)`` draws, counted by the ranks drawn:
+:func:`ricochet_math.evaluator.evaluation.draw_counts`).
+
+:func:`table_draws` gives several seats' final-value distributions at once,
+sparse: over the ascending union of the values any of them can reach (a few
+hundred to two thousand of the 7,462), which is all the look-ahead reads.
+Every probability is ``count / C(n, 3)`` and every sum over values runs in
+ascending value order, as over the dense histograms of :func:`final_distribution`,
+so the figures are the same to the last bit (the values outside the union add 0).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.evaluator.evaluation import NUM_VALUES, draw_histogram
+from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram
 
-__all__ = ["unseen_cards", "final_distribution", "expected_bonus"]
+__all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws", "sorted_counts"]
+
+_WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
+# de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
 @njit
@@ -49,3 +62,80 @@ def expected_bonus(h, bonus_by_value):
         if h[v] > 0.0:
             b += h[v] * bonus_by_value[v]
     return b
+
+
+@njit
+def table_draws(hole, seats, cards, extra_value):
+    """The final-value distributions of ``seats`` (int64[S], rows of ``hole``) drawing three of
+    ``cards``, sparse: ``(values, probs)`` with ``values`` int64[U] the ascending union of the
+    values any of them reaches (and ``extra_value`` when >= 0) and ``probs[k, i]`` float64[S, U]
+    the probability that seat ``seats[k]`` ends at ``values[i]`` (0 where it cannot).
+
+    ``probs[k, i]`` is ``final_distribution(...)[values[i]]`` bit for bit (the same count over
+    the same number of draws), and a sum over ``i`` ascending equals the dense sum over all
+    values ascending (the values left out are those of probability 0)."""
+    n_seats = seats.shape[0]
+    vals = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
+    entries = np.empty(n_seats, dtype=np.int64)
+    totals = np.empty(n_seats, dtype=np.int64)
+    words = np.zeros(_WORDS, dtype=np.int64)
+    for k in range(n_seats):
+        s = seats[k]
+        e, total = draw_counts(hole[s, 0], hole[s, 1], cards, vals[k], counts[k])
+        entries[k] = e
+        totals[k] = total
+        for i in range(e):
+            v = vals[k, i]
+            words[v >> 5] |= 1 << (v & 31)
+    if extra_value >= 0:
+        words[extra_value >> 5] |= 1 << (extra_value & 31)
+    u = 0
+    values = np.empty(n_seats * MAX_DRAW_ENTRIES + 1, dtype=np.int64)
+    for w in range(_WORDS):
+        x = words[w]
+        while x != 0:
+            low = x & -x
+            values[u] = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            u += 1
+            x ^= low
+    where = np.empty(NUM_VALUES, dtype=np.int32)  # value -> index in values (read only at those values)
+    for i in range(u):
+        where[values[i]] = i
+    probs = np.zeros((n_seats, u), dtype=np.float64)
+    for k in range(n_seats):
+        total = totals[k]
+        for i in range(entries[k]):
+            c = counts[k, i]
+            probs[k, where[vals[k, i]]] = c / total if total > 0 else c
+    return values[:u].copy(), probs
+
+
+@njit
+def sorted_counts(c0, c1, cards):
+    """One seat's draws as ``(values, counts, draws)``: the values hole cards ``c0, c1`` reach with
+    three of ``cards``, ascending (int64), how many draws reach each (float64, whole numbers) and
+    ``C(n, 3)``: the nonzero entries of :func:`~ricochet_math.evaluator.evaluation.draw_histogram`
+    in value order, so sums over them equal the dense sums to the last bit."""
+    vals = np.empty(MAX_DRAW_ENTRIES, dtype=np.int64)
+    counts = np.empty(MAX_DRAW_ENTRIES, dtype=np.float64)
+    e, total = draw_counts(c0, c1, cards, vals, counts)
+    words = np.zeros(_WORDS, dtype=np.int64)
+    where = np.empty(NUM_VALUES, dtype=np.float64)  # value -> its count (read only at those values)
+    for i in range(e):
+        v = vals[i]
+        words[v >> 5] |= 1 << (v & 31)
+        where[v] = counts[i]
+    values = np.empty(e, dtype=np.int64)
+    out = np.empty(e, dtype=np.float64)
+    u = 0
+    for w in range(_WORDS):
+        x = words[w]
+        while x != 0:
+            low = x & -x
+            v = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            values[u] = v
+            out[u] = where[v]
+            u += 1
+            x ^= low
+    return values, out, total

@@ -49,7 +49,7 @@ import numpy as np
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.rules.layout import Option, layout
-from ricochet_math.strategies.draws import expected_bonus, final_distribution, unseen_cards
+from ricochet_math.strategies.draws import expected_bonus, final_distribution, table_draws, unseen_cards
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
@@ -196,6 +196,164 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
     return G
 
 
+@njit
+def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1, active, mine, tie):
+    """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
+    the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
+    the grid indices ``g`` where ``mine`` is True, and ``G[m, 0, tie]`` for every ``m`` when
+    ``tie`` >= 0); other entries are left unset.
+
+    Which entries are read: seat ``k``'s step reads ``G_{k+1}`` at the values it writes (the
+    holder keeps the pot or the seat folds), at the values seat ``k`` can reach (the suffix sum
+    over ``g > s``), and one tie count up (``m + 1``) only where seat ``k`` can tie (``h_k(s) >
+    0``; elsewhere the tie term is ``0 * G = 0`` exactly).  So ``G_k`` is needed with ``m = 0``
+    on the acting seat's values and the values of seats ``0..k-1``, and with ``m = 1, 2`` only
+    where two (three) hands can meet: a few percent of the grid.  ``level[m, s]`` is the first
+    ``k`` at which entry ``(m, s)`` is needed (needed at every later ``k`` too); the suffix sums
+    run over seat ``k``'s values only (the others add exactly 0).
+
+    ``probs[1 + k][i_lo:]`` is later seat ``k``'s distribution on the grid (``hists[k]`` of
+    :func:`_continuation`; :func:`~ricochet_math.strategies.draws.table_draws`' rows, read in place)."""
+    K = probs.shape[1] - i_lo
+    R = n_later + 1
+    never = n_later + 1
+    level = np.full((MAX_TIED, K), never, dtype=np.int8)
+    for g in range(K):
+        if mine[g]:
+            level[0, g] = 0
+    if tie >= 0:
+        for m in range(MAX_TIED):
+            level[m, tie] = 0
+    max_reach = 0
+    reach = np.empty(K + 1, dtype=np.int32)  # seat k's values (grid indices), ascending
+    for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
+        h = probs[k + 1][i_lo:]
+        n_reach = 0
+        for g in range(K):  # branch-free: write every index, keep those the seat reaches
+            reach[n_reach] = g
+            n_reach += 1 if h[g] > 0.0 else 0
+        for j in range(n_reach):
+            g = reach[j]
+            l0 = level[0, g]
+            l1 = level[1, g]
+            l2 = level[2, g]
+            if l0 > k + 1:
+                level[0, g] = k + 1
+            if l0 <= k and l1 > k + 1:
+                level[1, g] = k + 1
+            if (l1 <= k or l2 <= k) and l2 > k + 1:
+                level[2, g] = k + 1
+        max_reach = max(max_reach, n_reach)
+    # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
+    # them together); the tie counts m = 1, 2 only at the values where some tie is needed
+    # (level[2] <= level[1] <= level[0] there: a tie of three needs one of two), G12[m - 1, slot[g], dp].
+    # todo[m]: per m, the grid indices by the level from which they are needed: seat k writes the
+    # first n_upto[m, k + 1] of them (each entry is computed on its own: their order does not matter).
+    slot = np.empty(K, dtype=np.int32)
+    n_slots = 0
+    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    for g in range(K):  # one pass: the tie slots and the counts by level
+        if level[1, g] < never:
+            slot[g] = n_slots
+            n_slots += 1
+        for m in range(MAX_TIED):
+            n_upto[m, level[m, g] + 1] += 1
+    fill = np.empty((MAX_TIED, R + 1), dtype=np.int64)
+    for m in range(MAX_TIED):
+        for lv in range(R):
+            n_upto[m, lv + 1] += n_upto[m, lv]
+        for lv in range(R + 1):
+            fill[m, lv] = n_upto[m, lv]
+    G0 = np.empty((K, R), dtype=np.float64)
+    G12 = np.empty((2, max(n_slots, 1), R), dtype=np.float64)
+    todo = np.empty((MAX_TIED, K), dtype=np.int32)
+    for g in range(K):  # one pass: G after the last seat, where it is read, and the lists by level
+        lv = level[0, g]
+        if lv < never:
+            for dp in range(R):
+                G0[g, dp] = (pot1 + dp) / 1
+            todo[0, fill[0, lv]] = g
+            fill[0, lv] += 1
+        lv = level[1, g]
+        if lv < never:
+            sl = slot[g]
+            for m in range(1, MAX_TIED):
+                for dp in range(R):
+                    G12[m - 1, sl, dp] = (pot1 + dp) / (m + 1)
+            todo[1, fill[1, lv]] = g
+            fill[1, lv] += 1
+            lv = level[2, g]
+            if lv < never:
+                todo[2, fill[2, lv]] = g
+                fill[2, lv] += 1
+    Gn0 = np.empty_like(G0)  # entries a step does not write are never read
+    Gn12 = np.empty_like(G12)
+    below = np.empty(K, dtype=np.float64)
+    A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
+    nxt = np.empty(K, dtype=np.int32)  # per grid index: the first j with reach[j] > it
+    for k in range(n_later - 1, -1, -1):
+        if not active[k]:
+            continue  # G_k = G_{k+1} for every pot the seat can face
+        h = probs[k + 1][i_lo:]
+        bk = bonuses[k] if use_bonus else 0.0
+        acc = below0[k]
+        n_reach = 0
+        for g in range(K):  # branch-free, as above
+            below[g] = acc
+            hg = h[g]
+            acc += hg
+            reach[n_reach] = g
+            n_reach += 1 if hg > 0.0 else 0
+            nxt[g] = n_reach
+        # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
+        for dp in range(k + 1):
+            A[n_reach, dp] = 0.0
+        for j in range(n_reach - 1, -1, -1):
+            g = reach[j]
+            hg = h[g]
+            for dp in range(k + 1):
+                A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
+        # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere)
+        for i in range(n_upto[0, k + 1]):
+            g = todo[0, i]
+            hs = h[g]
+            bl = below[g]
+            jn = nxt[g]
+            if hs > 0.0:
+                sl = slot[g]
+                for dp in range(k + 1):
+                    t = hs * G12[0, sl, dp + 1]
+                    play = bl * G0[g, dp + 1] + t
+                    Gn0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
+            else:
+                for dp in range(k + 1):
+                    play = bl * G0[g, dp + 1] + 0.0
+                    Gn0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
+        # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
+        for m in range(1, MAX_TIED):
+            for i in range(n_upto[m, k + 1]):
+                g = todo[m, i]
+                hs = h[g]
+                bl = below[g]
+                jn = nxt[g]
+                sl = slot[g]
+                for dp in range(k + 1):
+                    t = hs * G12[1, sl, dp + 1] if hs > 0.0 else 0.0
+                    play = bl * G12[m - 1, sl, dp + 1] + t
+                    Gn12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
+        G0, Gn0 = Gn0, G0  # G_k, valid for dp <= k: all that seat k - 1 reads
+        G12, Gn12 = Gn12, G12
+    out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
+    for g in range(K):
+        if level[0, g] == 0:
+            out[0, 0, g] = G0[g, 0]
+        if level[1, g] == 0:
+            out[1, 0, g] = G12[0, slot[g], 0]
+        if level[2, g] == 0:
+            out[2, 0, g] = G12[1, slot[g], 0]
+    return out
+
+
 def seat_values(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                 dealer_kicked, bonus_by_value, options):
     """(EV(play), EV(fold), P(win the pot), E[bonus], play?) of the seat ``order[pos]``.
@@ -231,23 +389,35 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                options, want_shares):
     """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
     ``want_shares`` (else an empty array) as a sixth entry."""
-    cards = unseen_cards(unseen)
-    seat = order[pos]
-    h_me = final_distribution(hole[seat, 0], hole[seat, 1], cards)
+    values, probs = table_draws(hole, order[pos:], unseen_cards(unseen), best_value)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in,
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in,
                                                        n_tied, pot, dealer_kicked, bonus_by_value, options, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
 
 
 @njit
-def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _sparse_bonus(values, h, bonus_by_value):
+    """:func:`expected_bonus` of a distribution ``h`` over ``values`` (ascending, as the dense sum)."""
+    b = 0.0
+    for i in range(values.shape[0]):
+        if h[i] > 0.0:
+            b += h[i] * bonus_by_value[values[i]]
+    return b
+
+
+@njit
+def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options, shares_out):
-    """:func:`seat_values` given the unseen ``cards`` and the acting seat's final-value
-    distribution ``h_me``; ``shares_out`` (float64[7462] or empty) receives the share by value."""
+    """:func:`seat_values` given the final-value distributions of the acting seat (``probs[0]``)
+    and of the later seats (``probs[1:]``, in order of play) over the ascending ``values``
+    (:func:`~ricochet_math.strategies.draws.table_draws`, which includes ``best_value``);
+    ``shares_out`` (float64[7462] or empty) receives the share by value."""
     n = order.shape[0]
     ties_dealer = options[Option.dealer_loses_ties] != 0
-    b_me = expected_bonus(h_me, bonus_by_value)
+    h_me = probs[0]
+    U = values.shape[0]
+    b_me = _sparse_bonus(values, h_me, bonus_by_value)
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
     if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
@@ -257,45 +427,40 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
     dv = options[Option.dealer_value]
     dv_reach = dv if ties_dealer else dv + 1
     # The value grid: every value some seat can reach from ``lo`` up, plus the value to
-    # beat.  Whatever stands after my play is >= best_value, so lower values only count
-    # as "below" (the dealer-only readings also need the values that reach her hand).
+    # beat (the union ``values`` from its first value >= lo).  Whatever stands after my play
+    # is >= best_value, so lower values only count as "below" (the dealer-only readings also
+    # need the values that reach her hand).
     lo = max(best_value, 0)
     if rd.others >= Reading.pot_odds_now or rd.mine >= Reading.pot_odds_now:
         lo = max(min(lo, dv_reach), 0)
-    full = np.empty((max(n_later, 1), NUM_VALUES), dtype=np.float64)
+    i_lo = 0
+    while i_lo < U and values[i_lo] < lo:
+        i_lo += 1
+    K = U - i_lo
+    # the later seats' expected bonuses and mass below the grid, in one pass over the values
+    # (each seat's sums still run over its values in ascending order)
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
-    for k in range(n_later):
-        s2 = order[pos + 1 + k]
-        full[k] = final_distribution(hole[s2, 0], hole[s2, 1], cards)
-        bonuses[k] = expected_bonus(full[k], bonus_by_value)
-        acc = 0.0
-        for v in range(lo):
-            acc += full[k, v]
-        below0[k] = acc
-    index = np.full(NUM_VALUES, -1, dtype=np.int64)
-    K = 0
-    for v in range(lo, NUM_VALUES):
-        hit = v == best_value or h_me[v] > 0.0
-        if not hit:
+    for i in range(U):
+        bv = bonus_by_value[values[i]]
+        low = i < i_lo
+        if bv != 0.0 or low:
             for k in range(n_later):
-                if full[k, v] > 0.0:
-                    hit = True
-                    break
-        if hit:
-            index[v] = K
-            K += 1
-    grid = np.empty(K, dtype=np.int64)
-    for v in range(lo, NUM_VALUES):
-        if index[v] >= 0:
-            grid[index[v]] = v
-    hists = np.zeros((max(n_later, 1), K), dtype=np.float64)
-    for k in range(n_later):
-        for i in range(K):
-            hists[k, i] = full[k, grid[i]]
+                h = probs[k + 1, i]
+                if h > 0.0:
+                    bonuses[k] += h * bv
+                    if low:
+                        below0[k] += h
+    # the later seats' distributions on the grid, for the readings other than perfect play
+    need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
+    hists = np.zeros((max(n_later, 1) if need_hists else 1, K), dtype=np.float64)
+    if need_hists:
+        for k in range(n_later):
+            for i in range(K):
+                hists[k, i] = probs[k + 1, i_lo + i]
     dealer_start = K
     for i in range(K):
-        if grid[i] >= dv_reach:
+        if values[i_lo + i] >= dv_reach:
             dealer_start = i
             break
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
@@ -307,16 +472,26 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
             bk = bonuses[k] if rd.others_bonus else 0.0
             if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
                 active[k] = False
-    G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
-                      dealer_kicked, active)
+    if rd.others == Reading.perfect:
+        mine = np.empty(K, dtype=np.bool_)
+        tie = -1
+        for g in range(K):
+            mine[g] = h_me[i_lo + g] > 0.0
+            if values[i_lo + g] == best_value:
+                tie = g
+        G = _continuation_perfect(rd.others_bonus, probs, i_lo, bonuses, below0, n_later, pot + 1, active, mine,
+                                  tie)
+    else:
+        G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
+                          dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
-    for f in range(lo, NUM_VALUES):
-        pf = h_me[f]
+    for g in range(K):
+        pf = h_me[i_lo + g]
         if pf == 0.0:
             continue
-        g = index[f]
+        f = values[i_lo + g]
         if best_value < 0:
             share = G[0, 0, g]
         elif f > best_value:
@@ -342,11 +517,11 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
         G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, pot + 1, dealer_start,
                            dealer_kicked, active)
         e0 = 0.0
-        for f in range(lo, NUM_VALUES):
-            pf = h_me[f]
+        for g in range(K):
+            pf = h_me[i_lo + g]
             if pf == 0.0:
                 continue
-            g = index[f]
+            f = values[i_lo + g]
             if best_value < 0 or f > best_value:
                 e0 += pf * G0[0, 0, g]
             elif f == best_value:
@@ -361,8 +536,9 @@ def _seat_values(rd, cards, h_me, hole, order, pos, best_value, dealer_in, n_tie
             decide = 1e9
         else:
             pr = 0.0
-            for v in range(max(dv_reach, 0), NUM_VALUES):
-                pr += h_me[v]
+            for i in range(U):
+                if values[i] >= dv_reach:
+                    pr += h_me[i]
             if rd.mine == Reading.pot_odds_now:
                 final_pot = pot + 1.0
             else:
@@ -461,18 +637,20 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
                                  pot, dealer_kicked, bonus_by_value, options)
     # Exact shortcut, never a different decision: a share can never exceed the
     # largest final pot, so if even that cannot pay for the play, fold now.
-    seat = order[pos]
     n_later = order.shape[0] - pos - 1
     auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
     cards = unseen_cards(unseen)
-    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    if not auto and best_value >= 0:
+    if not auto and best_value >= 0:  # the acting seat's own distribution only
+        values, probs = table_draws(hole, order[pos:pos + 1], cards, -1)
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
+        h = probs[0]
         reach = 0.0
-        for v in range(best_value + (1 if ties else 0), NUM_VALUES):
-            reach += h[v]
-        b = expected_bonus(h, bonus_by_value) if rd.mine_bonus else 0.0
+        for i in range(values.shape[0]):
+            if values[i] >= best_value + (1 if ties else 0):
+                reach += h[i]
+        b = _sparse_bonus(values, h, bonus_by_value) if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    return _seat_values(rd, cards, h, hole, order, pos, best_value, dealer_in, n_tied, pot,
+    values, probs = table_draws(hole, order[pos:], cards, best_value)
+    return _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]

@@ -1,0 +1,147 @@
+"""Issue 14's faster perfect-play kernel against what it replaced, bit for bit.
+
+* :func:`draw_counts` (draws counted by the ranks drawn) against the draw-by-draw
+  enumeration, on random hole cards (pairs, suited, offsuit) and decks of 3..50 cards.
+* :func:`table_draws` (sparse, several seats) against the dense :func:`final_distribution`.
+* The kernel's figures on 330 seeded state/reading pairs against the values the
+  pre-issue-14 kernel gave (stored as exact hex floats in ``tests/golden/perfect-kernel.json``,
+  written by ``benchmarks/check_perfect_identical.py --write-golden`` from the frozen copy
+  ``benchmarks/perfect_reference.py``; the full 28,050-pair comparison is that script).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ricochet_math.evaluator.evaluation import (
+    MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram, draw_histogram_enumerated,
+)
+from ricochet_math.strategies import perfect as P
+from ricochet_math.strategies.draws import final_distribution, table_draws, unseen_cards
+
+GOLDEN = Path(__file__).with_name("golden") / "perfect-kernel.json"
+
+
+def _random_case(rng, kind):
+    perm = rng.permutation(52)
+    c0 = int(perm[0])
+    if kind == "pair":
+        c1 = next(int(c) for c in perm[1:] if c >> 2 == c0 >> 2)
+    elif kind == "suited":
+        c1 = next(int(c) for c in perm[1:] if c & 3 == c0 & 3)
+    else:
+        c1 = next(int(c) for c in perm[1:] if c & 3 != c0 & 3 and c >> 2 != c0 >> 2)
+    rest = np.array([c for c in perm if c not in (c0, c1)], dtype=np.int64)
+    size = int(rng.integers(3, 51))
+    return c0, c1, np.sort(rest[:size])
+
+
+@pytest.mark.parametrize("kind", ["pair", "suited", "offsuit"])
+def test_draw_counts_equal_the_enumeration(kind):
+    rng = np.random.default_rng({"pair": 1, "suited": 2, "offsuit": 3}[kind])
+    vals = np.empty(MAX_DRAW_ENTRIES, dtype=np.int64)
+    counts = np.empty(MAX_DRAW_ENTRIES)
+    for _ in range(400):
+        c0, c1, cards = _random_case(rng, kind)
+        want = np.zeros(NUM_VALUES)
+        n_want = draw_histogram_enumerated(c0, c1, cards, want)
+        got = np.zeros(NUM_VALUES)
+        assert draw_histogram(c0, c1, cards, got) == n_want
+        assert np.array_equal(got, want)
+        e, total = draw_counts(c0, c1, cards, vals, counts)
+        assert total == n_want and len(set(vals[:e].tolist())) == e and (counts[:e] > 0).all()
+        assert counts[:e].sum() == n_want
+
+
+def test_draw_counts_full_deck_flush_count():
+    """A suited hole pair with all 50 other cards unseen: C(11, 3) = 165 draws make a flush
+    (straight flushes included), and every draw is counted once (C(50, 3) = 19,600)."""
+    vals = np.empty(MAX_DRAW_ENTRIES, dtype=np.int64)
+    counts = np.empty(MAX_DRAW_ENTRIES)
+    cards = np.array([c for c in range(52) if c not in (48, 44)], dtype=np.int64)  # hole: As Ks... (ranks 12, 11)
+    e, total = draw_counts(48, 44, cards, vals, counts)
+    assert total == 19_600 and counts[:e].sum() == 19_600
+    from ricochet_math.evaluator.evaluation import category_of
+    flushes = sum(counts[i] for i in range(e) if category_of(vals[i]) in (5, 8))
+    assert flushes == 165
+
+
+def test_table_draws_equal_the_dense_distributions():
+    rng = np.random.default_rng(7)
+    for n in (1, 3, 7):
+        for _ in range(20):
+            perm = rng.permutation(52)
+            hole = perm[:2 * n].reshape(n, 2).astype(np.int64)
+            unseen = np.ones(52, dtype=np.uint8)
+            unseen[perm[:2 * n + 5 + 3 * int(rng.integers(0, n))]] = 0
+            cards = unseen_cards(unseen)
+            seats = rng.permutation(n).astype(np.int64)
+            extra = int(rng.integers(-1, NUM_VALUES))
+            values, probs = table_draws(hole, seats, cards, extra)
+            assert (np.diff(values) > 0).all()
+            union = np.zeros(NUM_VALUES, dtype=bool)
+            for k, s in enumerate(seats):
+                dense = final_distribution(hole[s, 0], hole[s, 1], cards)
+                assert np.array_equal(probs[k], dense[values])  # bit for bit
+                assert dense[values].sum() == pytest.approx(1.0, abs=1e-12)
+                union |= dense > 0
+            if extra >= 0:
+                union[extra] = True
+            assert np.array_equal(values, np.flatnonzero(union))
+
+
+def _states(seed, count):
+    """Seeded table states of every kind the kernel sees (the golden file's inputs)."""
+    from ricochet_math.engine.round import Round
+    from ricochet_math.rules.ruleset import load_rules
+    base = load_rules()
+    low = base.with_options(dealer_loses_ties=False, bonus_on_automatic_win=False)
+    for n in range(1, 8):
+        low = low.with_kickout(n, "22")
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        n = int(rng.integers(2, 8))
+        rnd = Round(low if len(out) % 2 else base, n, rng.permutation(52))
+        for _ in range(int(rng.integers(0, n))):
+            if rnd.is_terminal() or rnd.automatic_win_due():
+                break
+            rnd.apply("fold" if rng.random() < 0.4 else "play")
+        if rnd.is_terminal() or rnd.automatic_win_due():
+            continue
+        st = rnd.table_state()
+        out.append((st.unseen.copy(), np.asarray(st.holes, dtype=np.int64), np.asarray(st.order, dtype=np.int64),
+                    st.position, st.best_value, st.dealer_in, st.n_tied, st.pot, st.dealer_kicked,
+                    st.bonus_by_value, st.options.copy()))
+    return out
+
+
+GOLDEN_READINGS = P.READING_NAMES + ("perfect-vs-myopic", "perfect-vs-pot-odds-final-no-bonus", "myopic-vs-perfect")
+
+
+def kernel_figures(module, seed=20261201, count=30):
+    """Every figure of ``module``'s kernel (``seat_values``, ``model_shares``, ``perfect_decision``)
+    on ``count`` states x the eleven readings, as exact hex floats and a digest of the shares."""
+    rows = []
+    shares = hashlib.sha256()
+    for st in _states(seed, count):
+        for name in GOLDEN_READINGS:
+            rd = module.readings(name)
+            ev, fold, p_win, bonus, play = module.seat_values(rd, *st)
+            shares.update(module.model_shares(rd, *st).tobytes())
+            rows.append([name, float(ev).hex(), float(fold).hex(), float(p_win).hex(), float(bonus).hex(), bool(play),
+                         bool(module.perfect_decision(rd, *st))])
+    return {"seed": seed, "count": count, "rows": rows, "shares_sha256": shares.hexdigest()}
+
+
+def test_kernel_figures_equal_the_pre_issue_14_kernel():
+    want = json.loads(GOLDEN.read_text())
+    got = kernel_figures(P, want["seed"], want["count"])
+    assert len(got["rows"]) == len(want["rows"]) == 330
+    for g, w in zip(got["rows"], want["rows"]):
+        assert g == w
+    assert got["shares_sha256"] == want["shares_sha256"]
