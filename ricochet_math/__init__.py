@@ -37,6 +37,7 @@ from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
+from ricochet_math.reports.reading_search import search_readings
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.engine import RingGame, play_ring_game
 from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
@@ -55,7 +56,6 @@ from ricochet_math.games.home.engine import HomeGame, play_game
 from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
 from ricochet_math.games.home.solver import home_position, solve_home
 
-from ricochet_math.reports.reading_search import search_readings
 
 __all__ = [
     "__version__",
@@ -86,7 +86,7 @@ __all__ = [
     "tune_paytable", "tune_cover", "tune_bonus",
     # reports
     "published_figures", "best_response",
-    "build_report",
+    "build_report", "search_readings",
     # Ring Poker (games/ring)
     "RingRules", "RingGame", "play_ring_game", "Arrangement", "OpponentModel", "arrange", "opponent_model",
     "RingSimulation", "ring_pairings", "simulate_ring", "ring_report",
@@ -100,6 +100,4 @@ __all__ = [
     "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
     "home_position", "solve_home",
 
-    # which reading the publisher computed (issue 13)
-    "search_readings",
 ]

@@ -106,12 +106,12 @@ def test_joker_text_errors_name_the_place():
 
 
 def test_joker_text_is_written():
-    assert format_cards([51, 52, 53]) == "As Jk Jk"
-    assert format_cards([51, 52], symbols=True) == "A♠ \U0001F0CF"
+    assert format_cards([51, 52, 53], jokers=True) == "As Jk Jk"
+    assert format_cards([51, 52], symbols=True, jokers=True) == "A♠ \U0001F0CF"
     assert format_card(52, jokers=True) == "Jk"
     with pytest.raises(CardError):  # a single card keeps refusing a joker unless asked
         format_card(52)
-    assert parse_cards(format_cards([3, 52, 53]), jokers=True).tolist() == [3, 52, 53]
+    assert parse_cards(format_cards([3, 52, 53], jokers=True), jokers=True).tolist() == [3, 52, 53]
 
 
 # ------------------------------------------------------------------ the rulebook's bug

@@ -147,7 +147,7 @@ def _play(args) -> int:
     record = play_game(rules, parse_strategies(args.strategy, rules.players), deck, rng_seed=seed)
     if args.format == "table":
         print(format_history(record))
-        print(f"(seed {seed}; deck {format_cards(record.deck)})")
+        print(f"(seed {seed}; deck {format_cards(record.deck, jokers=True)})")
     elif args.format == "csv":
         print_frame(record.to_frame(), "csv")
     else:

@@ -210,9 +210,10 @@ def format_card(c: int, *, symbols: bool = False, jokers: bool = False) -> str:
     return RANKS[c >> 2] + suit
 
 
-def format_cards(cards: Iterable[int], *, symbols: bool = False) -> str:
-    """Space-separated text of several kernel cards; jokers (52, 53) read ``Jk`` (``🃏``)."""
-    return " ".join(format_card(c, symbols=symbols, jokers=True) for c in cards)
+def format_cards(cards: Iterable[int], *, symbols: bool = False, jokers: bool = False) -> str:
+    """Space-separated text of several kernel cards; with ``jokers=True`` the jokers (52, 53) read ``Jk``
+    (``🃏``), otherwise a card outside 0..51 is refused (a game without jokers never shows one)."""
+    return " ".join(format_card(c, symbols=symbols, jokers=jokers) for c in cards)
 
 
 def full_deck() -> np.ndarray:

@@ -344,7 +344,7 @@ def _rounding_se(decimals: int) -> float:
 
 def fit_table(store, readings, seed: int, *, pages=PAGES, conventions=("initial", "wagered")) -> pd.DataFrame:
     """One row per reading, page and RTP convention: every figure, its standard error, half-width,
-    z and whether it is resolved; chi2 and max |z| over the figures present; ranked by the number of
+    z and whether it is resolved; chi2 and max ``|z|`` over the figures present; ranked by the number of
     figures present, then chi2."""
     z95 = z_value(0.95)
     rows = []
@@ -420,7 +420,7 @@ class SearchResult:
 
     def to_markdown(self, top: int = 10) -> str:
         """The report's section: how the search was run, the ``top`` rows ranked by chi2, and what the
-        best row reproduces (|z| <= 2), figure by figure, with the resolution of each claim."""
+        best row reproduces (``|z| <= 2``), figure by figure, with the resolution of each claim."""
         return search_markdown(self.table, self.seed, top)
 
     def write(self, path="reports/publisher-readings.csv") -> Path:
@@ -448,7 +448,7 @@ def default_store() -> Path:
 
 
 def _worst_z(store, reading: str, seed: int) -> float:
-    """The largest |z| of the figures a reading has so far (exact N = 1, and the stored N = 7 and 3 cells)."""
+    """The largest ``|z|`` of the figures a reading has so far (exact N = 1, and the stored N = 7 and 3 cells)."""
     t = fit_table(store, [reading], seed, pages=("publisher",), conventions=("initial",))
     zs = [abs(t.iloc[0][f"{f}_z"]) for f, _, _, _ in FIGURES if f"{f}_z" in t and not math.isnan(t.iloc[0][f"{f}_z"])]
     return max(zs) if zs else 0.0

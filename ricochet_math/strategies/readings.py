@@ -9,17 +9,21 @@ The rulebook's figures assume a "perfect strategy" it never defines (docs/rules.
 three things, each a small choice a publisher's analyst could have made:
 
 * **pot**: which pot the seat weighs
+
   - ``now``: the pot right after its own play (``pot + 1``);
   - ``final``: the final pot when every later seat follows the same rule with its
     own odds (exact, backward over pot sizes: all cards are face up);
   - ``all``: the final pot if every later seat plays (``pot + 1 + later seats``);
   - ``prob``: the expected final pot when each later seat plays with its own
     probability of reaching the target (``pot + 1 + sum of their reach``);
+
 * **target**: which hand the seat must reach
+
   - ``dealer``: the dealer's five cards, even after a player has beaten her
     (always play when she is kicked out);
   - ``best``: the hand to beat now (the dealer's while she is in, else the best
     standing player's; always play when nothing stands);
+
 * **ties** with standing players (``best`` only; a tie with the dealer always
   counts as the rules pay it, a win when she loses ties): ``share`` (1/(m+1) of
   the pot with m standing players, as paid), ``win`` (counted as a whole win) or

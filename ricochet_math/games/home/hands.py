@@ -148,4 +148,4 @@ def describe_hand(cards) -> str:
 
 def show(cards) -> str:
     """Cards with suit symbols (the hand history's form)."""
-    return format_cards(cards, symbols=True)
+    return format_cards(cards, symbols=True, jokers=True)

@@ -53,7 +53,7 @@ def hand_key_of(cards, rule: int) -> int:
 
 def cards_text(cards) -> str:
     """``As Kd Jk``: card text with the jokers as ``Jk``."""
-    return format_cards(int(c) for c in cards)
+    return format_cards((int(c) for c in cards), jokers=True)
 
 
 def parse_ring_cards(text, *, count: int | None = None, where: str = "") -> np.ndarray:
