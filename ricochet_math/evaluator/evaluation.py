@@ -174,7 +174,8 @@ def _evaluate_serial(hands, out):
 
 @njit
 def _first_repeat(hands):
-    """Index of the first row of ``hands`` (uint8, cards 0..51) holding a card twice, or -1."""
+    """Index of the first row of ``hands`` (integer cards 0..63: the 52 and the jokers) holding a card
+    twice, or -1."""
     for i in range(hands.shape[0]):
         seen = np.uint64(0)
         for j in range(hands.shape[1]):
@@ -436,6 +437,29 @@ def _append_ranks(key, nd, mask):
 
 
 @njit(inline="always")
+def levels_key(s1, s2, s3, s4):
+    """:func:`partial_key` of a hand of at most four of a rank from its rank masks by multiplicity
+    (bit r of ``s_k``: rank r at least k times); no straights or flushes.  Shared with the joker
+    kernels (:mod:`ricochet_math.evaluator.jokers`)."""
+    quads, trips, pairs, singles = s4, s3 & ~s4, s2 & ~s3, s1 & ~s2
+    if quads:
+        cat = FOUR_OF_A_KIND
+    elif trips:
+        cat = THREE_OF_A_KIND
+    elif pairs:
+        cat = TWO_PAIR if pairs & (pairs - 1) else PAIR
+    else:
+        cat = HIGH_CARD
+    key, nd = _append_ranks(np.int64(cat), 0, quads)
+    key, nd = _append_ranks(key, nd, trips)
+    key, nd = _append_ranks(key, nd, pairs)
+    key, nd = _append_ranks(key, nd, singles)
+    for _ in range(nd, 5):
+        key *= PARTIAL_BASE
+    return key
+
+
+@njit(inline="always")
 def partial_key(cards, n):
     """Comparable key of the first ``n`` (1..5) cards of ``cards`` (kicker rule).
 
@@ -455,22 +479,7 @@ def partial_key(cards, n):
         s3 |= s2 & b
         s2 |= s1 & b
         s1 |= b
-    quads, trips, pairs, singles = s4, s3 & ~s4, s2 & ~s3, s1 & ~s2
-    if quads:
-        cat = FOUR_OF_A_KIND
-    elif trips:
-        cat = THREE_OF_A_KIND
-    elif pairs:
-        cat = TWO_PAIR if pairs & (pairs - 1) else PAIR
-    else:
-        cat = HIGH_CARD
-    key, nd = _append_ranks(np.int64(cat), 0, quads)
-    key, nd = _append_ranks(key, nd, trips)
-    key, nd = _append_ranks(key, nd, pairs)
-    key, nd = _append_ranks(key, nd, singles)
-    for _ in range(nd, 5):
-        key *= PARTIAL_BASE
-    return key
+    return levels_key(s1, s2, s3, s4)
 
 
 @njit

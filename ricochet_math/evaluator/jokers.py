@@ -79,12 +79,12 @@ from ricochet_math.evaluator.cards import (
 )
 from ricochet_math.evaluator.evaluation import (
     _CARD_BIT, _CARD_KEY, _FLUSH, _O5, _O6, _O7, _RANK_BIT, _TOP_RANK, _UMASK, _USHIFT, _V5, _V6, _V7,
-    FIVE_CARD_KEY, PARTIAL_BASE, _append_ranks, eval5, eval6, eval7, partial_key, reference_partial_key,
-    reference_value,
+    FIVE_CARD_KEY, PARTIAL_BASE, _first_repeat, eval5, eval6, eval7, levels_key, partial_key,
+    reference_partial_key, reference_value,
 )
 from ricochet_math.evaluator.names import describe
 from ricochet_math.evaluator.tables import (
-    FLUSH_CAT, FOUR_OF_A_KIND, HIGH_CARD, KEY_SHIFT, PAIR, RANK_KEYS, STRAIGHT, STRAIGHT_FLUSH,
+    FLUSH_CAT, HIGH_CARD, KEY_SHIFT, PAIR, RANK_KEYS, STRAIGHT, STRAIGHT_FLUSH,
     THREE_OF_A_KIND, TWO_PAIR, class_values, classify,
 )
 
@@ -175,28 +175,6 @@ def _lookup(s, n):
 
 
 @njit(inline="always")
-def _levels_key(s1, s2, s3, s4):
-    """:func:`partial_key` of a hand of at most four of a rank from its rank masks by
-    multiplicity (bit r of ``s_k``: rank r at least k times); no straights or flushes."""
-    quads, trips, pairs, singles = s4, s3 & ~s4, s2 & ~s3, s1 & ~s2
-    if quads:
-        cat = FOUR_OF_A_KIND
-    elif trips:
-        cat = THREE_OF_A_KIND
-    elif pairs:
-        cat = TWO_PAIR if pairs & (pairs - 1) else PAIR
-    else:
-        cat = HIGH_CARD
-    key, nd = _append_ranks(np.int64(cat), 0, quads)
-    key, nd = _append_ranks(key, nd, trips)
-    key, nd = _append_ranks(key, nd, pairs)
-    key, nd = _append_ranks(key, nd, singles)
-    for _ in range(nd, 5):
-        key *= PARTIAL_BASE
-    return key
-
-
-@njit(inline="always")
 def _top_group(s1, s2, s3, s4):
     """(rank, count) of the highest rank among those held most often; (ace, 0) for no cards."""
     if s4:
@@ -272,7 +250,7 @@ def joker_key(cards, n, rule):
                 s3 |= s2 & b
                 s2 |= s1 & b
                 s1 |= b
-        return _levels_key(s1, s2, s3, s4)
+        return levels_key(s1, s2, s3, s4)
     if j == 0:               # plain hand: a flush, when present, is the best five (n <= 7)
         for suit in range(4):
             if (counts >> (4 * suit)) & 15 >= 5:
@@ -314,19 +292,6 @@ def _joker_keys_parallel(hands, rule, out):
 def _joker_keys_serial(hands, rule, out):
     for i in range(hands.shape[0]):
         out[i] = joker_key(hands[i], hands.shape[1], rule)
-
-
-@njit
-def _first_bad_row(hands):
-    """Index of the first row of ``hands`` (int64, values checked 0..53) repeating a card, or -1."""
-    for i in range(hands.shape[0]):
-        seen = np.uint64(0)
-        for k in range(hands.shape[1]):
-            bit = np.uint64(1) << np.uint64(hands[i, k])
-            if seen & bit:
-                return i
-            seen |= bit
-    return -1
 
 
 # ------------------------------------------------------------------ checked entry points
@@ -378,7 +343,7 @@ def joker_keys(hands, rule="bug", *, parallel: bool = True) -> np.ndarray:
     if hands.size and (hands.min() < 0 or hands.max() > 53):
         raise CardError("card numbers must be in 0..53 (52 and 53 are the jokers)")
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    bad = _first_bad_row(hands)
+    bad = _first_repeat(hands)
     if bad >= 0:
         raise CardError(f"row {bad} of the hands repeats a card: {' '.join(map(str, hands[bad]))}")
     out = np.empty(hands.shape[0], dtype=np.int64)
