@@ -14,12 +14,12 @@ from ricochet_math.cli.app import (
     subcommand,
     writable_folder,
 )
-from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
+from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, deal_batch, pairings, simulate
 from ricochet_math.games.ring.arrange import OBJECTIVES, arrange
 from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.hands import cards_text
 from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.strategies import STRATEGIES
+from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES, STRATEGIES
 from ricochet_math.reports.tables import Number, Percent
 
 _SEAT_FORMATS = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
@@ -39,11 +39,14 @@ def _rules(args) -> RingRules:
 
 def _strategy_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", nargs="+", default=None, metavar="NAME",
-                   help=f"one per seat, or one for every seat: {', '.join(STRATEGIES)} (default: greedy)")
+                   help=f"one per seat, or one for every seat: {', '.join(STRATEGIES)} (default: "
+                        f"{DEFAULT_STRATEGY}, the fast heuristic; greedy values the expected future pairs and "
+                        "costs milliseconds a move); with --table pairings or best-response: the strategies "
+                        f"to compare (default: {' '.join(ISSUE_STRATEGIES)})")
 
 
 def _strategies(args) -> list[str]:
-    s = args.strategy or ["greedy"]
+    s = args.strategy or [DEFAULT_STRATEGY]
     return s * args.players if len(s) == 1 else s
 
 
@@ -94,7 +97,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @subcommand("ring", help="Ring Poker: simulate, play one game, arrange 18 cards, report",
-            example="ricochet ring simulate --players 3 --strategy greedy lookahead denial --games 2000 --seed 1",
+            example="ricochet ring simulate --players 3 --strategy greedy lookahead denial --games 500 --seed 1",
             arguments=_arguments)
 def _ring(args) -> int:
     return {"simulate": _simulate, "play": _play, "arrange": _arrange, "report": _report}[args.ring_action](args)
@@ -103,7 +106,8 @@ def _ring(args) -> int:
 def _simulate(args) -> int:
     rules = _rules(args)
     if args.table in ("pairings", "best-response"):
-        table = pairings(rules, games=args.games, seed=args.seed, workers=args.workers)
+        table = pairings(rules, args.strategy or ISSUE_STRATEGIES, games=args.games, seed=args.seed,
+                         workers=args.workers)
         frame = table.to_frame() if args.table == "pairings" else table.best_responses()
         if args.format == "table":
             print(table.summary())

@@ -62,7 +62,9 @@ __all__ = [
     "opponent_model",
     "reference_best",
     "solve_indices",
+    "solve_keys",
     "subset_keys",
+    "subset_keys_range",
 ]
 
 #: the objectives :func:`arrange` knows
@@ -91,7 +93,15 @@ _FIVE_OF_EIGHT = np.array(list(combinations(range(8), 5)), dtype=np.int64)
 @njit
 def subset_keys(cards, n, rule, keys):
     """``keys[i]`` = hand key of subset ``SUBSETS[i]`` of ``cards[:n]`` for the first C(n,5) subsets."""
-    for i in range(keys.shape[0]):
+    subset_keys_range(cards, rule, keys, 0, keys.shape[0])
+
+
+@njit
+def subset_keys_range(cards, rule, keys, start, stop):
+    """``keys[i]`` for ``start <= i < stop`` only.  In colex order the subsets within the first 16
+    positions are rows 0..4367 and the rest touch position 16 or 17, so a caller that changes only
+    the last two cards recomputes rows 4368..8567 (the greedy's candidate pairs, :mod:`.future`)."""
+    for i in range(start, stop):
         s = SUBSETS[i]
         keys[i] = hand_key(cards[s[0]], cards[s[1]], cards[s[2]], cards[s[3]], cards[s[4]], rule)
 
@@ -246,9 +256,21 @@ def _w(weights, samples, keys, s, i):
     return v
 
 
+@njit(inline="always")
+def _dominated(k0, k1, k2, exclude):
+    """True when keys (k0 >= k1 >= k2) are slot by slot no stronger than ``exclude`` (-1s: never)."""
+    return k0 <= exclude[0] and k1 <= exclude[1] and k2 <= exclude[2]
+
+
 @njit
-def _solve_points(keys, order, bounds, samples, hands, n, out):
-    """Branch and bound for the largest sum over slots of the opponent-model weights (each rises with the key)."""
+def _solve_points(keys, order, bounds, samples, exclude, hands, n, out):
+    """Branch and bound for the largest sum over slots of the opponent-model weights (each rises with the key).
+
+    ``exclude`` (int64[3], slot keys strongest first; -1s for none): skip every arrangement whose keys are
+    slot by slot no stronger than it.  Run with the best arrangement's keys, this finds the **runner-up**:
+    the best arrangement that some opponent model could prefer (a dominated one never can, whatever the
+    model, so the sampling error of the model can only swap the best with an undominated one).  The
+    dominance step stays exact under the exclusion: if (T, M, best L) is dominated, so is every (T, M, L')."""
     count = order.shape[0]
     full = (np.int64(1) << n) - 1
     masks = SUBSET_MASKS
@@ -273,7 +295,7 @@ def _solve_points(keys, order, bounds, samples, hands, n, out):
             mi = rest[b]
             m1 = _w(weights, samples, keys, 1, mi)
             if hands == 2:
-                if t0 + m1 > best:
+                if t0 + m1 > best and not _dominated(keys[ti], keys[mi], -1, exclude):
                     best = t0 + m1
                     out[0], out[1], out[2] = ti, mi, -1
                 break
@@ -281,39 +303,58 @@ def _solve_points(keys, order, bounds, samples, hands, n, out):
                 break
             # dominance: the best weakest hand is the best five of the cards left, found, not searched
             li = _best_of_free(keys, full ^ mt ^ masks[mi])
-            i1, i2 = (mi, li) if keys[mi] >= keys[li] else (li, mi)
-            v = t0 + _w(weights, samples, keys, 1, i1) + _w(weights, samples, keys, 2, i2)
-            if v > best:
-                best = v
-                out[0], out[1], out[2] = ti, i1, i2
+            # slots by strength: the free cards' best five can be stronger than M, and (rarely) than T
+            i0, i1, i2 = ti, mi, li
+            if keys[i2] > keys[i1]:
+                i1, i2 = i2, i1
+            if keys[i1] > keys[i0]:
+                i0, i1 = i1, i0
+            if not _dominated(keys[i0], keys[i1], keys[i2], exclude):
+                v = (_w(weights, samples, keys, 0, i0) + _w(weights, samples, keys, 1, i1)
+                     + _w(weights, samples, keys, 2, i2))
+                if v > best:
+                    best = v
+                    out[0], out[1], out[2] = i0, i1, i2
             b += 1
     return best
 
 
 @njit
-def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
-    """Keys of the subsets, their order, and the best arrangement: ``out`` = subset indices of the
+def solve_keys(keys, n, hands, objective, samples, exclude, out):
+    """The best arrangement from the subsets' ``keys`` (already valued): ``out`` = subset indices of the
     hands strongest first (-1 where absent); returns the objective value (points) or -1."""
     count = keys.shape[0]
-    subset_keys(cards, n, rule, keys)
     order = np.empty(count, dtype=np.int64)
     bounds = np.empty(count + 1, dtype=np.int64)
     _bucket_order(keys, order, bounds)
     if objective == 0:
         _solve_strongest(keys, order, bounds, hands, n, out)
         return -1.0
-    return _solve_points(keys, order, bounds, samples, hands, n, out)
+    return _solve_points(keys, order, bounds, samples, exclude, hands, n, out)
+
+
+_NO_EXCLUDE = np.full(3, -1, dtype=np.int64)
+
+
+@njit
+def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
+    """Keys of the subsets, their order, and the best arrangement (see :func:`solve_keys`)."""
+    subset_keys(cards, n, rule, keys)
+    return solve_keys(keys, n, hands, objective, samples, _NO_EXCLUDE, out)
 
 
 def solve_indices(cards: np.ndarray, hands: int, rule: int, objective: int = 0,
-                  samples: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """Low-level: (keys of every subset, the best hands' subset indices, value) for checked ``cards``."""
+                  samples: np.ndarray | None = None, exclude=None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Low-level: (keys of every subset, the best hands' subset indices, value) for checked ``cards``;
+    ``exclude`` (points only): slot keys whose dominated arrangements are skipped (the runner-up search)."""
     n = cards.shape[0]
     keys = np.empty(comb(n, 5), dtype=np.int64)
     out = np.full(3, -1, dtype=np.int64)
     if samples is None:
         samples = np.zeros((3, 2), dtype=np.int64)
-    value = _arrange_kernel(cards.astype(np.int64), n, hands, int(rule), objective, samples, keys, out)
+    ex = _NO_EXCLUDE if exclude is None else np.asarray(exclude, dtype=np.int64)
+    subset_keys(cards.astype(np.int64), n, int(rule), keys)
+    value = solve_keys(keys, n, hands, objective, samples, ex, out)
     return keys, out, value
 
 
@@ -384,6 +425,14 @@ class Arrangement:
     ``value``: expected slot points for objective ``"points"`` (NaN for ``"strongest"``);
     ``seconds``: solver time (values, order and search) for this holding (a process's first call also
     loads the compiled kernels).
+
+    For ``"points"`` (the opponent model is a sample of ``opponents`` holdings, so the value is an
+    estimate of the expectation against the true distribution): ``std_error`` is the value's standard
+    error over the sampled opponents; ``runner_up_keys`` the slot keys of the **runner-up**, the best
+    arrangement not dominated slot by slot by the chosen one (only such an arrangement can be better
+    against the true distribution; empty when the chosen one dominates every other, so it is best
+    against any opponent model); ``advantage`` the chosen one's expected points less the runner-up's on
+    the same sampled opponents, and ``advantage_se`` its paired standard error.
     """
 
     cards: tuple[int, ...]
@@ -394,6 +443,11 @@ class Arrangement:
     joker: Joker
     value: float
     seconds: float
+    std_error: float = float("nan")
+    runner_up_keys: tuple[int, ...] = ()
+    advantage: float = float("nan")
+    advantage_se: float = float("nan")
+    opponents: int = 0
 
     def to_frame(self) -> pd.DataFrame:
         names = ["strongest", "middle", "weakest"][:len(self.hands)]
@@ -406,7 +460,14 @@ class Arrangement:
         parts = [f"{cards_text(h)} ({key_category(k)})" for h, k in zip(self.hands, self.keys)]
         text = " | ".join(parts) + f"; spares {cards_text(self.spares)}"
         if self.objective == "points":
-            text += f"; expected slot points {self.value:.4f}"
+            text += (f"; expected slot points {self.value:.4f} ± {self.std_error:.4f} (s.e., "
+                     f"{self.opponents:,} sampled opponents)")
+            if not self.runner_up_keys:
+                text += "; it dominates every other arrangement (best against any opponent model)"
+            else:
+                z = self.advantage / self.advantage_se if self.advantage_se > 0 else float("inf")
+                text += (f"; ahead of the runner-up ({', '.join(key_category(k) for k in self.runner_up_keys)}) "
+                         f"by {self.advantage:.4f} ± {self.advantage_se:.4f} (paired s.e., z = {z:.1f})")
         return text
 
 
@@ -439,9 +500,35 @@ def arrange(cards, *, rules: RingRules | None = None, objective: str = "stronges
     chosen = [tuple(sorted((int(cs[j]) for j in SUBSETS[i]), reverse=True)) for i in idx[:hands]]
     used = set().union(*chosen)
     spares = tuple(int(c) for c in cs if int(c) not in used)
-    return Arrangement(tuple(int(c) for c in cs), tuple(chosen), tuple(int(keys[i]) for i in idx[:hands]),
+    best_keys = tuple(int(keys[i]) for i in idx[:hands])
+    extra = {}
+    if objective == "points":
+        extra = _sampling_check(cs, hands, rules, samples_arr, opponent, best_keys)
+    return Arrangement(tuple(int(c) for c in cs), tuple(chosen), best_keys,
                        spares, objective, rules.joker, float(value) if objective == "points" else float("nan"),
-                       seconds)
+                       seconds, **extra)
+
+
+def _points_per_opponent(opponent: OpponentModel, keys) -> np.ndarray:
+    """Slot points of hands ``keys`` against each sampled opponent: (players - 1) x slots not beaten."""
+    k = np.asarray(keys, dtype=np.int64)
+    return (opponent.players - 1) * (opponent.slot_keys[:, :k.size] <= k).sum(axis=1).astype(float)
+
+
+def _sampling_check(cs, hands, rules, samples_arr, opponent: OpponentModel, best_keys) -> dict:
+    """The value's standard error and the paired comparison with the runner-up (see :class:`Arrangement`)."""
+    s = opponent.slot_keys.shape[0]
+    x = _points_per_opponent(opponent, best_keys)
+    out = {"std_error": float(x.std(ddof=1) / np.sqrt(s)) if s > 1 else float("nan"), "opponents": s}
+    exclude = np.full(3, -1, dtype=np.int64)
+    exclude[:hands] = best_keys
+    keys, idx, _ = solve_indices(cs, hands, int(rules.joker), 1, samples_arr, exclude=exclude)
+    if idx[0] >= 0:
+        ru = tuple(int(keys[i]) for i in idx[:hands])
+        d = x - _points_per_opponent(opponent, ru)
+        out.update(runner_up_keys=ru, advantage=float(d.mean()),
+                   advantage_se=float(d.std(ddof=1) / np.sqrt(s)) if s > 1 else float("nan"))
+    return out
 
 
 # ----------------------------------------------------------------------------------- reference

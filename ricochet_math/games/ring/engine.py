@@ -25,6 +25,7 @@ from ricochet_math.games.ring.arrange import (
     arrange,
     key_category,
 )
+from ricochet_math.games.ring.future import value_model
 from ricochet_math.games.ring.hands import N_CARDS, cards_text
 from ricochet_math.games.ring.rules import PILES, ROUNDS, RingRules
 from ricochet_math.games.ring.scoring import reference_score
@@ -163,21 +164,26 @@ class GameRecord:
 
 
 def play_game(rules: RingRules, deck, strategies, draws=None, *, objective: str = "strongest",
-              opponent=None) -> GameRecord:
+              opponent=None, model=None) -> GameRecord:
     """Play one game with readable code: ``strategies`` (one name per seat), ``draws`` the random
     draws 0..59 of the 18 choices in order (needed only by ``random``; default zeros), each seat
-    arranging its 18 cards with ``objective`` (``opponent``: the model for ``"points"``)."""
+    arranging its 18 cards with ``objective`` (``opponent``: the model for ``"points"``); ``model``:
+    the ``greedy`` value's opponent model (default :func:`~.future.value_model` of the rules)."""
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}")
     if objective not in OBJECTIVES:
         raise RicochetError(f"unknown objective {objective!r}")
     draws = [0] * (2 * ROUNDS) if draws is None else [int(d) for d in draws]
+    if model is None and "greedy" in names:
+        model = value_model(rules)
     game = RingGame(rules, np.asarray(deck))
     k = 0
     while not game.is_terminal():
         seat = game.current_seat()
-        p = reference_choose(names[seat], game.ring, game.holdings, seat, game.taken_this_round == 1, draws[k])
+        seen = game.piles[:, :game.round + 1].ravel()  # every card turned up so far
+        p = reference_choose(names[seat], game.ring, game.holdings, seat, game.taken_this_round == 1, draws[k],
+                             seen, rules, model)
         game.apply(p)
         k += 1
     arr = tuple(arrange(h, rules=rules, objective=objective, opponent=opponent) for h in game.holdings)

@@ -7,6 +7,8 @@ Arguments (public function prepares, the kernel loops):
 * ``draws``: int64[games, 18] the random draws 0..59 of the 18 choices, in order;
 * ``codes``: int64[players] strategy code per seat; ``joker``, ``rotate`` (0/1): the rules;
 * ``objective``: 0 strongest, 1 expected points against ``samples`` (the solver's form);
+* ``model``: the ``greedy`` value's opponent model (:func:`~ricochet_math.games.ring.future.value_model`;
+  any ``int64[3, k]`` when no seat plays ``greedy``);
 * outputs: ``moves`` int64[games, 18] ring positions chosen; ``keys`` int64[games, players, 3]
   each seat's hand keys strongest first; ``points`` int64[games, players]; ``shares`` float64[games, players].
 """
@@ -23,7 +25,7 @@ __all__ = ["play_batch"]
 
 
 @njit
-def play_batch(decks, draws, codes, joker, rotate, objective, samples, moves, keys, points, shares):
+def play_batch(decks, draws, codes, joker, rotate, objective, samples, model, moves, keys, points, shares):
     games = decks.shape[0]
     players = codes.shape[0]
     held = np.empty((players, 20), dtype=np.int64)
@@ -34,13 +36,15 @@ def play_batch(decks, draws, codes, joker, rotate, objective, samples, moves, ke
     for g in range(games):
         n[:] = 0
         k = 0
+        seen = np.int64(0)  # mask of the cards turned up so far (every seat sees them)
         for r in range(9):
             for p in range(6):
                 ring[p] = decks[g, 9 * p + r]
+                seen |= np.int64(1) << ring[p]
             first = r % players if rotate else 0
             for t in range(2):
                 seat = (first + t) % players
-                p = choose_pair(codes[seat], ring, held, n, seat, players, t, draws[g, k])
+                p = choose_pair(codes[seat], ring, held, n, seat, players, t, draws[g, k], seen, joker, model)
                 q = (p + 1) % 6
                 held[seat, n[seat]] = ring[p]
                 held[seat, n[seat] + 1] = ring[q]

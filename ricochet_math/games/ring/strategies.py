@@ -1,33 +1,34 @@
 """Drafting strategies of Ring Poker: which adjacent pair to take from the ring.
 
 Every strategy reads what a seat sees: the face-up ring (six positions, a gap is -1),
-every player's cards so far (taken cards are seen by all), whether it chooses first or
-second this round, and for ``random`` one uniform draw.  A move is the ring position
-``p`` of the pair (p, p+1 mod 6).
+every player's cards so far (taken cards are seen by all), the cards turned up so far,
+whether it chooses first or second this round, and for ``random`` one uniform draw.  A
+move is the ring position ``p`` of the pair (p, p+1 mod 6).
 
-**Hand potential** (the greedy score) is an integer, so the kernel and the readable
-twin agree exactly::
+The strategies:
+
+* ``random``: a uniform legal pair (draw ``u`` in 0..59, pair ``u mod k`` of the ``k`` legal ones);
+* ``greedy`` (the issue's "greedy by hand potential"): the pair with the largest expected value of
+  the best arrangement of the cards held, the pair and the pairs still to come, the future drawn
+  from the unseen cards (:mod:`.future`: the model, its seeding and its cost);
+* ``lookahead``: one round ahead: own fast-potential gain minus the mean gain of the opponents over
+  the rest of the round, when each later chooser plays ``greedy-fast`` (and with 3 players the third
+  player takes the last two cards);
+* ``denial``: the pair worth most to the next player on the left (their fast-potential gain),
+  ties by own gain;
+* ``greedy-fast``: the largest gain in the **fast potential**, an integer heuristic (no look at
+  the future, about a thousand times cheaper than ``greedy``)::
 
     potential = sum over ranks r (0 = deuce .. 12 = ace) of G[count_r] * (12 + r)
               + sum over suits of F(count_s)            F(n) = 9 * max(0, min(n, 10) - 2)
               + 18 * jokers                             G = (0, 0, 1, 3, 6)
 
-i.e. a pair of deuces is worth 12, trips three times a pair, quads six times; every
-suited card past the second counts towards a flush (up to two flushes' worth); a joker
-is worth 1.5 pairs of deuces.  It is a cheap proxy for the value of the best
-arrangement reachable from the cards taken so far (a heuristic of ours: it does not look at
-the pairs still to come; see docs/ring-poker.md).
-The strategies:
+  i.e. a pair of deuces is worth 12, trips three times a pair, quads six times; every
+  suited card past the second counts towards a flush (up to two flushes' worth); a joker
+  is worth 1.5 pairs of deuces.  (This was ``greedy`` before the future-pairs value.)
 
-* ``random``: a uniform legal pair (draw ``u`` in 0..59, pair ``u mod k`` of the ``k`` legal ones);
-* ``greedy``: the largest gain in own potential;
-* ``lookahead``: one round ahead: own gain minus the mean gain of the opponents over the
-  rest of the round, when each later chooser plays greedy (and with 3 players the third
-  player takes the last two cards);
-* ``denial``: the pair worth most to the next player on the left (their potential gain),
-  ties by own gain.
-
-Ties go to the lowest ring position.
+Ties go to the lowest ring position.  Strategy codes 0..3 are the issue's four, in the order above;
+``greedy-fast`` is 4.
 """
 from __future__ import annotations
 
@@ -35,10 +36,13 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
+from ricochet_math.games.ring.future import FUTURE_SAMPLES, future_values, reference_future_values
 
 __all__ = [
     "DENIAL",
     "GREEDY",
+    "GREEDY_FAST",
+    "ISSUE_STRATEGIES",
     "LOOKAHEAD",
     "RANDOM",
     "RANDOM_DRAWS",
@@ -51,8 +55,10 @@ __all__ = [
     "strategy_code",
 ]
 
-STRATEGIES = ("random", "greedy", "lookahead", "denial")
-RANDOM, GREEDY, LOOKAHEAD, DENIAL = range(4)
+STRATEGIES = ("random", "greedy", "lookahead", "denial", "greedy-fast")
+RANDOM, GREEDY, LOOKAHEAD, DENIAL, GREEDY_FAST = range(5)
+#: the four strategies the issue names (the default of the best-response search)
+ISSUE_STRATEGIES = STRATEGIES[:4]
 #: a random move draws u uniform in 0..RANDOM_DRAWS-1 (60 is a multiple of 1..6: exactly uniform)
 RANDOM_DRAWS = 60
 _G = np.array([0, 0, 1, 3, 6], dtype=np.int64)
@@ -61,7 +67,7 @@ _SUIT_WORTH = 9
 
 
 def strategy_code(name) -> int:
-    """The code of a strategy name (``random``, ``greedy``, ``lookahead``, ``denial``)."""
+    """The code of a strategy name (``random``, ``greedy``, ``lookahead``, ``denial``, ``greedy-fast``)."""
     if isinstance(name, (int, np.integer)) and 0 <= int(name) < len(STRATEGIES):
         return int(name)
     if isinstance(name, str) and name.strip().lower() in STRATEGIES:
@@ -72,7 +78,7 @@ def strategy_code(name) -> int:
 # ------------------------------------------------------------------------------------ kernel
 @njit
 def potential(held, n):
-    """Hand potential (module docstring) of the cards ``held[:n]`` (0..53)."""
+    """Fast hand potential (module docstring) of the cards ``held[:n]`` (0..53)."""
     ranks = np.zeros(13, dtype=np.int64)
     suits = np.zeros(4, dtype=np.int64)
     jokers = 0
@@ -121,12 +127,14 @@ def _greedy_pick(ring, held, n, seat):
 
 
 @njit
-def choose_pair(code, ring, held, n, seat, players, second, draw):
+def choose_pair(code, ring, held, n, seat, players, second, draw, seen, rule, model):
     """Ring position p of the pair (p, p+1 mod 6) seat ``seat`` takes.
 
     ``ring``: int64[6] face-up cards (-1 a gap); ``held``: int64[players, 20] cards so far
     (two spare cells each), ``n``: int64[players] their counts; ``second``: 1 if another
-    player took a pair first this round; ``draw``: the random draw 0..59.
+    player took a pair first this round; ``draw``: the random draw 0..59; for ``greedy``:
+    ``seen`` the mask of cards turned up so far (ring included), ``rule`` the joker rule and
+    ``model`` the value's opponent model (:func:`~.future.value_model`).
     """
     if code == RANDOM:
         k = 0
@@ -139,9 +147,17 @@ def choose_pair(code, ring, held, n, seat, players, second, draw):
                 if j == 0:
                     return p
                 j -= 1
-    if code == GREEDY:
+    if code == GREEDY_FAST:
         p, _ = _greedy_pick(ring, held, n, seat)
         return p
+    if code == GREEDY:
+        values = np.empty(6, dtype=np.int64)
+        future_values(ring, held[seat], n[seat], seen, rule, model, FUTURE_SAMPLES, values)
+        best_p = -1
+        for p in range(6):
+            if values[p] >= 0 and (best_p < 0 or values[p] > values[best_p]):
+                best_p = p
+        return best_p
     if code == DENIAL:
         target = (seat + 1) % players
         best_p, best_t, best_m = -1, np.int64(0), np.int64(0)
@@ -204,8 +220,10 @@ def reference_potential(cards) -> int:
     return total + 18 * sum(1 for c in cards if c >= 52)
 
 
-def reference_choose(name: str, ring, holdings, seat: int, second: bool, draw: int) -> int:
-    """Readable twin of :func:`choose_pair`: ``holdings`` is a list of each seat's cards."""
+def reference_choose(name: str, ring, holdings, seat: int, second: bool, draw: int, seen=(), rules=None,
+                     model=None) -> int:
+    """Readable twin of :func:`choose_pair`: ``holdings`` is a list of each seat's cards; for ``greedy``
+    ``seen`` lists the cards turned up so far, ``rules`` gives the joker rule, ``model`` the value model."""
     code = strategy_code(name)
     players = len(holdings)
     legal = legal_pairs(ring)
@@ -216,8 +234,11 @@ def reference_choose(name: str, ring, holdings, seat: int, second: bool, draw: i
 
     if code == RANDOM:
         return legal[draw % len(legal)]
-    if code == GREEDY:
+    if code == GREEDY_FAST:
         return max(legal, key=lambda p: (gain(seat, p), -p))
+    if code == GREEDY:
+        values = reference_future_values(ring, holdings[seat], seen, rules, model)
+        return max(legal, key=lambda p: (values[p], -p))
     if code == DENIAL:
         target = (seat + 1) % players
         return max(legal, key=lambda p: (gain(target, p), gain(seat, p), -p))
