@@ -20,7 +20,7 @@ from ricochet_math.games.ring.arrange import (
     reference_best,
     solve_indices,
 )
-from ricochet_math.games.ring.hands import parse_ring_cards
+from ricochet_math.games.ring.hands import hand_key_of, parse_ring_cards
 from ricochet_math.games.ring.rules import Joker, RingRules
 
 _C13 = np.array(list(combinations(range(13), 5)), dtype=np.int64)
@@ -28,8 +28,9 @@ _C8 = np.array(list(combinations(range(8), 5)), dtype=np.int64)
 
 
 @numba.njit(cache=False)
-def _brute(keys, n, weights, objective):
-    """Best value over every ordered split of n (15..18) cards into three hands (no pruning)."""
+def _brute(keys, n, weights, objective, exclude=np.full(3, -1, dtype=np.int64)):
+    """Best value over every ordered split of n (15..18) cards into three hands (no pruning); points
+    skips the splits whose sorted keys are slot by slot no stronger than ``exclude`` (the runner-up)."""
     index = np.full(1 << 18, -1, dtype=np.int64)
     for i in range(keys.shape[0]):
         index[SUBSET_MASKS[i]] = i
@@ -76,7 +77,7 @@ def _brute(keys, n, weights, objective):
                     if (x0 > best_lex[0] or (x0 == best_lex[0] and (x1 > best_lex[1] or (
                             x1 == best_lex[1] and x2 > best_lex[2])))):
                         best_lex[0], best_lex[1], best_lex[2] = x0, x1, x2
-                else:
+                elif not (x0 <= exclude[0] and x1 <= exclude[1] and x2 <= exclude[2]):
                     v = _w(weights, 0, x0) + _w(weights, 1, x1) + _w(weights, 2, x2)
                     best_pts = max(best_pts, v)
     return best_lex, best_pts
@@ -131,8 +132,46 @@ def test_three_hands_against_full_enumeration(n, seed, model):
     lex, _ = _brute(keys, n, samples, 0)
     assert tuple(keys[idx]) == tuple(lex)
     _, pts = _brute(keys, n, samples, 1)
-    _, _, value = solve_indices(cards, 3, int(Joker.BUG), 1, samples)
+    _, idx, value = solve_indices(cards, 3, int(Joker.BUG), 1, samples)
     assert value == pytest.approx(pts, abs=1e-12)
+    # the runner-up: the best split not dominated slot by slot by the chosen one
+    best = keys[idx].copy()
+    _, ru = _brute(keys, n, samples, 1, best)
+    _, idx2, value2 = solve_indices(cards, 3, int(Joker.BUG), 1, samples, exclude=best)
+    assert value2 == pytest.approx(ru, abs=1e-12) and value2 <= value
+    assert not all(keys[idx2] <= best)
+
+
+def test_runner_up_two_hands_against_readable_brute_force(model):
+    rng = np.random.default_rng(31)
+    for case in range(8):
+        cards = _holding(rng, 10 + case % 3, case % 3)
+        a = arrange(cards, rules=RingRules(players=3), hands=2, objective="points", opponent=model)
+        key = {c5: int(hand_key_of(list(c5), 0)) for c5 in combinations([int(c) for c in cards], 5)}
+        values = []
+        for t in key:
+            rest = [c for c in cards if c not in t]
+            for m in combinations(rest, 5):
+                ks = tuple(sorted((key[t], key[m]), reverse=True))
+                if not (ks[0] <= a.keys[0] and ks[1] <= a.keys[1]):
+                    values.append(model.expected_points(ks))
+        if not values:
+            assert a.runner_up_keys == ()
+            continue
+        assert model.expected_points(a.runner_up_keys) == pytest.approx(max(values), abs=1e-12)
+        assert a.advantage == pytest.approx(a.value - max(values), abs=1e-12) and a.advantage >= 0
+
+
+def test_points_standard_errors(model):
+    cards = np.random.default_rng(12).choice(54, 18, replace=False)
+    a = arrange(cards, objective="points", opponent=model)
+    x = 2 * (model.slot_keys <= np.array(a.keys)).sum(axis=1)  # players=3: 2 points a slot not beaten
+    assert a.value == pytest.approx(x.mean(), abs=1e-12)
+    assert a.std_error == pytest.approx(x.std(ddof=1) / np.sqrt(300), rel=1e-12) and a.opponents == 300
+    if a.runner_up_keys:
+        y = 2 * (model.slot_keys <= np.array(a.runner_up_keys)).sum(axis=1)
+        assert a.advantage_se == pytest.approx((x - y).std(ddof=1) / np.sqrt(300), rel=1e-12)
+        assert "runner-up" in a.summary()
 
 
 @pytest.mark.slow
