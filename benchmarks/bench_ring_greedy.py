@@ -32,14 +32,16 @@ def main() -> None:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     result = {}
-    for name in ("greedy-fast", "greedy"):
+    for name in ("greedy-fast", "greedy") if a.timing_games else ():
         simulate(RingRules(), [name, name], 10, seed=0, workers=1)  # compile
         t = time.perf_counter()
         sim = simulate(RingRules(), [name, name], a.timing_games, seed=a.seed, batch_size=a.timing_games, workers=1)
         dt = time.perf_counter() - t
         result[f"ms_per_game_{name}"] = 1e3 * dt / a.timing_games
         print(f"{name} vs {name}: {1e3 * dt / a.timing_games:.2f} ms per 2-player game (one thread)", flush=True)
-    print(simulate(RingRules(), ["greedy", "greedy-fast"], a.timing_games, seed=a.seed, workers=a.workers).summary())
+    if a.timing_games:
+        print(simulate(RingRules(), ["greedy", "greedy-fast"], a.timing_games, seed=a.seed,
+                       workers=a.workers).summary())
     for players, games in ((2, a.games2), (3, a.games3)):
         t = time.perf_counter()
         table = pairings(RingRules(players=players), STRATEGIES, games=games, seed=a.seed, batch_size=100,

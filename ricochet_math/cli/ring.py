@@ -91,7 +91,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("folder", type=writable_folder, metavar="FOLDER")
     rep.add_argument("--games", type=int, default=20_000, help="games per seat run (default: 20,000)")
     rep.add_argument("--pair-games", type=int, default=None,
-                     help="games per seating of the strategy pairings (default: a tenth of --games, at least 500)")
+                     help="games per seating of the strategy pairings (default: a fortieth of --games, at least 100)")
     add_seed_option(rep, default=1, help="seed (default: 1)")
     rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))
 

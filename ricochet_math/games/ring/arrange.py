@@ -449,6 +449,18 @@ class Arrangement:
     advantage_se: float = float("nan")
     opponents: int = 0
 
+    @property
+    def advantage_z(self) -> float:
+        """``advantage / advantage_se`` (points): inf when the chosen arrangement dominates every other or
+        beats the runner-up against every sampled opponent by the same margin; 0 when they tie on every one."""
+        if self.objective != "points":
+            return float("nan")
+        if not self.runner_up_keys:
+            return float("inf")
+        if self.advantage_se > 0:
+            return self.advantage / self.advantage_se
+        return float("inf") if self.advantage > 0 else 0.0
+
     def to_frame(self) -> pd.DataFrame:
         names = ["strongest", "middle", "weakest"][:len(self.hands)]
         return pd.DataFrame({"slot": names + ["spares"],
@@ -465,7 +477,7 @@ class Arrangement:
             if not self.runner_up_keys:
                 text += "; it dominates every other arrangement (best against any opponent model)"
             else:
-                z = self.advantage / self.advantage_se if self.advantage_se > 0 else float("inf")
+                z = self.advantage_z
                 text += (f"; ahead of the runner-up ({', '.join(key_category(k) for k in self.runner_up_keys)}) "
                          f"by {self.advantage:.4f} ± {self.advantage_se:.4f} (paired s.e., z = {z:.1f})")
         return text

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole
-from ricochet_math.games.ring.analysis import pairings, simulate
+from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrange import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import STRATEGIES
@@ -42,8 +42,9 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     """Write the report into ``out_dir`` and return its HTML path.
 
     ``games``: games per seat-and-order run; ``pair_games``: games per seating of the strategy pairings
-    (default a tenth of ``games``, at least 500) among ``strategies``; ``timing_holdings``: random holdings the solver is timed
-    on; ``rules``: the joker rule is read from it (players and rotation are varied by the report).
+    (default a fortieth of ``games``, at least 100: ``greedy`` costs about a hundred times ``greedy-fast``)
+    among ``strategies``; ``timing_holdings``: random holdings the solver is timed on; ``rules``: the joker
+    rule is read from it (players and rotation are varied by the report).
     """
     # deferred like build_report's: jinja2, matplotlib and scipy (render, provenance) would double the
     # start-up of every ``ricochet`` command (docs/architecture.md)
@@ -61,7 +62,8 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 1. seat and order
     s1 = Section("1", "Seat and order")
-    s1.p("Every seat plays the greedy drafting strategy and arranges its hands strongest first. Seat 0 "
+    s1.p(f"Every seat plays the {DEFAULT_STRATEGY} drafting strategy (the fast heuristic: the seat runs are "
+         "large) and arranges its hands strongest first. Seat 0 "
          "chooses first in round 1; with the rule's rotation the first player moves one seat left each "
          "round, so with two players seat 0 chooses first in five rounds of nine and seat 1 in four. The "
          "variant without rotation keeps seat 0 first in every round. Win share: a win counts 1, a win "
@@ -98,7 +100,7 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 2. strategies
     s2 = Section("2", "Drafting strategies: pairings and best responses")
-    pair_games = max(500, games // 10) if pair_games is None else check_whole(pair_games, "pair_games")
+    pair_games = max(100, games // 40) if pair_games is None else check_whole(pair_games, "pair_games")
     s2.p(f"Each strategy at each seat against every other strategy at the other seats, {pair_games:,} games "
          "per seating on the same deals (common random numbers); the focal strategy's win share is the mean "
          "over its seats. A best response is the focal strategy with the largest win share against an "
@@ -130,13 +132,27 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     model = opponent_model(base, samples=500, seed=seed)
     speed = []
     for objective in ("strongest", "points"):
-        secs = [arrange(rng.choice(54, 18, replace=False), rules=base, objective=objective, opponent=model).seconds
+        arrs = [arrange(rng.choice(54, 18, replace=False), rules=base, objective=objective, opponent=model)
                 for _ in range(timing_holdings)]
-        speed.append({"objective": objective, "holdings": timing_holdings, "mean_ms": 1e3 * float(np.mean(secs)),
-                      "max_ms": 1e3 * float(np.max(secs))})
+        secs = [a.seconds for a in arrs]
+        row = {"objective": objective, "holdings": timing_holdings, "mean_ms": 1e3 * float(np.mean(secs)),
+               "max_ms": 1e3 * float(np.max(secs)), "mean_se": float("nan"), "beyond_2se": float("nan")}
+        if objective == "points":
+            z = [a.advantage_z for a in arrs]
+            row["mean_se"] = float(np.mean([a.std_error for a in arrs]))
+            row["beyond_2se"] = float(np.mean(np.array(z) > 2))
+        speed.append(row)
     speed = pd.DataFrame(speed)
-    s3.table("Time per arrangement (varies between machines and loads)", ["objective", "holdings", "mean ms", "max ms"],
-             [[r.objective, str(r.holdings), Volatile(num(r.mean_ms, 3)), Volatile(num(r.max_ms, 3))]
+    s3.p(f"Objective points plays against {model.slot_keys.shape[0]} sampled opponents (seed {seed}): its value "
+         "is an estimate, with a standard error; the runner-up is the best arrangement not dominated slot by "
+         "slot by the chosen one (only such an arrangement could be better against the true distribution), and "
+         "'advantage beyond 2 s.e.' is the share of holdings whose chosen arrangement beats the runner-up by more "
+         "than two paired standard errors on the same opponents.")
+    s3.table("Time per arrangement (varies between machines and loads)",
+             ["objective", "holdings", "mean ms", "max ms", "mean s.e. of the value", "advantage beyond 2 s.e."],
+             [[r.objective, str(r.holdings), Volatile(num(r.mean_ms, 3)), Volatile(num(r.max_ms, 3)),
+               "" if r.objective == "strongest" else num(r.mean_se, 4),
+               "" if r.objective == "strongest" else pct(r.beyond_2se, 1)]
               for r in speed.itertuples()])
     sections.append(s3)
 
