@@ -178,8 +178,9 @@ class RingSimulation:
 def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = None, games: int = 10_000,
              seed: int | None = None, *, objective: str = "strongest", opponent: OpponentModel | None = None,
              batch_size: int = 1000, workers: int | None = None) -> RingSimulation:
-    """Play ``games`` games with ``strategies`` (one per seat, default all ``greedy-fast``: the default runs in
-    seconds; ``greedy`` costs about 25 ms a decision... see docs/ring-poker.md) and sum the results.
+    """Play ``games`` games with ``strategies`` (one per seat, default all ``greedy-fast``, so a default run takes
+    seconds: ``greedy`` costs about 100 times as much, some 10 ms a decision under load, docs/ring-poker.md)
+    and sum the results.
 
     ``objective``: how each seat arranges its 18 cards (``strongest`` or ``points``; ``points`` plays
     against ``opponent``, by default an :func:`opponent_model` of 2,000 random holdings, seed 0).
