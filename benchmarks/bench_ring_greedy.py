@@ -35,7 +35,7 @@ def main() -> None:
     for name in ("greedy-fast", "greedy") if a.timing_games else ():
         simulate(RingRules(), [name, name], 10, seed=0, workers=1)  # compile
         t = time.perf_counter()
-        sim = simulate(RingRules(), [name, name], a.timing_games, seed=a.seed, batch_size=a.timing_games, workers=1)
+        simulate(RingRules(), [name, name], a.timing_games, seed=a.seed, batch_size=a.timing_games, workers=1)
         dt = time.perf_counter() - t
         result[f"ms_per_game_{name}"] = 1e3 * dt / a.timing_games
         print(f"{name} vs {name}: {1e3 * dt / a.timing_games:.2f} ms per 2-player game (one thread)", flush=True)

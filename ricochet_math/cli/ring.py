@@ -14,7 +14,12 @@ from ricochet_math.cli.app import (
     subcommand,
     writable_folder,
 )
-from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, deal_batch, pairings, simulate
+from ricochet_math.games.ring.analysis import (
+    DEFAULT_STRATEGY,
+    deal_batch,
+    pairings,
+    simulate,
+)
 from ricochet_math.games.ring.arrange import OBJECTIVES, arrange
 from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.hands import cards_text

@@ -27,8 +27,11 @@ _C13 = np.array(list(combinations(range(13), 5)), dtype=np.int64)
 _C8 = np.array(list(combinations(range(8), 5)), dtype=np.int64)
 
 
+_NONE = np.full(3, -1, dtype=np.int64)
+
+
 @numba.njit(cache=False)
-def _brute(keys, n, weights, objective, exclude=np.full(3, -1, dtype=np.int64)):
+def _brute(keys, n, weights, objective, exclude):
     """Best value over every ordered split of n (15..18) cards into three hands (no pruning); points
     skips the splits whose sorted keys are slot by slot no stronger than ``exclude`` (the runner-up)."""
     index = np.full(1 << 18, -1, dtype=np.int64)
@@ -129,9 +132,9 @@ def test_three_hands_against_full_enumeration(n, seed, model):
     cards = _holding(rng, n, seed % 3)
     keys, idx, _ = solve_indices(cards, 3, int(Joker.BUG))
     samples = model.samples_array()
-    lex, _ = _brute(keys, n, samples, 0)
+    lex, _ = _brute(keys, n, samples, 0, _NONE)
     assert tuple(keys[idx]) == tuple(lex)
-    _, pts = _brute(keys, n, samples, 1)
+    _, pts = _brute(keys, n, samples, 1, _NONE)
     _, idx, value = solve_indices(cards, 3, int(Joker.BUG), 1, samples)
     assert value == pytest.approx(pts, abs=1e-12)
     # the runner-up: the best split not dominated slot by slot by the chosen one
@@ -149,10 +152,10 @@ def test_runner_up_two_hands_against_readable_brute_force(model):
         a = arrange(cards, rules=RingRules(players=3), hands=2, objective="points", opponent=model)
         key = {c5: int(hand_key_of(list(c5), 0)) for c5 in combinations([int(c) for c in cards], 5)}
         values = []
-        for t in key:
+        for t, kt in key.items():
             rest = [c for c in cards if c not in t]
             for m in combinations(rest, 5):
-                ks = tuple(sorted((key[t], key[m]), reverse=True))
+                ks = tuple(sorted((kt, key[m]), reverse=True))
                 if not (ks[0] <= a.keys[0] and ks[1] <= a.keys[1]):
                     values.append(model.expected_points(ks))
         if not values:
@@ -181,10 +184,10 @@ def test_full_enumeration_many_holdings(model):
     for case in range(6):  # 17 or 18 cards: 35 s each under load (up to 617 million ordered splits)
         cards = _holding(rng, 17 + case % 2, case % 3)
         keys, idx, _ = solve_indices(cards, 3, case % 3)
-        lex, _ = _brute(keys, cards.size, samples, 0)
+        lex, _ = _brute(keys, cards.size, samples, 0, _NONE)
         assert tuple(keys[idx]) == tuple(lex)
         _, _, value = solve_indices(cards, 3, case % 3, 1, samples)
-        assert value == pytest.approx(_brute(keys, cards.size, samples, 1)[1], abs=1e-12)
+        assert value == pytest.approx(_brute(keys, cards.size, samples, 1, _NONE)[1], abs=1e-12)
 
 
 def test_known_holding():

@@ -22,7 +22,12 @@ from ricochet_math.games.ring.future import value_model
 from ricochet_math.games.ring.hands import N_CARDS
 from ricochet_math.games.ring.kernel import play_batch
 from ricochet_math.games.ring.rules import ROUNDS, RingRules
-from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES, RANDOM_DRAWS, STRATEGIES, strategy_code
+from ricochet_math.games.ring.strategies import (
+    ISSUE_STRATEGIES,
+    RANDOM_DRAWS,
+    STRATEGIES,
+    strategy_code,
+)
 from ricochet_math.solvers.batches import run_batches
 from ricochet_math.solvers.stats import Estimate, mean_ci
 

@@ -19,7 +19,7 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrange import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.strategies import STRATEGIES
+from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import check_output_folder
@@ -37,7 +37,7 @@ def _ci(frame, name, digits=2, percent=True):
 
 
 def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
-                pair_games: int | None = None, strategies: Sequence[str] = STRATEGIES, timing_holdings: int = 200,
+                pair_games: int | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, timing_holdings: int = 200,
                 reproducible: bool = False) -> Path:
     """Write the report into ``out_dir`` and return its HTML path.
 

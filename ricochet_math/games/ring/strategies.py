@@ -36,7 +36,11 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
-from ricochet_math.games.ring.future import FUTURE_SAMPLES, future_values, reference_future_values
+from ricochet_math.games.ring.future import (
+    FUTURE_SAMPLES,
+    future_values,
+    reference_future_values,
+)
 
 __all__ = [
     "DENIAL",
