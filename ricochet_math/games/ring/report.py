@@ -101,6 +101,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     # ---- 2. strategies
     s2 = Section("2", "Drafting strategies: pairings and best responses")
     pair_games = max(100, games // 40) if pair_games is None else check_whole(pair_games, "pair_games")
+    s2.p("greedy takes the pair with the largest expected value of the best arrangement of the cards held, the "
+         "pair and the pairs still to come (four completions drawn from the unseen cards, each arranged strongest "
+         "first and scored against 2,000 random opponents); greedy-fast, lookahead and denial use the fast "
+         "integer potential (docs/ring-poker.md).")
     s2.p(f"Each strategy at each seat against every other strategy at the other seats, {pair_games:,} games "
          "per seating on the same deals (common random numbers); the focal strategy's win share is the mean "
          "over its seats. A best response is the focal strategy with the largest win share against an "
@@ -121,7 +125,8 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 3. arrangements
     s3 = Section("3", "Arrangement statistics")
-    s3.p("Hand categories of the three slots (two players, greedy drafting, strongest-first arrangement), "
+    s3.p(f"Hand categories of the three slots (two players, {DEFAULT_STRATEGY} drafting, strongest-first "
+         "arrangement), "
          "as fractions of hands. The arrangement solver is exact for its objective; its time per "
          "arrangement is measured below on random 18-card holdings (one thread, on a shared machine).")
     s3.table("Slot categories", ["category", "strongest", "middle", "weakest"],
