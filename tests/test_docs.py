@@ -23,12 +23,13 @@ DOCS = ROOT / "docs"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, kernel_lock):
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "RICOCHET_NB_SIZE": "tiny", "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                        "-d", str(out / ".doctrees"), str(DOCS), str(out / "html")],
-                       capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
+    with kernel_lock:  # the build executes a notebook: one kernel at a time (tests/conftest.py)
+        r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                            "-d", str(out / ".doctrees"), str(DOCS), str(out / "html")],
+                           capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     return out / "html"
 
