@@ -210,7 +210,9 @@ def _kickout(args) -> int:
         if args.format == "table":
             print(f"# {n} player(s): {curve.method}")
             frame = frame.rename(columns={"rtp_ci_low": "rtp_per_initial_bet_low",
-                                          "rtp_ci_high": "rtp_per_initial_bet_high"})
+                                          "rtp_ci_high": "rtp_per_initial_bet_high",
+                                          "rtp_plain_ci_low": "rtp_per_initial_bet_plain_low",
+                                          "rtp_plain_ci_high": "rtp_per_initial_bet_plain_high"})
             print_frame(frame, wide=args.wide, formats=_KICKOUT_FORMATS)
         else:
             frames.append(frame.assign(players=n, method=curve.method))
@@ -228,6 +230,8 @@ def _kickout(args) -> int:
 
 _KICKOUT_FORMATS = {
     "value": Text(), "rtp_per_initial_bet": Percent(3, title="RTP/initial %"),
+    "rtp_per_initial_bet_plain": Percent(3, title="plain RTP/initial %"),
+    "variance_ratio": Number(1, title="var. ratio"),
     "rtp_per_wagered": Percent(3, interval=False, title="RTP/wagered %"),
     "kickout_rate": Percent(2, interval=False, title="kickout %"),
     "fold_frequency": Percent(2, interval=False, title="fold %"),
