@@ -7,9 +7,9 @@ readable), ``kernel`` (the numba batch kernel, tested equal to the engine), ``so
 expectimax), ``analysis`` (simulations and the fairness tests) and ``report`` (the short report).
 
 The names below are the package's public entry points, the same verbs as the other games'
-(``import ricochet_math as rm``: ``rm.home.simulate``, ``rm.home.solve``, ...).  ``build_report`` is loaded on
-first use: the report pulls in the report machinery, which every ``ricochet home`` command would
-otherwise pay for at start-up.
+(``import ricochet_math as rm``: ``rm.home.simulate``, ``rm.home.solve``, ...).  ``build_report``
+(``report.build_home_report``) is loaded on first use: the report pulls in the report machinery,
+which every ``ricochet home`` command would otherwise pay for at start-up.
 """
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ arrangement solver), ``analysis`` (Monte Carlo: seats, order, pairings, best res
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  The package
 attribute ``arrange`` is the solver function, not its module: import the module's other names with
-``from ricochet_math.games.ring.arrange import ...``.  ``build_report`` is loaded on first use (the
-report machinery would slow every ``ricochet ring`` command's start-up).
+``from ricochet_math.games.ring.arrange import ...``.  ``build_report`` (``report.ring_report``) is loaded on
+first use (the report machinery would slow every ``ricochet ring`` command's start-up).
 """
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ card removal), ``removal`` (its kernel), ``report`` (the short report).
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.rococo.solve_draws``, ``rm.rococo.simulate``, ...).
-``build_report`` is loaded on first use (the report machinery would slow the start-up of code that
-needs only the solver).
+``build_report`` (``report.build_rococo_report``) is loaded on first use (the report machinery
+would slow the start-up of code that needs only the solver).
 """
 from __future__ import annotations
 
