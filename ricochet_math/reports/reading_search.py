@@ -52,7 +52,8 @@ import pandas as pd
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.engine import controls as cv
-from ricochet_math.engine.kernel import Decks, Status, _records, _run, prepare, seed_state
+from ricochet_math.engine.chunks import run_chunk_records
+from ricochet_math.engine.kernel import Status, prepare
 from ricochet_math.engine.sums import ChunkSums, SeatSum
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.classes import class_index_table, player_classes
@@ -206,13 +207,9 @@ def _save_cell(store, cell: Cell) -> None:
 def _run_chunk(rules, players: int, reading: str, seed: int, i: int):
     """Chunk ``i`` of a cell: its kernel sums (controls recorded) and its frequency sums."""
     setup = prepare(rules, players, reading, control_variates=True)
-    kept = np.empty((CHUNK_ROUNDS, 52), dtype=np.int64)
-    records = _records(players, CHUNK_ROUNDS)
-    decks = Decks(seed_state(chunk_seed(int(np.random.SeedSequence(seed).entropy), i)),
-                  np.empty((0, 52), np.int64), kept)
-    sums = _run(setup, decks, CHUNK_ROUNDS, records)
-    v = _frequency_vectors(records, kept, players, setup.game.kick_value)
-    return sums, v.T @ v
+    chunk = run_chunk_records(setup, chunk_seed(int(np.random.SeedSequence(seed).entropy), i), CHUNK_ROUNDS)
+    v = _frequency_vectors(chunk.records, chunk.decks, players, setup.game.kick_value)
+    return chunk.sums, v.T @ v
 
 
 def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int, *,
