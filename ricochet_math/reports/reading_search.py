@@ -544,7 +544,7 @@ def fit_table(store, readings, seed: int, *, pages=PAGES, conventions=("initial"
     t = pd.DataFrame(rows).sort_values(["stat", "reading", "page", "rtp"], kind="stable").reset_index(drop=True)
     t.insert(0, "rank", np.arange(1, len(t) + 1))
     head = t.head(top)
-    bar = float(head["stat_high"].max()) if len(head) else math.inf
+    bar = float(head["stat_high"].max()) if len(head) else -math.inf  # no top rows: nothing to keep out
     t["firm"] = [bool(r.at_target) if r.rank <= top else bool(r.stat_low > bar) for r in t.itertuples()]
     t["status"] = [_status(r) for r in t.itertuples()]
     t["policy_ok"] = [bool(r.at_target or (r.rejected_by and r.rank > top and r.firm)) for r in t.itertuples()]
