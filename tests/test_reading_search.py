@@ -131,3 +131,24 @@ def test_store_shares_exact_twins_and_locks_cells(tmp_path):
                 f"c = rs.extend_cell({str(tmp_path)!r}, 'publisher', 'pub-now-dealer-no-bonus', 4, 5, 2, block=False); "
                 "sys.exit(0 if c is None else 1)")
         assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_update_report_replaces_only_the_search_section(tmp_path):
+    """The search's section of a published-figures.md is replaced, the main table kept; a foreign file refused."""
+    import pandas as pd
+
+    rs.extend_cell(tmp_path / "s", "publisher", "pub-now-dealer-no-bonus", 7, 5, 1)
+    t = rs.fit_table(tmp_path / "s", ["pub-now-dealer-no-bonus"], 5)
+    res = rs.SearchResult(t, pd.DataFrame(), 5, 0.0)
+    md = tmp_path / "published-figures.md"
+    md.write_text("# Published figures vs computed (publisher)\n\nmain table\n\n"
+                  "## Which reading did the publisher compute? (old)\n\nold text\n\n## Where the gaps come from\n\ngaps\n")
+    res.update_report(md)
+    text = md.read_text()
+    assert "main table" in text and "old text" not in text and text.endswith("## Where the gaps come from\n\ngaps\n")
+    assert "**Precision policy.**" in text
+    other = tmp_path / "notes.md"
+    other.write_text("# my notes\n")
+    with pytest.raises(rs.RicochetError, match="not a published-figures report"):
+        res.update_report(other)
+    assert other.read_text() == "# my notes\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -113,6 +114,10 @@ def _published_arguments(parser):
                              "pts on RTP and 0.03 on fold and win, or rejected at |z| >= 5 and firmly outside "
                              "the --top best; resumable, see --seconds); with --write, writes "
                              "DIR/publisher-readings.csv and a section of the report")
+    parser.add_argument("--search-only", action="store_true",
+                        help="--search without recomputing the main table: with --write, writes "
+                             "DIR/publisher-readings.csv and replaces the search's section of "
+                             "DIR/published-figures.md")
     parser.add_argument("--screen-rounds", type=int, default=10_240, metavar="R",
                         help="--search: rounds per reading and player count in the screen (default 10,240)")
     parser.add_argument("--top", type=int, default=5, metavar="K",
@@ -161,6 +166,15 @@ def _published(args) -> int:
         search_result = search_readings(family, seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
                                         top=args.top, seconds=args.seconds, store=args.store, progress=True,
                                         wait=False)
+    if args.search_only:
+        if search_result is None:
+            raise RuleError("--search-only goes with --search")
+        print(search_result.to_markdown(top=args.top))
+        if args.write:
+            out = search_result.write(Path(args.write) / "publisher-readings.csv")
+            md = search_result.update_report(Path(args.write) / "published-figures.md")
+            print(f"wrote {out} and the search's section of {md}")
+        return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             weak_rounds=args.rounds, progress=True, executor=args.scheduler,
                             precision=args.precision, store=args.store)

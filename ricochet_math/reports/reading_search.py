@@ -590,6 +590,21 @@ class SearchResult:
         atomic_write_text(path.with_name(path.stem + "-by-players.csv"), self.by_players.to_csv(index=False))
         return path
 
+    def update_report(self, path="reports/published-figures.md", top: int = 10) -> Path:
+        """Replace the search's section of a ``published-figures.md`` the toolkit wrote (the rest of the
+        file, the main table included, is kept as it is); refuses any other file."""
+        path = Path(path)
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        head = "## Which reading did the publisher compute?"
+        if not text.startswith("# Published figures vs computed") or head not in text:
+            raise RicochetError(f"{path}: not a published-figures report with the search's section; write the "
+                                "whole report with `ricochet published --search --write DIR`")
+        a = text.index(head)
+        b = text.find("\n## ", a + len(head))
+        b = len(text) if b < 0 else b + 1
+        atomic_write_text(path, text[:a] + self.to_markdown(top) + "\n" + text[b:])
+        return path
+
 
 def _cells_for(n_values=range(2, 8)):
     """(rules, N) of a reading's Monte Carlo cells, the most telling first: N = 7 (fold), 3 (win), 4 on both
