@@ -16,7 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ricochet_math.arguments import check_whole
-from ricochet_math.engine.kernel import Decks, KernelSetup, Records, _records, _run, seed_state
+from ricochet_math.engine.kernel import (
+    Decks,
+    KernelSetup,
+    Records,
+    _records,
+    _run,
+    seed_state,
+)
 from ricochet_math.engine.sums import ChunkSums
 
 __all__ = ["RecordedChunk", "run_chunk_records"]

@@ -30,13 +30,20 @@ One ``.npz`` per cell under ``store/<rules>/<reading>/N<n>.npz`` (written atomic
 chunks done and the seed.  A run stopped at any point resumes where the store stands; asking
 for more chunks extends a cell; a store made with another seed or chunk size is refused.
 
-Goodness of fit
----------------
+Two searches may run on one store at once: a cell is locked (``flock`` on ``NAME.npz.lock``) while a
+process extends it, and the other takes another step.  The spec's dealer-only pot-odds readings are
+stored as the family members they equal (:data:`STORE_ALIASES`).
+
+Goodness of fit and the precision policy
+----------------------------------------
 ``z = (computed - published) / sqrt(se_mc^2 + se_round^2)`` per figure, where ``se_round`` is the
 publisher's rounding error (a uniform error of one unit in the last printed digit: ``10^-d / sqrt 12``);
-``chi2`` is the sum of ``z^2`` over the five figures and ``max_abs_z`` the largest ``|z|``.  A figure
-is **resolved** when its 95% half-width meets :data:`TARGET_HALF_WIDTH`; a ranking is only as firm
-as its rows' resolution, which the table says.
+for the lowest and highest RTP over N the z is one-sided (:func:`_extreme_figure`).  A row is
+**rejected** when one figure has ``|z| >= REJECT_Z``; rows are ranked by ``S``, the chi-square at the
+target precision (:func:`_row_statistic`: a wide interval does not lower it), and the policy
+(:func:`fit_table`) asks every row to be at :data:`TARGET_HALF_WIDTH` or rejected and firmly outside the
+top :data:`TOP`, the top rows and every row not rejected at the target.  :func:`search_readings` runs the
+store to that policy.
 """
 from __future__ import annotations
 
@@ -682,7 +689,9 @@ def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
     """``(rules, N, chunks or None for the target, what)``: the next cell to run for a row breaking the
     policy, or None when each of its cells is locked by another process (or none is left)."""
     cells = _page_cells(r.page, players)
-    locked = lambda rules, n: _is_locked(_cell_path(store, rules, r.reading, n))  # noqa: E731
+    def locked(rules, n):
+        return _is_locked(_cell_path(store, rules, r.reading, n))
+
     for rules, n in cells:  # first screen what is not screened yet: cheap, and it rejects most rows
         if load_cell(store, rules, r.reading, n, seed).chunks < screen_chunks and not locked(rules, n):
             return rules, n, screen_chunks, "screen"
