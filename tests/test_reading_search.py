@@ -152,3 +152,13 @@ def test_update_report_replaces_only_the_search_section(tmp_path):
     with pytest.raises(rs.RicochetError, match="not a published-figures report"):
         res.update_report(other)
     assert other.read_text() == "# my notes\n"
+
+
+def test_remaining_work_lists_the_cells_the_policy_still_needs(tmp_path):
+    """One chunk at N = 7 for a no-bonus reading that is not rejected at that precision would need its cells
+    screened: each of its page's cells is listed once, with 40 chunks for an unscreened one."""
+    rs.extend_cell(tmp_path, "publisher", "pub-final-dealer-no-bonus", 7, 5, 1)
+    t = rs.fit_table(tmp_path, ["pub-final-dealer-no-bonus"], 5)
+    w = rs.remaining_work(tmp_path, t, 5)
+    assert set(zip(w["rules"], w["players"])) == set(rs._cells_for())
+    assert (w.set_index(["rules", "players"]).loc[("publisher", 3), "chunks_needed"]) == 40

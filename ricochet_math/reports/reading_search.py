@@ -573,6 +573,8 @@ class SearchResult:
     by_players: pd.DataFrame
     seed: int
     seconds: float
+    #: :func:`remaining_work` when the run ended (None: not computed)
+    remaining: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
@@ -589,7 +591,7 @@ class SearchResult:
         """The report's section: how the search was run, the precision policy and whether it is met, the
         ``top`` rows (and every row breaking the policy) with their status and half-widths, and what the
         best row reproduces (``|z| <= 2``), figure by figure."""
-        return search_markdown(self.table, self.seed, top)
+        return search_markdown(self.table, self.seed, top, self.remaining)
 
     def write(self, path="reports/publisher-readings.csv") -> Path:
         path = Path(path)
@@ -682,7 +684,7 @@ def search_readings(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen
                 break
             time.sleep(15.0)  # every step left is running in another process
     by = pd.concat([reading_figures(store, r, seed, p) for r in readings for p in PAGES], ignore_index=True)
-    return SearchResult(table, by, seed, time.monotonic() - t0)
+    return SearchResult(table, by, seed, time.monotonic() - t0, remaining_work(store, table, seed, players, top))
 
 
 def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
@@ -716,6 +718,34 @@ def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
             grow = 1.25 if r.rank <= top or not r.rejected_by else 2.0  # a top row is close to its target
             return rules, n, max(chunks + 1, math.ceil(grow * chunks)), "refine"
     return None
+
+
+def remaining_work(store, table: pd.DataFrame, seed: int, players=range(2, 8), top: int = TOP) -> pd.DataFrame:
+    """What the policy still asks of the store: one row per cell of a row breaking it (each cell once), with
+    the chunks it holds, the chunks its target needs (from its own errors; a cell with fewer than 4 chunks:
+    the 40 of a screen, its seconds unknown) and the one-thread kernel seconds that takes at the cell's own
+    measured speed (``NaN`` when it has none).  Rows are those breaking the policy that are in the top
+    ``top``, not rejected, or rejected with an S low not above the top rows' S (the others are expected to
+    be firmly out once the top rows are at the target); for a rejected row the target is an upper bound."""
+    out = {}
+    # once the top rows are at the target their S high is close to their S: a rejected row whose S low
+    # is above every top row's S is expected to leave the policy's work list with no more rounds
+    bar = float(table.head(top)["stat"].max()) if top else -math.inf
+    open_rows = table[~table["policy_ok"] & ((table["rank"] <= top) | (table["rejected_by"] == "")
+                                             | (table["stat_low"] <= bar))]
+    for r in open_rows.itertuples():
+        for rules, n in _page_cells(r.page, tuple(players)):
+            key = (r.reading, rules, n)
+            if key in out:
+                continue
+            cell = load_cell(store, rules, r.reading, n, seed)
+            need = _chunks_needed(cell) if cell.chunks >= 4 else max(40, cell.chunks)
+            per_chunk = cell.seconds / cell.chunks if cell.chunks else math.nan
+            out[key] = {"reading": r.reading, "rules": rules, "players": n, "chunks": cell.chunks,
+                        "chunks_needed": max(need, cell.chunks),
+                        "seconds_needed": max(need - cell.chunks, 0) * per_chunk}
+    return pd.DataFrame(list(out.values()), columns=["reading", "rules", "players", "chunks", "chunks_needed",
+                                                     "seconds_needed"])
 
 
 def _load_keyed(key: str):
@@ -777,7 +807,7 @@ def _claim(r, fid, pub) -> str:
     return f"{_pts(r[fid] - pub, r[f'{fid}_half'])} points, z = {r[f'{fid}_z']:+.1f}"
 
 
-def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
+def search_markdown(table: pd.DataFrame, seed: int, top: int = 10, remaining: pd.DataFrame | None = None) -> str:
     """Markdown of a :func:`fit_table` (see :meth:`SearchResult.to_markdown`): the method, the policy and
     whether it is met, the ``top`` best rows with their status and half-widths, and what the best row
     reproduces, figure by figure."""
@@ -810,6 +840,19 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10) -> str:
         f"meeting the policy: {int(ok.sum())} of {len(table)}"
         + (" (**policy met**)." if ok.all() else
            f" (**not met**: {int((~ok).sum())} rows still need rounds; the search resumes from its store)."), "",
+    ]
+    if remaining is not None and not ok.all():
+        left = remaining[remaining["chunks_needed"] > remaining["chunks"]]
+        known = left["seconds_needed"].notna()
+        lines += [f"Left for the policy (`remaining_work`): {len(left)} cells, "
+                  + ", ".join(f"{r.reading} {r.rules} N={r.players} ({r.chunks} -> {r.chunks_needed} chunks)"
+                              for r in left.itertuples())
+                  + f"; about {left.loc[known, 'seconds_needed'].sum() / 3600:.1f} one-thread hours at their "
+                  "measured speed (kernel time as stored, on a shared machine)"
+                  + (f", plus {int((~known).sum())} cells not yet screened" if (~known).any() else "")
+                  + ". Rows whose S low already exceeds the top rows' S are expected to be firmly out once the "
+                  "top rows are at the target.", ""]
+    lines += [
         "Deviation = computed - published, percentage points, ± the 95% Monte Carlo half-width ('exact': no "
         "Monte Carlo error).", "",
         "| rank | reading | page | RTP | S [low, high] | status | RTP low | RTP high | fold N=1 | fold N=7 | win N=3 |",
