@@ -680,8 +680,10 @@ def search_readings(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen
                 moved = True
                 break
         if not moved:
-            if not wait or (deadline is not None and time.monotonic() > deadline):
-                break
+            busy = any(_is_locked(_cell_path(store, rules, r.reading, n))
+                       for r in todo.itertuples() for rules, n in _page_cells(r.page, players))
+            if not (wait and busy) or (deadline is not None and time.monotonic() > deadline):
+                break  # nothing left this process can do (and, unless waiting, nothing another one is doing)
             time.sleep(15.0)  # every step left is running in another process
     by = pd.concat([reading_figures(store, r, seed, p) for r in readings for p in PAGES], ignore_index=True)
     return SearchResult(table, by, seed, time.monotonic() - t0, remaining_work(store, table, seed, players, top))
