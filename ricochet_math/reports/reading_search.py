@@ -268,6 +268,7 @@ def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int
     waited for, or with ``block=False`` the call returns None at once."""
     rules_set = load_rules(rules)
     rules = _rules_key(rules_set) if not isinstance(rules, str) else rules
+    reading = STORE_ALIASES.get(reading, reading)  # a stored cell is always the family member's simulation
     with _cell_lock(_cell_path(store, rules, reading, players), block) as got:
         if not got:
             return None
