@@ -63,3 +63,21 @@ def test_search_runs_to_the_policy_and_writes_the_table(tmp_path):
     assert "Which reading did the publisher compute?" in text and "**policy met**" in text
     out = res.write(tmp_path / "publisher-readings.csv")
     assert out.read_text().startswith("rank,reading,page,rtp,")
+
+
+def test_cli_search_only_updates_the_section(tmp_path, capsys):
+    """`published --search --search-only --write DIR`: the search's CSV and section, the main table untouched
+    (a bonus-in reading: out by the exact one-player fold frequency, no cell run)."""
+    from ricochet_math.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    md = out / "published-figures.md"
+    md.write_text("# Published figures vs computed (publisher)\n\nMAIN\n\n"
+                  "## Which reading did the publisher compute? (old)\n\nOLDTEXT\n\n## Where the gaps come from\n\nx\n")
+    assert main(["published", "--search", "--search-only", "--readings", "pub-now-dealer", "--seed", "2",
+                 "--top", "0", "--store", str(tmp_path / "s"), "--write", str(out)]) == 0
+    text = md.read_text()
+    assert "MAIN" in text and "OLDTEXT" not in text and "**policy met**" in text
+    assert (out / "publisher-readings.csv").read_text().startswith("rank,reading,page,rtp,")
+    assert "rejected by fold N=1 at z = -51.7" in capsys.readouterr().out

@@ -576,6 +576,8 @@ class SearchResult:
     seconds: float
     #: :func:`remaining_work` when the run ended (None: not computed)
     remaining: pd.DataFrame | None = None
+    #: the policy's number of top rows (:data:`TOP` unless the search was given another)
+    top: int = TOP
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
@@ -592,7 +594,7 @@ class SearchResult:
         """The report's section: how the search was run, the precision policy and whether it is met, the
         ``top`` rows (and every row breaking the policy) with their status and half-widths, and what the
         best row reproduces (``|z| <= 2``), figure by figure."""
-        return search_markdown(self.table, self.seed, top, self.remaining)
+        return search_markdown(self.table, self.seed, top, self.remaining, self.top)
 
     def write(self, path="reports/publisher-readings.csv") -> Path:
         path = Path(path)
@@ -687,7 +689,8 @@ def search_readings(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen
                 break  # nothing left this process can do (and, unless waiting, nothing another one is doing)
             time.sleep(15.0)  # every step left is running in another process
     by = pd.concat([reading_figures(store, r, seed, p) for r in readings for p in PAGES], ignore_index=True)
-    return SearchResult(table, by, seed, time.monotonic() - t0, remaining_work(store, table, seed, players, top))
+    return SearchResult(table, by, seed, time.monotonic() - t0, remaining_work(store, table, seed, players, top),
+                        top)
 
 
 def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
@@ -815,7 +818,8 @@ def _claim(r, fid, pub) -> str:
     return f"{_pts(r[fid] - pub, r[f'{fid}_half'])} points, z = {r[f'{fid}_z']:+.1f}"
 
 
-def search_markdown(table: pd.DataFrame, seed: int, top: int = 10, remaining: pd.DataFrame | None = None) -> str:
+def search_markdown(table: pd.DataFrame, seed: int, top: int = 10, remaining: pd.DataFrame | None = None,
+                    policy_top: int = TOP) -> str:
     """Markdown of a :func:`fit_table` (see :meth:`SearchResult.to_markdown`): the method, the policy and
     whether it is met, the ``top`` best rows with their status and half-widths, and what the best row
     reproduces, figure by figure."""
@@ -840,8 +844,8 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10, remaining: pd
         "it has (the figure is named). Rows are ranked by *S*, the chi-square the row has at the target "
         "precision (each Monte Carlo figure's error taken at the target half-width, an exact figure's as "
         "none, the page's rounding always): a wide interval does not lower S. [S low, S high] is S over the "
-        f"figures' 95% intervals. The top {TOP} rows and every row not rejected must be at the target; every "
-        f"other row must be rejected and *firmly* outside the top {TOP} (its S low above every top row's S "
+        f"figures' 95% intervals. The top {policy_top} rows and every row not rejected must be at the target; every "
+        f"other row must be rejected and *firmly* outside the top {policy_top} (its S low above every top row's S "
         "high: more rounds cannot bring it in). Ranks below the top are by the point S and are not claimed.",
         "",
         f"Rows at the target: {int(at.sum())} of {len(table)}; rejected: {int((table['rejected_by'] != '').sum())}; "
@@ -875,9 +879,9 @@ def search_markdown(table: pd.DataFrame, seed: int, top: int = 10, remaining: pd
                      + " | ".join(cells) + " |")
     if len(table) > len(shown):
         lines.append(f"| ... | {len(table) - len(shown)} more rows in the CSV, each meeting the policy | | | | | | | | | |")
-    loose = table[(table["rank"] > TOP) & ~table["firm"]]
+    loose = table[(table["rank"] > policy_top) & ~table["firm"]]
     if len(loose):
-        lines += ["", f"Not firmly outside the top {TOP} (their S interval overlaps the top rows'; at the target "
+        lines += ["", f"Not firmly outside the top {policy_top} (their S interval overlaps the top rows'; at the target "
                       "precision, so the policy holds, but their order against the top rows is not settled): "
                   + "; ".join(f"rank {r.rank} `{r.reading}` ({r.page}, {r.rtp}) S {r.stat:,.0f} "
                               f"[{r.stat_low:,.0f}, {r.stat_high:,.0f}]" for r in loose.itertuples()) + "."]
