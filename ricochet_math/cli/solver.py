@@ -111,7 +111,7 @@ def _published_arguments(parser):
     parser.add_argument("--search", action="store_true",
                         help="also rank the publisher-like readings (pub-...; those of --readings, else all 32) "
                              "by goodness of fit to the page, run to the precision policy (every row at 0.05 "
-                             "pts on RTP and 0.03 on fold and win, or rejected at |z| >= 5 and firmly outside "
+                             "pts on RTP and 0.03 on fold and win, or rejected at z >= 5 in size and firmly outside "
                              "the --top best; resumable, see --seconds); with --write, writes "
                              "DIR/publisher-readings.csv and a section of the report")
     parser.add_argument("--search-only", action="store_true",
