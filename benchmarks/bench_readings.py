@@ -14,6 +14,11 @@ kernel time they took (one thread) and the figures' standard errors.  From them:
     python benchmarks/bench_readings.py --fresh 4 --readings pub-now-dealer pub-final-dealer
     python benchmarks/bench_readings.py --write reports      # reports/readings-time-to-precision.csv
 
+``sharing`` (printed, and ``readings-cell-sharing.csv`` with ``--write``): per reading, the seconds its
+stored cells took (shared: seven cells serve its four rows, two pages x two RTP conventions) against the
+seconds the four rows would take with a simulation each (a page's six cells per row): the saving of the
+exact sharing, measured on the store's own kernel times.
+
 ``--fresh K`` first adds K chunks (K x 256 rounds) to each cell, so the timing is of this run.
 Timings taken while other work shares the machine are slower: the CSV records the load average.
 """
@@ -65,6 +70,23 @@ def measure(readings, seed: int, store, fresh: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def sharing(t: pd.DataFrame) -> pd.DataFrame:
+    """Per reading: kernel seconds of its cells as stored (shared) and as four separate rows would need them,
+    each cell at the same rounds (both from the measured seconds per round)."""
+    rows = []
+    for reading, g in t.groupby("reading", sort=False):
+        sec = {(r.rules, r.players): r.kernel_s for r in g.itertuples()}
+        if len(sec) < 7:
+            continue
+        default = sum(v for (rules, _), v in sec.items() if rules == "publisher")
+        tens = default - sec[("publisher", 4)] + sec[("publisher-4p-tens", 4)]
+        shared = default + sec[("publisher-4p-tens", 4)]
+        separate = 2 * default + 2 * tens  # each page's row, each RTP convention, its own six cells
+        rows.append({"reading": reading, "cells_shared": 7, "cells_separate": 24, "kernel_s_shared": round(shared, 1),
+                     "kernel_s_separate": round(separate, 1), "saving": round(separate / shared, 2)})
+    return pd.DataFrame(rows)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--readings", nargs="+", default=None, help="default: every family reading with a stored cell")
@@ -86,6 +108,9 @@ def main(argv=None) -> int:
     pd.set_option("display.width", 200)
     print(t.to_string(index=False))
     print(per.sort_values("seconds_needed").to_string(index=False))
+    share = sharing(t)
+    if not share.empty:
+        print(share.to_string(index=False))
     if args.write:
         out = Path(args.write)
         out.mkdir(parents=True, exist_ok=True)
@@ -94,6 +119,9 @@ def main(argv=None) -> int:
         t["measured_at"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         t.to_csv(out / "readings-time-to-precision.csv", index=False)
         print(f"wrote {out / 'readings-time-to-precision.csv'}")
+        if not share.empty:
+            share.to_csv(out / "readings-cell-sharing.csv", index=False)
+            print(f"wrote {out / 'readings-cell-sharing.csv'}")
     return 0
 
 

@@ -42,23 +42,23 @@ def ring_poker_notebook() -> list:
         code("""
         cards = "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td"
         for objective in ("strongest", "points"):
-            a = rm.arrange(cards, objective=objective, samples=200 if SIZE == "tiny" else 1000, seed=SEED)
+            a = rm.ring.arrange(cards, objective=objective, samples=200 if SIZE == "tiny" else 1000, seed=SEED)
             print(f"{objective:9}: {a.summary()}")
         a.to_frame()
         """),
         code("""
         # time per arrangement on random holdings (one thread; a shared machine is slower)
         rng = np.random.default_rng(SEED)
-        model = rm.opponent_model(rm.RingRules(), samples=500, seed=SEED)
+        model = rm.ring.opponent_model(rm.ring.RingRules(), samples=500, seed=SEED)
         for objective in ("strongest", "points"):
-            secs = [rm.arrange(rng.choice(54, 18, replace=False), objective=objective, opponent=model).seconds
+            secs = [rm.ring.arrange(rng.choice(54, 18, replace=False), objective=objective, opponent=model).seconds
                     for _ in range(50 if SIZE == "tiny" else 500)]
             print(f"{objective:9}: mean {1e3 * np.mean(secs):.3f} ms, max {1e3 * np.max(secs):.3f} ms")
         """),
         md("## One game, round by round"),
         code("""
         deck = np.random.default_rng(SEED).permutation(54)
-        game = rm.play_ring_game(rm.RingRules(players=3), deck, ["greedy", "lookahead", "denial"])
+        game = rm.ring.play_game(rm.ring.RingRules(players=3), deck, ["greedy", "lookahead", "denial"])
         print(game.summary())
         """),
         md("""
@@ -72,7 +72,7 @@ def ring_poker_notebook() -> list:
         rows = []
         for players in (2, 3):
             for rotate in (True, False):
-                sim = rm.simulate_ring(rm.RingRules(players=players, rotate=rotate), None, GAMES, SEED)
+                sim = rm.ring.simulate(rm.ring.RingRules(players=players, rotate=rotate), None, GAMES, SEED)
                 f = sim.to_frame()
                 f.insert(0, "rotate", rotate)
                 f.insert(0, "players", players)
@@ -84,7 +84,7 @@ def ring_poker_notebook() -> list:
         """),
         md("## Hand categories by slot (two players, greedy)"),
         code("""
-        rm.simulate_ring(rm.RingRules(players=2), None, GAMES, SEED).category_frame()
+        rm.ring.simulate(rm.ring.RingRules(players=2), None, GAMES, SEED).category_frame()
         """),
         md("""
         ## Strategy pairings and best responses
@@ -93,7 +93,7 @@ def ring_poker_notebook() -> list:
         """),
         code("""
         for players in (2, 3):
-            table = rm.ring_pairings(rm.RingRules(players=players), games=PAIR_GAMES, seed=SEED)
+            table = rm.ring.pairings(rm.ring.RingRules(players=players), games=PAIR_GAMES, seed=SEED)
             print(table.summary())
             display(table.best_responses())
         """),
@@ -212,19 +212,19 @@ def freeride_notebook() -> list:
         import pandas as pd
         import ricochet_math as rm
 
-        rules = rm.FreeRideRules()
+        rules = rm.freeride.FreeRideRules()
         rules.to_frame()
         """),
         md("## One game, as a hand history"),
         code("""
-        game = rm.freeride_game(["computer", "bold", "hider", "cautious"], seed=SEED)
+        game = rm.freeride.play_game(["computer", "bold", "hider", "cautious"], seed=SEED)
         print("\\n".join(game.history().splitlines()[:40]))
         print("...", game.rounds, "rounds; final chips", game.chips)
         """),
         md("## Game length and chip swings by table size (computer players)"),
         code("""
         table_rules = rules.with_options(min_seats=1)
-        runs = {n: rm.freeride_games(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
+        runs = {n: rm.freeride.simulate(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
         length = pd.DataFrame([{"seats": n, "rounds": r.length.estimate, "half_width": r.length.half_width,
                                 "swing_rms": r.swing} for n, r in runs.items()])
         length
@@ -240,19 +240,19 @@ def freeride_notebook() -> list:
         """),
         md("## Seat and starting-player effects (95% intervals)"),
         code("""
-        rounds = rm.freeride_rounds(["computer"] * 4, rules, rounds=ROUNDS, seed=SEED)
+        rounds = rm.freeride.simulate_rounds(["computer"] * 4, rules, rounds=ROUNDS, seed=SEED)
         print(rounds.summary())
         runs[4].to_frame()[["seat", "win", "win_low", "win_high", "starts"]] if 4 in runs else None
         """),
         md("## The best response among the strategies, against computer players"),
         code("""
-        br = rm.freeride_best_response(seats=SEATS, games=GAMES // 2, seed=SEED)
+        br = rm.freeride.best_response(seats=SEATS, games=GAMES // 2, seed=SEED)
         print(br.summary())
         br.to_frame().sort_values(["seats", "win"], ascending=[True, False]).groupby("seats").head(3)
         """),
         md("## The value of the free ride"),
         code("""
-        fr = rm.freeride_value_of_free_ride(["computer"] * 4, rules, games=GAMES, seed=SEED)
+        fr = rm.freeride.free_ride_value(["computer"] * 4, rules, games=GAMES, seed=SEED)
         print(fr.summary())
         fr.to_frame()
         """),
@@ -263,7 +263,7 @@ def freeride_notebook() -> list:
         for what is exact and what is sampled).
         """),
         code("""
-        sol = rm.freeride_solve("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
+        sol = rm.freeride.solve("7s 8h Kd Qc 2s", face_up="Ad 9s 3c", opp_up="2c 7d 9h", samples=None)
         print(sol.summary())
         sol.to_frame()
         """),
@@ -306,15 +306,15 @@ def home_game_cells() -> list:
         code("""
         import ricochet_math as rm
 
-        rules = rm.HomeRules(players=4)
+        rules = rm.home.HomeRules(players=4)
         first = [int(c) for c in rm.parse_cards("Kd Jc 8h 7s 2h 9c 2d 9h Qd 5h 8d 8s")]
-        game = rm.HomeGame(rules, first + [c for c in range(52) if c not in first])
+        game = rm.home.HomeGame(rules, first + [c for c in range(52) if c not in first])
         for buy in (3, 0, 2, 2, 4):
             game.apply(buy)
         for entry in game.log:
             print(f"{entry.text}   [pot {entry.pot}]")
-        position = rm.home_position(rules, ["Kd 5h 8d 8s", "", "", "2h 2d 9c 7s"], 15, dead="8h Jc 9h Qd")
-        print(rm.solve_home(rules, position).summary())
+        position = rm.home.position(rules, ["Kd 5h 8d 8s", "", "", "2h 2d 9c 7s"], 15, dead="8h Jc 9h Qd")
+        print(rm.home.solve(rules, position).summary())
         """),
         md("""
         ## By seat and by order of play
@@ -327,7 +327,7 @@ def home_game_cells() -> list:
 
         rows, tests = [], []
         for n in PLAYERS:
-            sim = rm.simulate_home(rm.HomeRules(players=n), "pot-odds", GAMES, SEED)
+            sim = rm.home.simulate(rm.home.HomeRules(players=n), "pot-odds", GAMES, SEED)
             order, seat = sim.by_order(), sim.by_seat()
             for i in range(n):
                 rows.append({"players": n, "position": i + 1, "ev_by_order": order.ev[i], "ev_by_seat": seat.ev[i],
@@ -375,15 +375,15 @@ def home_game_cells() -> list:
         seven-card game with two starting cards, as the rulebook advises).
         """),
         code("""
-        sim = rm.simulate_home(rm.HomeRules(players=4), "pot-odds", GAMES, SEED)
+        sim = rm.home.simulate(rm.home.HomeRules(players=4), "pot-odds", GAMES, SEED)
         sim.by_start()[["start_card", "games", "win_rate", "ev", "ev_low", "ev_high"]]
         """),
         code("""
-        variations = {"limit 5": rm.HomeRules(players=4), "limit 6": rm.HomeRules(players=4, hand_limit=6),
-                      "limit 7, 2 cards": rm.HomeRules(players=4, hand_limit=7, start_cards=2)}
+        variations = {"limit 5": rm.home.HomeRules(players=4), "limit 6": rm.home.HomeRules(players=4, hand_limit=6),
+                      "limit 7, 2 cards": rm.home.HomeRules(players=4, hand_limit=7, start_cards=2)}
         pd.DataFrame([{"variation": name, **{f"order {i + 1}": ev for i, ev in enumerate(s.by_order().ev)},
                        "seat_p": s.seat_test().p_value, "pot": s.overall()["pot"].estimate}
-                      for name, s in ((name, rm.simulate_home(r, "pot-odds", GAMES, SEED))
+                      for name, s in ((name, rm.home.simulate(r, "pot-odds", GAMES, SEED))
                                       for name, r in variations.items())])
         """),
         md("""
@@ -393,7 +393,7 @@ def home_game_cells() -> list:
         (readable engine, so far fewer games).  Two players.
         """),
         code("""
-        opt = rm.simulate_home_games(rm.HomeRules(players=2), "optimal", OPTIMAL_GAMES, SEED,
+        opt = rm.home.simulate_games(rm.home.HomeRules(players=2), "optimal", OPTIMAL_GAMES, SEED,
                                      batch_size=OPTIMAL_GAMES)
         print(opt.seat_test().summary())
         opt.by_order()[["order", "games", "win_rate", "ev", "ev_low", "ev_high"]]

@@ -3,9 +3,12 @@
 ``import ricochet_math as rm`` gives the names a notebook uses: rule loading and
 editing, cards and hand values, the readable round and the Monte Carlo driver,
 the exact solo analysis, advice, the side bets, the kickout finder, paytable
-tuning and the report.  ``rm.__all__`` lists them section by section, in the
-order of the layers they come from (``docs/architecture.md``); code inside the
-package imports each name from the module that defines it, never from here.
+tuning and the report.  The other games are one namespace each, ``rm.home``,
+``rm.ring``, ``rm.rococo`` and ``rm.freeride``, with the same verbs where they do
+the same thing (``simulate``, ``play_game``, ``build_report``, ...).
+``rm.__all__`` lists the names section by section, in the order of the layers
+they come from (``docs/architecture.md``); code inside the package imports each
+name from the module that defines it, never from here.
 """
 from __future__ import annotations
 
@@ -38,24 +41,7 @@ from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
 from ricochet_math.reports.reading_search import search_readings
-from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.engine import RingGame, play_ring_game
-from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
-from ricochet_math.games.ring.analysis import RingSimulation, ring_pairings, simulate_ring
-from ricochet_math.games.ring.report import ring_report
-from ricochet_math.games import rococo
-
-from ricochet_math.games.freeride.rules import FreeRideRules
-from ricochet_math.games.freeride.engine import freeride_game
-from ricochet_math.games.freeride.analysis import (
-    freeride_best_response, freeride_games, freeride_rounds, freeride_value_of_free_ride,
-)
-from ricochet_math.games.freeride.solver import freeride_solve
-from ricochet_math.games.home.rules import HomeRules, home_rules
-from ricochet_math.games.home.engine import HomeGame, play_game
-from ricochet_math.games.home.analysis import HomeSimulation, simulate_home, simulate_home_games
-from ricochet_math.games.home.solver import home_position, solve_home
-
+from ricochet_math.games import freeride, home, ring, rococo
 
 __all__ = [
     "__version__",
@@ -87,17 +73,7 @@ __all__ = [
     # reports
     "published_figures", "best_response",
     "build_report", "search_readings",
-    # Ring Poker (games/ring)
-    "RingRules", "RingGame", "play_ring_game", "Arrangement", "OpponentModel", "arrange", "opponent_model",
-    "RingSimulation", "ring_pairings", "simulate_ring", "ring_report",
-    # Rococo Poker: the game package (rm.rococo.solve_draws, rm.rococo.simulate, ...)
-    "rococo",
-
-    # Free Ride Poker
-    "FreeRideRules", "freeride_game", "freeride_best_response", "freeride_games", "freeride_rounds",
-    "freeride_value_of_free_ride", "freeride_solve",
-    # the home game and Ricochet Poker II
-    "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home", "simulate_home_games",
-    "home_position", "solve_home",
-
+    # the other games, one namespace each with the same verbs (rm.home.simulate, rm.ring.arrange,
+    # rm.rococo.solve_draws, rm.freeride.play_game, ...; each package's __all__ lists its names)
+    "home", "ring", "rococo", "freeride",
 ]

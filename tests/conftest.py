@@ -5,6 +5,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from ricochet_math.rules.files import paytables_dir
 from ricochet_math.rules.ruleset import load_rules
@@ -36,3 +37,18 @@ def tmp_rules(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="session")
+def kernel_lock(tmp_path_factory):
+    """A lock held while a Jupyter kernel runs, shared by every pytest-xdist worker.
+
+    The notebook tests and the documentation build (which executes a notebook) each start a kernel;
+    two kernels started side by side on the 2-core CI machine hung once in nbclient waiting for an
+    execute reply (ipykernel 7; upstream reports intermittent freezes, ipython/ipykernel#1471), so the
+    kernels run one at a time.  The lock file lives in the folder every worker's temporary folder shares.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if root.name.startswith("popen-gw"):   # pytest-xdist: one folder per worker under a shared one
+        root = root.parent
+    return FileLock(str(root / "jupyter-kernel.lock"))

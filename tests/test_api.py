@@ -167,3 +167,45 @@ def test_all_follows_the_imports_section_by_section():
     assert set(statement) == set(rm.__all__), "imported but not listed, or listed but not imported"
     order = [statement[name] for name in rm.__all__]
     assert order == sorted(order), "rm.__all__ lists the names in the order they are imported"
+
+
+# ------------------------------------------------------------------ the other games: one namespace each
+GAMES = ("home", "ring", "rococo", "freeride")
+#: the verbs every game namespace has (the same name where the games do the same thing), its rules class
+#: and its solver (``solve`` where it solves one position, the game's own word where it solves more)
+VERBS = ("play_game", "GameRecord", "simulate", "build_report")
+RULES = {"home": "HomeRules", "ring": "RingRules", "rococo": "RococoRules", "freeride": "FreeRideRules"}
+SOLVER = {"home": "solve", "ring": "arrange", "rococo": "solve_draws", "freeride": "solve"}
+#: the flat names the façade exported before the namespaces (issue: one convention for the games)
+OLD_FLAT = ("RingRules", "RingGame", "play_ring_game", "Arrangement", "OpponentModel", "arrange", "opponent_model",
+            "RingSimulation", "ring_pairings", "simulate_ring", "ring_report", "FreeRideRules", "freeride_game",
+            "freeride_best_response", "freeride_games", "freeride_rounds", "freeride_value_of_free_ride",
+            "freeride_solve", "HomeRules", "home_rules", "HomeGame", "play_game", "HomeSimulation", "simulate_home",
+            "simulate_home_games", "home_position", "solve_home")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_is_a_namespace_with_the_agreed_verbs(game):
+    ns = getattr(rm, game)
+    package = f"{PACKAGE}.games.{game}"
+    assert ns is importlib.import_module(package) and game in rm.__all__
+    assert ns.__doc__ and "Modules" in ns.__doc__, "the package docstring lists its modules"
+    for name in (*VERBS, RULES[game], SOLVER[game]):
+        assert name in ns.__all__ and callable(getattr(ns, name)), name
+    assert [n for n in ns.__all__ if not hasattr(ns, n)] == []
+    assert len(set(ns.__all__)) == len(ns.__all__), "a name is listed twice"
+    assert [n for n in ns.__all__ if n.startswith(f"{game}_")] == [], "no prefixed functions inside the namespace"
+    # each verb is the game's own: simulations from analysis, the readable game from engine, the report
+    assert ns.simulate.__module__ == f"{package}.analysis"
+    assert ns.play_game.__module__ == ns.GameRecord.__module__ == f"{package}.engine"
+    assert ns.build_report.__module__ == f"{package}.report"
+
+
+def test_no_game_name_leaks_to_the_top_level():
+    leaked = sorted(name for name, obj in vars(rm).items() if not name.startswith("_")
+                    and (getattr(obj, "__module__", None) or "").startswith(f"{PACKAGE}.games"))
+    assert leaked == []
+    assert [n for n in OLD_FLAT if hasattr(rm, n)] == []
+    for game in GAMES:  # the casino game's names that a game shares (simulate, best_response, ...) stay its own
+        ns = getattr(rm, game)
+        assert [n for n in ns.__all__ if getattr(rm, n, None) is getattr(ns, n)] == [], game

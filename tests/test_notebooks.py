@@ -77,15 +77,16 @@ def test_notebooks_match_their_generator():
     assert r.returncode == 0, r.stderr
 
 
-def _run(name: str, tmp_path, monkeypatch):
+def _run(name: str, tmp_path, monkeypatch, kernel_lock):
     monkeypatch.setenv("RICOCHET_NB_SIZE", "tiny")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     if name in WIDGET_CHECKS:
         nb.cells.append(nbformat.v4.new_code_cell(WIDGET_CHECKS[name].strip()))
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
+    with kernel_lock:
+        client.execute()
     return nb
 
 
@@ -101,8 +102,8 @@ def _text(nb, stream: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in NAMES])
-def test_notebook_runs_at_tiny_size(name, tmp_path, monkeypatch):
-    nb = _run(name, tmp_path, monkeypatch)
+def test_notebook_runs_at_tiny_size(name, tmp_path, monkeypatch, kernel_lock):
+    nb = _run(name, tmp_path, monkeypatch, kernel_lock)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     # no warning noise: nothing on stderr (warnings, progress bars, tracebacks)

@@ -41,17 +41,43 @@ def test_precision_runs_to_the_half_widths_and_reuses_the_store(tmp_path):
     assert "half-width reaches 1 points on RTP" in md
 
 
-def test_search_rejects_early_and_the_cli_writes_the_table(tmp_path):
-    """A bonus-in-the-decision reading is out by the exact one-player fold frequency (22.9% published,
-    21.41% computed): no Monte Carlo cell is run for it; the no-bonus one gets its N = 7 cell first."""
+def test_search_runs_to_the_policy_and_writes_the_table(tmp_path):
+    """Seed 2, N = 7 only, no top rows: a bonus-in-the-decision reading is out by the exact one-player fold
+    frequency (22.9% published, 21.41% computed) with no cell run; the no-bonus one is screened (one chunk) and
+    rejected by its seven-player fold frequency (14.67%, z = +9.1); then every row meets the policy."""
     from ricochet_math.reports.reading_search import load_cell, search_readings
 
     res = search_readings(("pub-now-dealer", "pub-now-dealer-no-bonus"), store=tmp_path / "s", seed=2,
-                          screen_chunks=1, players=(7,))
+                          screen_chunks=1, players=(7,), top=0)
     assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer", 7, 2).chunks == 0
     assert load_cell(tmp_path / "s", "publisher", "pub-now-dealer-no-bonus", 7, 2).chunks == 1
-    top = res.table.iloc[0]
-    assert top["reading"] == "pub-now-dealer-no-bonus" and top["figures"] == 2
-    assert "Which reading did the publisher compute?" in res.to_markdown()
+    t = res.table
+    assert t["policy_ok"].all() and res.summary()["policy_met"]
+    row = t[(t["reading"] == "pub-now-dealer") & (t["rtp"] == "per initial bet")].iloc[0]
+    assert row["status"] == "rejected by fold N=1 at z = -51.7"
+    row = t[(t["reading"] == "pub-now-dealer-no-bonus") & (t["rtp"] == "per initial bet")].iloc[0]
+    assert row["status"].startswith("rejected by fold N=7 at z = +9.")
+    wag = t[(t["reading"] == "pub-now-dealer-no-bonus") & (t["rtp"] == "per wagered")].iloc[0]
+    assert wag["rejected_by"] == "rtp_high" and wag["rejected_z"] > 400  # 98.11% exact at one player
+    text = res.to_markdown()
+    assert "Which reading did the publisher compute?" in text and "**policy met**" in text
     out = res.write(tmp_path / "publisher-readings.csv")
-    assert out.read_text().startswith("reading,page,rtp,")
+    assert out.read_text().startswith("rank,reading,page,rtp,")
+
+
+def test_cli_search_only_updates_the_section(tmp_path, capsys):
+    """`published --search --search-only --write DIR`: the search's CSV and section, the main table untouched
+    (a bonus-in reading: out by the exact one-player fold frequency, no cell run)."""
+    from ricochet_math.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    md = out / "published-figures.md"
+    md.write_text("# Published figures vs computed (publisher)\n\nMAIN\n\n"
+                  "## Which reading did the publisher compute? (old)\n\nOLDTEXT\n\n## Where the gaps come from\n\nx\n")
+    assert main(["published", "--search", "--search-only", "--readings", "pub-now-dealer", "--seed", "2",
+                 "--top", "0", "--store", str(tmp_path / "s"), "--write", str(out)]) == 0
+    text = md.read_text()
+    assert "MAIN" in text and "OLDTEXT" not in text and "**policy met**" in text
+    assert (out / "publisher-readings.csv").read_text().startswith("rank,reading,page,rtp,")
+    assert "rejected by fold N=1 at z = -51.7" in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -109,13 +110,19 @@ def _published_arguments(parser):
                              "resumed (see --store)")
     parser.add_argument("--search", action="store_true",
                         help="also rank the publisher-like readings (pub-...; those of --readings, else all 32) "
-                             "by goodness of fit to the page (screen every reading, then --deep best ones to "
-                             "the target precision); with --write, writes DIR/publisher-readings.csv and a "
-                             "section of the report")
+                             "by goodness of fit to the page, run to the precision policy (every row at 0.05 "
+                             "pts on RTP and 0.03 on fold and win, or rejected at z >= 5 in size and firmly outside "
+                             "the --top best; resumable, see --seconds); with --write, writes "
+                             "DIR/publisher-readings.csv and a section of the report")
+    parser.add_argument("--search-only", action="store_true",
+                        help="--search without recomputing the main table: with --write, writes "
+                             "DIR/publisher-readings.csv and replaces the search's section of "
+                             "DIR/published-figures.md")
     parser.add_argument("--screen-rounds", type=int, default=10_240, metavar="R",
                         help="--search: rounds per reading and player count in the screen (default 10,240)")
-    parser.add_argument("--deep", type=int, default=0, metavar="K",
-                        help="--search: run the K best readings to 0.05 pts on RTP and 0.03 on fold and win")
+    parser.add_argument("--top", type=int, default=5, metavar="K",
+                        help="--search: the K best rows (and every row not rejected) are run to the target "
+                             "precision (default 5)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="--search: start no new chunk after S seconds (the store keeps the work: run "
                              "again to continue)")
@@ -150,14 +157,24 @@ def _published(args) -> int:
         raise RuleError(f"--precision takes one or two numbers, got {len(args.precision)}")
     search_result = None
     if args.search:
-        if args.screen_rounds < 256 or args.deep < 0:
-            raise RuleError("--screen-rounds must be at least 256 and --deep at least 0")
+        if args.screen_rounds < 256 or args.top < 0:
+            raise RuleError("--screen-rounds must be at least 256 and --top at least 0")
         family = tuple(r for r in readings if r in FAMILY_NAMES) if args.readings else FAMILY_NAMES
         if not family:
             raise RuleError("--search ranks publisher-like readings (pub-...): name some with --readings, "
                             "or leave --readings out for all 32")
         search_result = search_readings(family, seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
-                               deep=args.deep, seconds=args.seconds, store=args.store, progress=True)
+                                        top=args.top, seconds=args.seconds, store=args.store, progress=True,
+                                        wait=False)
+    if args.search_only:
+        if search_result is None:
+            raise RuleError("--search-only goes with --search")
+        print(search_result.to_markdown(top=args.top))
+        if args.write:
+            out = search_result.write(Path(args.write) / "publisher-readings.csv")
+            md = search_result.update_report(Path(args.write) / "published-figures.md")
+            print(f"wrote {out} and the search's section of {md}")
+        return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
                             weak_rounds=args.rounds, progress=True, executor=args.scheduler,
                             precision=args.precision, store=args.store)
@@ -172,7 +189,7 @@ def _published(args) -> int:
         "figure": Text(title="published figure"), "published": Percent(2, interval=False),
         "computed": Percent(2), "difference": Percent(2, interval=False, title="difference pts")})
     if search_result is not None:
-        print(search_result.to_markdown(top=5))
+        print(search_result.to_markdown(top=args.top))
     if args.write:
         md, csv = res.write(args.write)
         print(f"wrote {md} and {csv}" + (" and publisher-readings.csv" if search_result is not None else ""))
@@ -210,7 +227,9 @@ def _kickout(args) -> int:
         if args.format == "table":
             print(f"# {n} player(s): {curve.method}")
             frame = frame.rename(columns={"rtp_ci_low": "rtp_per_initial_bet_low",
-                                          "rtp_ci_high": "rtp_per_initial_bet_high"})
+                                          "rtp_ci_high": "rtp_per_initial_bet_high",
+                                          "rtp_plain_ci_low": "rtp_per_initial_bet_plain_low",
+                                          "rtp_plain_ci_high": "rtp_per_initial_bet_plain_high"})
             print_frame(frame, wide=args.wide, formats=_KICKOUT_FORMATS)
         else:
             frames.append(frame.assign(players=n, method=curve.method))
@@ -228,6 +247,8 @@ def _kickout(args) -> int:
 
 _KICKOUT_FORMATS = {
     "value": Text(), "rtp_per_initial_bet": Percent(3, title="RTP/initial %"),
+    "rtp_per_initial_bet_plain": Percent(3, title="plain RTP/initial %"),
+    "variance_ratio": Number(1, title="var. ratio"),
     "rtp_per_wagered": Percent(3, interval=False, title="RTP/wagered %"),
     "kickout_rate": Percent(2, interval=False, title="kickout %"),
     "fold_frequency": Percent(2, interval=False, title="fold %"),

@@ -7,7 +7,11 @@ threshold that hits a target RTP.
 * N >= 2 is Monte Carlo with common random numbers: every threshold is run on
   the same seeded deals and deck orders (the same ``seed``), so neighbouring
   thresholds differ only where the kickout changes the round, and their
-  difference is far more precise than either RTP alone.
+  difference is far more precise than either RTP alone.  The RTP columns are
+  the controlled estimates (control variates with exact means, as in
+  ``simulate`` and the report); the plain estimate and the variance ratio stand
+  beside them as a check (``rtp_per_initial_bet_plain``, ``rtp_plain_ci_low`` /
+  ``_high``, ``variance_ratio``).
 
 A threshold is a hand pattern (``99``, ``KKQ``, ``TTxx``, ``222``, ``A2345``,
 ``flush``); the dealer folds at or above it (spec, "Kickout thresholds").
@@ -102,13 +106,18 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
         for (pat, v), r in zip(points, runs):
             f = r.to_frame().iloc[0]
             rows.append({"pattern": pat, "hand": describe(v), "value": v,
-                         "rtp_per_initial_bet": float(f["rtp_initial"]),
-                         "rtp_ci_low": float(f["rtp_initial_low"]),
-                         "rtp_ci_high": float(f["rtp_initial_high"]),
-                         "rtp_per_wagered": float(f["rtp_wagered"]),
+                         "rtp_per_initial_bet": float(f["rtp_initial_cv"]),
+                         "rtp_ci_low": float(f["rtp_initial_cv_low"]),
+                         "rtp_ci_high": float(f["rtp_initial_cv_high"]),
+                         "rtp_per_wagered": float(f["rtp_wagered_cv"]),
                          "kickout_rate": float(f["kickout_rate"]), "fold_frequency": float(f["fold_frequency"]),
-                         "win_frequency": float(f["win_frequency"])})
-        method = f"monte carlo, {rounds:,} rounds per threshold, seed {seed}, common random numbers, {strategy} play"
+                         "win_frequency": float(f["win_frequency"]),
+                         "rtp_per_initial_bet_plain": float(f["rtp_initial"]),
+                         "rtp_plain_ci_low": float(f["rtp_initial_low"]),
+                         "rtp_plain_ci_high": float(f["rtp_initial_high"]),
+                         "variance_ratio": float(f["variance_ratio"])})
+        method = (f"monte carlo, {rounds:,} rounds per threshold, seed {seed}, common random numbers, {strategy} "
+                  "play; RTP controlled (control variates), plain beside")
     return KickoutCurve(players, method, pd.DataFrame(rows))
 
 

@@ -5,4 +5,36 @@ game-neutral batch driver, the two-player round solved by backward induction, an
 Modules: :mod:`~ricochet_math.games.freeride.rules`, :mod:`~ricochet_math.games.freeride.strategies`, :mod:`~ricochet_math.games.freeride.engine`, :mod:`~ricochet_math.games.freeride.kernel`, :mod:`~ricochet_math.games.freeride.analysis`,
 :mod:`~ricochet_math.games.freeride.solver`, :mod:`~ricochet_math.games.freeride.report`.  The rules and our readings: ``docs/rules.md`` ("Free Ride Poker");
 the analysis: ``docs/free-ride-poker.md``.
+
+The names below are the package's public entry points, the same verbs as the other games'
+(``import ricochet_math as rm``: ``rm.freeride.simulate``, ``rm.freeride.solve``, ...): ``simulate``
+is :func:`~ricochet_math.games.freeride.analysis.simulate_games` (whole games; ``simulate_rounds``
+plays single rounds), ``solve`` is :func:`~ricochet_math.games.freeride.solver.solve_state` and
+``build_report`` is :func:`~ricochet_math.games.freeride.report.freeride_report`, loaded on first use
+like the other games' reports.
 """
+from __future__ import annotations
+
+from ricochet_math.games.freeride.analysis import (
+    BestResponse, FreeRideValue, GameStats, RoundStats, best_response, free_ride_value, simulate_rounds,
+)
+from ricochet_math.games.freeride.analysis import simulate_games as simulate
+from ricochet_math.games.freeride.engine import GameRecord, play_game
+from ricochet_math.games.freeride.rules import FreeRideRules
+from ricochet_math.games.freeride.solver import Solution
+from ricochet_math.games.freeride.solver import solve_state as solve
+
+__all__ = [
+    "FreeRideRules", "GameRecord", "play_game",
+    "GameStats", "simulate", "RoundStats", "simulate_rounds",
+    "BestResponse", "best_response", "FreeRideValue", "free_ride_value",
+    "Solution", "solve",
+    "build_report",
+]
+
+
+def __getattr__(name: str):
+    if name == "build_report":  # deferred like the other games' reports
+        from ricochet_math.games.freeride.report import freeride_report
+        return freeride_report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -243,10 +243,3 @@ def free_ride_value(strategies: Sequence = ("computer",) * 4, rules: FreeRideRul
     a = simulate_games(strategies, rules.with_options(free_ride=True), games=games, seed=seed, workers=workers)
     b = simulate_games(strategies, rules.with_options(free_ride=False), games=games, seed=a.seed, workers=workers)
     return FreeRideValue(a, b)
-
-#: the public names (``rm.freeride_games`` ...): the package's functions under names that say the game
-freeride_games = simulate_games
-freeride_rounds = simulate_rounds
-freeride_best_response = best_response
-freeride_value_of_free_ride = free_ride_value
-__all__ += ["freeride_games", "freeride_rounds", "freeride_best_response", "freeride_value_of_free_ride"]

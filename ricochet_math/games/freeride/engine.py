@@ -358,7 +358,3 @@ def play_game(strategies: Sequence, rules: FreeRideRules | None = None, *, seed=
     best = max(chips)
     return GameRecord(len(records), chips, [s for s in range(len(chips)) if chips[s] == best], min(chips) == 0,
                       carry, records)
-
-#: the public name of :func:`play_game` (``rm.freeride_game``)
-freeride_game = play_game
-__all__ += ["freeride_game"]

@@ -413,8 +413,3 @@ def last_card_study(states: int = 500, strategy="computer", *, seed: int = 2026,
                 break
             rnd.apply(always.decide(view))
     return LastCardStudy(strat.name, seed, pd.DataFrame(rows))
-
-
-#: the public name of :func:`solve_state` (``rm.freeride_solve``)
-freeride_solve = solve_state
-__all__ += ["freeride_solve"]

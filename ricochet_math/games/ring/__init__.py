@@ -6,4 +6,30 @@ Modules, one idea each: ``rules`` (the options), ``hands`` (the one hand value, 
 ``scoring``, ``kernel`` (the batch kernel, tested equal to the engine), ``arrange`` (the exact
 arrangement solver), ``analysis`` (Monte Carlo: seats, order, pairings, best responses) and
 ``report``.  See ``docs/ring-poker.md``.
+
+The names below are the package's public entry points, the same verbs as the other games'
+(``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  The package
+attribute ``arrange`` is the solver function, not its module: import the module's other names with
+``from ricochet_math.games.ring.arrange import ...``.  ``build_report`` (``report.ring_report``) is loaded on
+first use (the report machinery would slow every ``ricochet ring`` command's start-up).
 """
+from __future__ import annotations
+
+from ricochet_math.games.ring.analysis import PairingTable, RingSimulation, pairings, simulate
+from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
+from ricochet_math.games.ring.engine import GameRecord, RingGame, play_game
+from ricochet_math.games.ring.rules import RingRules
+
+__all__ = [
+    "RingRules", "RingGame", "GameRecord", "play_game",
+    "Arrangement", "OpponentModel", "arrange", "opponent_model",
+    "RingSimulation", "simulate", "PairingTable", "pairings",
+    "build_report",
+]
+
+
+def __getattr__(name: str):
+    if name == "build_report":  # deferred (see the module docstring)
+        from ricochet_math.games.ring.report import ring_report
+        return ring_report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,10 @@ rule), ``betting`` (policies), ``engine`` (one readable game with its history), 
 pot kernel), ``play`` (one pot's history), ``analysis`` (simulations, blind value, best response,
 card removal), ``removal`` (its kernel), ``report`` (the short report).
 
-The names below are the package's public entry points (re-exported by ``ricochet_math`` with a
-``rococo_`` prefix where the casino game has the same name).
+The names below are the package's public entry points, the same verbs as the other games'
+(``import ricochet_math as rm``: ``rm.rococo.solve_draws``, ``rm.rococo.simulate``, ...).
+``build_report`` (``report.build_rococo_report``) is loaded on first use (the report machinery
+would slow the start-up of code that needs only the solver).
 """
 from __future__ import annotations
 
@@ -30,4 +32,12 @@ __all__ = [
     "DrawSolution", "solve_draws", "share_by_value", "StrategyTable", "strategy_table", "naive_keep",
     "GameRecord", "play_game", "PotHistory", "play_pot",
     "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "best_response", "removal_check",
+    "build_report",
 ]
+
+
+def __getattr__(name: str):
+    if name == "build_report":  # deferred (see the module docstring)
+        from ricochet_math.games.rococo.report import build_rococo_report
+        return build_rococo_report
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
