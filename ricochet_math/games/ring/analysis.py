@@ -23,7 +23,7 @@ from ricochet_math.games.ring.hands import N_CARDS
 from ricochet_math.games.ring.kernel import play_batch
 from ricochet_math.games.ring.rules import ROUNDS, RingRules
 from ricochet_math.games.ring.strategies import (
-    ISSUE_STRATEGIES,
+    FAST_STRATEGIES,
     RANDOM_DRAWS,
     STRATEGIES,
     strategy_code,
@@ -275,10 +275,12 @@ class PairingTable:
                    "among these"))
 
 
-def pairings(rules: RingRules | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, games: int = 2000,
+def pairings(rules: RingRules | None = None, strategies: Sequence[str] = FAST_STRATEGIES, games: int = 2000,
              seed: int | None = 0, *, batch_size: int = 1000, workers: int | None = None) -> PairingTable:
     """Every focal strategy at every seat against every opponent strategy at the other seats
-    (``len(strategies)**2 * players`` runs of ``games`` games, all on the same deals)."""
+    (``len(strategies)**2 * players`` runs of ``games`` games, all on the same deals).  The default set is
+    :data:`~.strategies.FAST_STRATEGIES` (seconds); pass :data:`~.strategies.ISSUE_STRATEGIES` for the
+    issue's four with ``greedy`` (about a hundred times slower per greedy move; docs/ring-poker.md)."""
     rules = rules or RingRules()
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     runs = {}

@@ -27,8 +27,8 @@ The strategies:
   suited card past the second counts towards a flush (up to two flushes' worth); a joker
   is worth 1.5 pairs of deuces.  (This was ``greedy`` before the future-pairs value.)
 
-Ties go to the lowest ring position.  Strategy codes 0..3 are the issue's four, in the order above;
-``greedy-fast`` is 4.
+Ties go to the lowest ring position.  Strategy codes 0..3 are the issue's four, in the order above
+(:data:`ISSUE_STRATEGIES`); ``greedy-fast`` is 4.
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ from ricochet_math.games.ring.future import (
 
 __all__ = [
     "DENIAL",
+    "FAST_STRATEGIES",
     "GREEDY",
     "GREEDY_FAST",
     "ISSUE_STRATEGIES",
@@ -61,8 +62,10 @@ __all__ = [
 
 STRATEGIES = ("random", "greedy", "lookahead", "denial", "greedy-fast")
 RANDOM, GREEDY, LOOKAHEAD, DENIAL, GREEDY_FAST = range(5)
-#: the four strategies the issue names (the default of the best-response search)
+#: the four strategies the issue names (what the report and ``ricochet ring simulate --table best-response`` pair)
 ISSUE_STRATEGIES = STRATEGIES[:4]
+#: the same four with ``greedy-fast`` for ``greedy``: :func:`~.analysis.pairings`'s default, which runs in seconds
+FAST_STRATEGIES = ("random", "greedy-fast", "lookahead", "denial")
 #: a random move draws u uniform in 0..RANDOM_DRAWS-1 (60 is a multiple of 1..6: exactly uniform)
 RANDOM_DRAWS = 60
 _G = np.array([0, 0, 1, 3, 6], dtype=np.int64)
