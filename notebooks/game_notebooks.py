@@ -64,7 +64,8 @@ def ring_poker_notebook() -> list:
         md("""
         ## Seat and order
 
-        Every seat greedy.  Seat 0 chooses first in round 1; the rule rotates the first player, so with
+        Every seat plays `greedy-fast` (the fast drafting heuristic, the simulations' default; `greedy`,
+        which values the expected future pairs, costs about 100 times more).  Seat 0 chooses first in round 1; the rule rotates the first player, so with
         two players seat 0 chooses first in five rounds of nine.  The variant without rotation keeps seat
         0 first every round.  The test of equal chances is a Wald test of equal win shares.
         """),
@@ -82,7 +83,7 @@ def ring_poker_notebook() -> list:
         seats = pd.concat(rows, ignore_index=True)
         seats
         """),
-        md("## Hand categories by slot (two players, greedy)"),
+        md("## Hand categories by slot (two players, greedy-fast)"),
         code("""
         rm.ring.simulate(rm.ring.RingRules(players=2), None, GAMES, SEED).category_frame()
         """),
@@ -90,10 +91,13 @@ def ring_poker_notebook() -> list:
         ## Strategy pairings and best responses
 
         Each strategy at each seat against every other strategy at the other seats, on the same deals.
+        Here the fast set (`rm.ring.FAST_STRATEGIES`: random, greedy-fast, lookahead, denial); at the full
+        size the issue's set with `greedy` (`rm.ring.ISSUE_STRATEGIES`: minutes on two cores).
         """),
         code("""
         for players in (2, 3):
-            table = rm.ring.pairings(rm.ring.RingRules(players=players), games=PAIR_GAMES, seed=SEED)
+            strategies = rm.ring.ISSUE_STRATEGIES if SIZE == "full" else rm.ring.FAST_STRATEGIES
+            table = rm.ring.pairings(rm.ring.RingRules(players=players), strategies, games=PAIR_GAMES, seed=SEED)
             print(table.summary())
             display(table.best_responses())
         """),

@@ -20,7 +20,7 @@ from ricochet_math.games.ring.analysis import (
     pairings,
     simulate,
 )
-from ricochet_math.games.ring.arrange import OBJECTIVES, arrange
+from ricochet_math.games.ring.arrangement import OBJECTIVES, arrange
 from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.hands import cards_text
 from ricochet_math.games.ring.rules import RingRules

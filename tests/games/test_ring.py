@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ricochet_math.errors import RicochetError, RuleError, StrategyError
-from ricochet_math.games.ring.arrange import OpponentModel, arrange
+from ricochet_math.games.ring.arrangement import OpponentModel, arrange
 from ricochet_math.games.ring.engine import RingGame, play_game
 from ricochet_math.games.ring.future import (
     FUTURE_SAMPLES,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from ricochet_math.errors import CardError, RicochetError
-from ricochet_math.games.ring.arrange import (
+from ricochet_math.games.ring.arrangement import (
     SUBSET_MASKS,
     arrange,
     opponent_model,

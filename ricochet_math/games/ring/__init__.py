@@ -3,27 +3,28 @@ from 18 cards, scored slot by slot.
 
 Modules, one idea each: ``rules`` (the options), ``hands`` (the one hand value, jokers included),
 ``engine`` (the readable game and its history), ``strategies`` (drafting: kernel and readable twin),
-``scoring``, ``kernel`` (the batch kernel, tested equal to the engine), ``arrange`` (the exact
-arrangement solver), ``analysis`` (Monte Carlo: seats, order, pairings, best responses) and
-``report``.  See ``docs/ring-poker.md``.
+``future`` (the expected future pairs ``greedy`` values), ``scoring``, ``kernel`` (the batch kernel,
+tested equal to the engine), ``arrangement`` (the exact arrangement solver), ``analysis`` (Monte
+Carlo: seats, order, pairings, best responses) and ``report``.  See ``docs/ring-poker.md``.
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  The package
 attribute ``arrange`` is the solver function, not its module: import the module's other names with
-``from ricochet_math.games.ring.arrange import ...``.  ``build_report`` (``report.ring_report``) is loaded on
+``from ricochet_math.games.ring.arrangement import ...``.  ``build_report`` (``report.ring_report``) is loaded on
 first use (the report machinery would slow every ``ricochet ring`` command's start-up).
 """
 from __future__ import annotations
 
 from ricochet_math.games.ring.analysis import PairingTable, RingSimulation, pairings, simulate
-from ricochet_math.games.ring.arrange import Arrangement, OpponentModel, arrange, opponent_model
+from ricochet_math.games.ring.arrangement import Arrangement, OpponentModel, arrange, opponent_model
 from ricochet_math.games.ring.engine import GameRecord, RingGame, play_game
 from ricochet_math.games.ring.rules import RingRules
+from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 
 __all__ = [
     "RingRules", "RingGame", "GameRecord", "play_game",
     "Arrangement", "OpponentModel", "arrange", "opponent_model",
-    "RingSimulation", "simulate", "PairingTable", "pairings",
+    "RingSimulation", "simulate", "PairingTable", "pairings", "ISSUE_STRATEGIES", "FAST_STRATEGIES",
     "build_report",
 ]
 

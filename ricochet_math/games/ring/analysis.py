@@ -17,7 +17,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RicochetError
-from ricochet_math.games.ring.arrange import OBJECTIVES, OpponentModel, opponent_model
+from ricochet_math.games.ring.arrangement import OBJECTIVES, OpponentModel, opponent_model
 from ricochet_math.games.ring.future import value_model
 from ricochet_math.games.ring.hands import N_CARDS
 from ricochet_math.games.ring.kernel import play_batch

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.errors import RicochetError
-from ricochet_math.games.ring.arrange import (
+from ricochet_math.games.ring.arrangement import (
     OBJECTIVES,
     Arrangement,
     arrange,

@@ -40,7 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.games.ring.arrange import (
+from ricochet_math.games.ring.arrangement import (
     arrange,
     opponent_model,
     solve_keys,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.games.ring.arrange import _arrange_kernel
+from ricochet_math.games.ring.arrangement import _arrange_kernel
 from ricochet_math.games.ring.scoring import score
 from ricochet_math.games.ring.strategies import choose_pair
 

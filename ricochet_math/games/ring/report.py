@@ -17,7 +17,7 @@ import pandas as pd
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
-from ricochet_math.games.ring.arrange import arrange, opponent_model
+from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
