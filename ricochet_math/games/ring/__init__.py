@@ -8,9 +8,9 @@ tested equal to the engine), ``arrangement`` (the exact arrangement solver), ``a
 Carlo: seats, order, pairings, best responses) and ``report``.  See ``docs/ring-poker.md``.
 
 The names below are the package's public entry points, the same verbs as the other games'
-(``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  The package
-attribute ``arrange`` is the solver function, not its module: import the module's other names with
-``from ricochet_math.games.ring.arrangement import ...``.  ``build_report`` (``report.ring_report``) is loaded on
+(``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  ``ISSUE_STRATEGIES``
+are the drafting strategies issue 16 names (``greedy`` among them: about 10 ms a decision),
+``FAST_STRATEGIES`` the same with the fast heuristic ``greedy-fast`` in its place.  ``build_report`` (``report.ring_report``) is loaded on
 first use (the report machinery would slow every ``ricochet ring`` command's start-up).
 """
 from __future__ import annotations
