@@ -291,8 +291,3 @@ def pairings(rules: RingRules | None = None, strategies: Sequence[str] = FAST_ST
                 seating[s] = a
                 runs[(a, b, s)] = simulate(rules, seating, games, seed, batch_size=batch_size, workers=workers)
     return PairingTable(rules, names, games, next(iter(runs.values())).seed, runs)
-
-
-#: the names the package façade exports (``rm.simulate`` is the casino game's)
-simulate_ring = simulate
-ring_pairings = pairings

@@ -190,7 +190,3 @@ def play_game(rules: RingRules, deck, strategies, draws=None, *, objective: str 
     points, shares = reference_score([a.keys for a in arr])
     return GameRecord(rules, names, tuple(int(c) for c in game.deck), tuple(game.history), arr,
                       tuple(points), tuple(shares))
-
-
-#: the name the package façade exports
-play_ring_game = play_game
