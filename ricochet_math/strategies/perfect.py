@@ -301,8 +301,10 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
         for m in range(1, MAX_TIED):
             for dp in range(R):
                 G12[m - 1, sl, dp] = (pot1 + dp) / (m + 1)
-    Gn0 = np.empty_like(G0)  # entries a step does not write are never read
-    Gn12 = np.empty_like(G12)
+    # Each step updates G in place: entry (g, dp) of G_k reads G_{k+1} at (g, dp + 1) and (g, dp) only,
+    # so ascending dp reads each old value before it is replaced; the suffix sums are taken before
+    # the step's updates, m = 0 reads the tie counts before m = 1 and 2 are updated, and m = 1 reads
+    # m = 2 before it is.  Entries a step does not update are never read again.
     # cum[j]: the seat's mass below reach[j] (under the grid included), summed in ascending order as
     # over every grid value (the values it cannot reach add exactly 0); below a grid index g it is
     # cum[nxt[g] - 1] where the seat reaches g, else cum[nxt[g]]
@@ -340,11 +342,11 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                 for dp in range(k + 1):
                     t = hs * G12[0, sl, dp + 1]
                     play = bl * G0[g, dp + 1] + t
-                    Gn0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
             else:
                 for dp in range(k + 1):
                     play = bl * G0[g, dp + 1] + 0.0
-                    Gn0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
         # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
         for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
@@ -356,9 +358,7 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                 for dp in range(k + 1):
                     t = hs * G12[1, sl, dp + 1] if hs > 0.0 else 0.0
                     play = bl * G12[m - 1, sl, dp + 1] + t
-                    Gn12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
-        G0, Gn0 = Gn0, G0  # G_k, valid for dp <= k: all that seat k - 1 reads
-        G12, Gn12 = Gn12, G12
+                    G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
     for g in range(K):
         if level[0, g] == 0:
