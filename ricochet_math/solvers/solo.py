@@ -17,9 +17,11 @@ Perfect play: play iff EV(play) > EV(fold), i.e. with ``W`` winning draws and
 How 2,809,475,760 deals are counted (the kernel: :mod:`ricochet_math.solvers.solo_kernel`)
 ------------------------------------------------------------------------------------------
 * Suit symmetry: 169 two-card classes (pairs x6, suited x4, offsuit x12).
-* For each class, every one of the C(50,5) dealer hands is visited, but its
-  14,190 draws are not: they are counted by inclusion-exclusion over the
-  dealer's cards, from tables built once per class.
+* For each class, the C(50,5) dealer hands are counted, one hand per class of
+  the suit permutations that fix the player's two cards (weighted by the
+  class's size: a third of the hands are visited), and their 14,190 draws are
+  not visited: they are counted by inclusion-exclusion over the dealer's
+  cards, from tables built once per class.
 * The result is kept per dealer value, for both treatments of the dealer (in
   or kicked out).  The decision when she is in does not depend on the
   threshold, so one pass answers every kickout threshold exactly

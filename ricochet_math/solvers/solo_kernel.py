@@ -20,6 +20,10 @@ summed once in the outer loops: the line counts of everything without ``e``
 once per (a, b, c, d), the draws reaching each value without c, d, e once per
 (a, b) as a whole table over values.
 
+Suit symmetry: a permutation of the suits that fixes the player's two cards maps each dealer hand
+to one with the same counts, so only one hand of each such class is visited and counted with the
+class's size (:func:`_orbit`); about a third of the 2,118,760 hands are visited.
+
 Everything is an integer count of (deal, draw) combinations.
 """
 from __future__ import annotations
