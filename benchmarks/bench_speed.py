@@ -91,6 +91,7 @@ def solo_row(rules):
 def solo_kernel_row(rules):
     """Projected one-thread CPU seconds of all 169 classes: (new, old) per run (see the docstring)."""
     import solo_reference
+
     from ricochet_math.evaluator.classes import player_classes
     from ricochet_math.evaluator.evaluation import NUM_VALUES
     from ricochet_math.solvers import solo_kernel
@@ -131,6 +132,7 @@ def decision_row(rules, players, tables, seed):
 def kernel_row(players, tables, seed):
     """Kernel-level decisions: (new s/decision, old s/decision) per run, CPU time (see the docstring)."""
     import perfect_reference
+
     from ricochet_math.strategies import perfect
     packed = kernel_timing.pack(perfect_states.first_to_act(seed, tables, players))
     new = kernel_timing.decision_loop(perfect.perfect_decision)
