@@ -5,6 +5,10 @@ that compiles or loads the kernels; for the solo row the warm-up is one class):
 
 * exact solo analysis, all 169 classes, from a cold results cache (a fresh
   cache folder holding only the lookup tables), every core: seconds;
+* ``solokernel``: the solo counting kernel on one thread, CPU seconds projected to all 169
+  classes from one class of each kind (13 pairs x AA, 78 suited x AKs, 78 offsuit x AKo:
+  the work per class depends on the kind only), with the frozen kernel from before the suit
+  symmetry (:mod:`solo_reference`) timed in the same run beside it;
 * one perfect-play decision for the first seat to act at N = 4 and N = 7
   (random face-up tables, seeded) through :func:`~ricochet_math.solvers.advise.advise`
   (wall seconds per decision, Python included: the figure an analyst waits for);
@@ -61,7 +65,7 @@ BASELINE = Path(__file__).with_name("baseline.json")
 
 
 def solo_row(rules):
-    def run():
+    def cold(classes=None):
         old = os.environ.get("RICOCHET_CACHE_DIR")
         tables = sorted(cache_dir().glob("tables-*.npz"))
         with tempfile.TemporaryDirectory() as tmp:
@@ -69,7 +73,7 @@ def solo_row(rules):
                 shutil.copy(t, tmp)
             os.environ["RICOCHET_CACHE_DIR"] = tmp
             try:
-                solo_analysis(rules)
+                solo_analysis(rules, classes=classes)
             finally:
                 if old is None:
                     del os.environ["RICOCHET_CACHE_DIR"]
@@ -77,9 +81,41 @@ def solo_row(rules):
                     os.environ["RICOCHET_CACHE_DIR"] = old
 
     def warm():
-        # compiles or loads the kernel: one class, cached in the user's cache as usual
-        solo_analysis(rules, classes=[0])
-    return run, 1, warm
+        # compiles or loads the kernel: one class, in a fresh results cache too (a class found in
+        # the user's results cache would return without loading the kernel, and the first timed
+        # run would pay for it)
+        cold(classes=[0])
+    return cold, 1, warm
+
+
+def solo_kernel_row(rules):
+    """Projected one-thread CPU seconds of all 169 classes: (new, old) per run (see the docstring)."""
+    import solo_reference
+
+    from ricochet_math.evaluator.classes import player_classes
+    from ricochet_math.evaluator.evaluation import NUM_VALUES
+    from ricochet_math.solvers import solo_kernel
+    reps, _, labels = player_classes()
+    lov, pays, names = solo_kernel.bonus_lines(rules.bonus)
+    n_lines = len(names) - 1
+    line_lo = np.zeros(n_lines + 1, dtype=np.int64)
+    for ln in range(1, n_lines + 1):
+        line_lo[ln] = int(np.flatnonzero(lov == ln).min())
+    out = np.empty((NUM_VALUES, solo_kernel.count_columns(n_lines)[-1]), dtype=np.int64)
+    ties = bool(rules.options.dealer_loses_ties)
+    kinds = ((labels.index("AA"), 13), (labels.index("AKs"), 78), (labels.index("AKo"), 78))
+
+    def projected(kernel):
+        total = 0.0
+        for k, count in kinds:
+            t0 = time.thread_time()
+            kernel(reps[k, 0], reps[k, 1], lov, line_lo, pays, n_lines, ties, True, out)
+            total += count * (time.thread_time() - t0)
+        return total
+
+    def run():
+        return projected(solo_kernel._solo_class), projected(solo_reference._solo_class)
+    return run
 
 
 def decision_row(rules, players, tables, seed):
@@ -96,6 +132,7 @@ def decision_row(rules, players, tables, seed):
 def kernel_row(players, tables, seed):
     """Kernel-level decisions: (new s/decision, old s/decision) per run, CPU time (see the docstring)."""
     import perfect_reference
+
     from ricochet_math.strategies import perfect
     packed = kernel_timing.pack(perfect_states.first_to_act(seed, tables, players))
     new = kernel_timing.decision_loop(perfect.perfect_decision)
@@ -135,6 +172,8 @@ def rtp7_row(rules, pilot, seed, target_pp=0.02):
 # run) or "value" (a figure and notes per run)
 ROWS = {
     "solo": ("exact solo analysis, cold results cache", "s", True, lambda a, r: solo_row(r), "timed"),
+    "solokernel": ("solo kernel, one thread, 169 classes projected (CPU)", "s", True,
+                   lambda a, r: solo_kernel_row(r), "pair"),
     "decision4": ("perfect-play decision, N = 4, first to act (advise)", "s/decision", True,
                   lambda a, r: decision_row(r, 4, a.decisions, a.seed), "timed"),
     "decision7": ("perfect-play decision, N = 7, first to act (advise)", "s/decision", True,

@@ -61,6 +61,25 @@ def test_inclusion_exclusion_matches_direct_enumeration():
                 assert w / solo_kernel.N_DRAWS == pytest.approx(d.p_win, abs=1e-12)
 
 
+@pytest.mark.parametrize("label, ties", [("AA", True), ("AKs", True), ("72o", True), ("T9s", False)])
+def test_suit_symmetry_matches_every_dealer_hand(label, ties):
+    """The kernel visits one dealer hand per class of suit permutations fixing the player's cards
+    (a pair, a suited and an offsuit class); every count equals the walk over all 2,118,760 hands."""
+    reps, _, labels = player_classes()
+    p0, p1 = reps[labels.index(label)]
+    lov, pays, names = solo_kernel.bonus_lines(RULES.bonus)
+    n_lines = len(names) - 1
+    line_lo = np.zeros(n_lines + 1, dtype=np.int64)
+    for ln in range(1, n_lines + 1):
+        line_lo[ln] = int(np.flatnonzero(lov == ln).min())
+    ncol = solo_kernel.count_columns(n_lines)[-1]
+    out = np.empty((2, 7462, ncol), dtype=np.int64)
+    for k, sym in enumerate((True, False)):
+        solo_kernel._solo_class(p0, p1, lov, line_lo, pays, n_lines, ties, True, out[k], sym)
+    assert out[1, :, :2].sum() == solo_kernel.N_DEALER
+    assert np.array_equal(out[0], out[1])
+
+
 def test_sample_analysis_accounts_for_every_combination(sample_analysis):
     a = sample_analysis
     _, weights, _ = player_classes()

@@ -19,10 +19,9 @@ from ricochet_math.engine.deal import deal_deck, parse_players
 from ricochet_math.engine.records import format_history
 from ricochet_math.engine.round import play_round
 from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.reports.figures import solo_figures
 from ricochet_math.reports.tables import Number, Percent, Text, Whole
+from ricochet_math.solvers.exact_row import EXACT_READINGS, exact_rtp_row
 from ricochet_math.solvers.montecarlo import rtp_table, simulate, simulate_to_precision
-from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.stats import Estimate
 from ricochet_math.strategies.registry import resolve_strategies
 
@@ -201,8 +200,7 @@ def _rtp(args) -> int:
     if frame is not None:
         frame["method"] = [_method(res) for res in results]
     if exact is not None:
-        solo = solo_analysis(rules, use_bonus=exact == "perfect", progress=True)
-        row = _exact_row(rules, exact, solo)
+        row = exact_rtp_row(rules, reading=exact, progress=True)
         # the Monte Carlo columns' order, "method" last; the exact row leaves the figures it lacks empty
         frame = row if frame is None else pd.concat([row, frame], ignore_index=True)[list(frame.columns)]
         frame["rounds"] = frame["rounds"].astype("Int64")
@@ -227,38 +225,16 @@ def _rtp(args) -> int:
     return 0
 
 
-#: the readings whose one-player game the exact solo analysis solves (name -> decides with the bonus)
-_EXACT_READINGS = ("perfect", "perfect-no-bonus")
-
-
 def _exact_reading(strategy) -> str | None:
     """``perfect`` or ``perfect-no-bonus`` when the lone seat of N = 1 plays that reading, else None."""
     if len(strategy) != 1:
         return None
     (seat,) = resolve_strategies(strategy, 1)
-    return seat.name if seat.name in _EXACT_READINGS else None
+    return seat.name if seat.name in EXACT_READINGS else None
 
 
 def _method(res) -> str:
     return "monte carlo, control variates" if res.controlled is not None else "monte carlo"
-
-
-def _exact_row(rules, reading: str, solo) -> pd.DataFrame:
-    """The N = 1 row from the exact solo analysis, in the columns of :func:`rtp_table` (intervals of no width)."""
-    s = solo_figures(solo)
-    method = "exact" if solo.complete else f"exact over {int(solo.classes_done.sum())} of 169 classes"
-    row = {"rules": rules.name, "players": 1, "strategy": reading, "rounds": None}
-    for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
-                      ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
-                      ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
-                      ("hit_frequency", "hit_frequency"), ("bonus_frequency", "bonus_frequency"),
-                      ("average_wagered", "average_bet"), ("kickout_rate", "kickout_rate")):
-        row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float(s[key])
-    row["sd_net"] = float(s["std_net"])
-    row["rules_sha256"] = rules.sha256
-    row["run_time_s"] = round(solo.seconds, 3)
-    row["method"] = method
-    return pd.DataFrame([row])
 
 
 _RTP_FORMATS = {

@@ -20,12 +20,13 @@ from ricochet_math.evaluator.tables import NUM_VALUES
 from ricochet_math.reports.compute import ReportData
 from ricochet_math.reports.published import WEAK_PROFILES, figure_key
 from ricochet_math.reports.sizes import PUBLISHER_LIKE
+from ricochet_math.solvers.exact_row import exact_figures, exact_rtp_row
 from ricochet_math.solvers.stats import z_value
 from ricochet_math.strategies.perfect import READING_NAMES
 
 __all__ = [
     "LEVEL", "VOLATILITY_LEVELS", "BAND_ROUNDS", "seat_sums",
-    "solo_figures", "main_rows", "kickout_table", "mc_return_table", "bonus_table", "bonus_summary",
+    "main_rows", "kickout_table", "mc_return_table", "bonus_table", "bonus_summary",
     "quickdraw_table", "volatility", "strategy_rtps", "rtp_range", "reconciliation", "best_response_table",
     "closest_published", "bet_summary",
 ]
@@ -41,14 +42,6 @@ BAND_ROUNDS = tuple(10 ** k for k in range(3, 9))
 def seat_sums(row) -> dict[str, float]:
     """One row of the engine's per-seat sums by field name (:data:`ricochet_math.engine.kernel.SEAT_FIELDS`)."""
     return dict(zip(SEAT_FIELDS, row))
-
-
-def solo_figures(solo) -> dict:
-    """The N = 1 exact figures, with the hit frequency (P(net > 0)) added."""
-    d = dict(solo.at_threshold())
-    table = solo.return_table()
-    d["hit_frequency"] = float(table.loc[table["net"] > 0, "probability"].sum())
-    return d
 
 
 def _est(summary: dict, name: str) -> tuple[float, float, float, float]:
@@ -75,16 +68,15 @@ def main_rows(d: ReportData):
     rows = []
     for n in d.players:
         if n == 1:
-            s = solo_figures(d.solo)
-            method = "exact" if d.solo.complete else f"exact over {int(d.solo.classes_done.sum())} of 169 classes"
-            row = {"players": 1, "method": method, "estimator": "exact", "rounds": None}
-            for name, key in (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wagered"),
-                              ("house_edge", "house_edge_per_ante"), ("element_of_risk", "element_of_risk"),
-                              ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
-                              ("kickout_rate", "kickout_rate"), ("hit_frequency", "hit_frequency")):
-                row[name] = row[f"{name}_low"] = row[f"{name}_high"] = float(s[key])
-            row["sd_net"] = float(s["std_net"])
-            row["average_wagered"] = float(s["average_bet"])
+            exact = exact_rtp_row(d.rules, d.solo, reading="perfect" if d.solo.use_bonus else "perfect-no-bonus")
+            e = exact.iloc[0]
+            row = {"players": 1, "method": e["method"], "estimator": "exact", "rounds": None}
+            for name in ("rtp_initial", "rtp_wagered", "house_edge", "element_of_risk", "fold_frequency",
+                         "win_frequency", "kickout_rate", "hit_frequency"):
+                for col in (name, f"{name}_low", f"{name}_high"):
+                    row[col] = float(e[col])
+            row["sd_net"] = float(e["sd_net"])
+            row["average_wagered"] = float(e["average_wagered"])
             plain = {name: (row[name], row[f"{name}_low"], row[f"{name}_high"]) for name in CONTROLLED}
         else:
             r = d.perfect[n]
@@ -294,7 +286,7 @@ def reconciliation(d: ReportData):
     if 1 in d.perfect:
         r = d.perfect[1]
         m = r.summary()
-        s = solo_figures(d.solo)
+        s = exact_figures(d.solo)
         note = "" if d.solo.complete else "exact side covers sampled classes only: not comparable"
         for name, key in (("RTP per initial bet", ("rtp_initial", "rtp_per_initial_bet")),
                           ("RTP per total wagered", ("rtp_wagered", "rtp_per_wagered")),

@@ -16,7 +16,7 @@ from ricochet_math.errors import StrategyError
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import SoloAnalysis, solo_analysis
 
-__all__ = ["EXACT_READINGS", "exact_rtp_row"]
+__all__ = ["EXACT_READINGS", "exact_figures", "exact_method", "exact_rtp_row"]
 
 #: the strategy readings whose one-player game the exact solo analysis solves (name -> decides with the bonus)
 EXACT_READINGS = {"perfect": True, "perfect-no-bonus": False}
@@ -27,6 +27,20 @@ _COLUMNS = (("rtp_initial", "rtp_per_initial_bet"), ("rtp_wagered", "rtp_per_wag
             ("fold_frequency", "fold_frequency"), ("win_frequency", "win_frequency"),
             ("hit_frequency", "hit_frequency"), ("bonus_frequency", "bonus_frequency"),
             ("average_wagered", "average_bet"), ("kickout_rate", "kickout_rate"))
+
+
+def exact_figures(solo: SoloAnalysis) -> dict:
+    """The exact one-player figures at the rule set's threshold (:meth:`SoloAnalysis.at_threshold`) with
+    ``hit_frequency`` = P(net > 0) added (fractions; amounts in antes)."""
+    figures = dict(solo.at_threshold())
+    table = solo.return_table()
+    figures["hit_frequency"] = float(table.loc[table["net"] > 0, "probability"].sum())
+    return figures
+
+
+def exact_method(solo: SoloAnalysis) -> str:
+    """``exact``, or ``exact over K of 169 classes`` for a sampled analysis."""
+    return "exact" if solo.complete else f"exact over {int(solo.classes_done.sum())} of 169 classes"
 
 
 def exact_rtp_row(rules=None, solo: SoloAnalysis | None = None, *, reading: str = "perfect", classes=None,
@@ -49,15 +63,12 @@ def exact_rtp_row(rules=None, solo: SoloAnalysis | None = None, *, reading: str 
         raise StrategyError(f"the solo analysis given {'uses' if solo.use_bonus else 'ignores'} the bonus when "
                             f"deciding; reading {reading!r} needs one that "
                             f"{'uses' if EXACT_READINGS[reading] else 'ignores'} it")
-    figures = dict(solo.at_threshold())
-    table = solo.return_table()
-    figures["hit_frequency"] = float(table.loc[table["net"] > 0, "probability"].sum())
+    figures = exact_figures(solo)
     row: dict[str, object] = {"rules": rules.name, "players": 1, "strategy": reading, "rounds": None}
     for column, key in _COLUMNS:
         row[column] = row[f"{column}_low"] = row[f"{column}_high"] = float(figures[key])
     row["sd_net"] = float(figures["std_net"])
     row["rules_sha256"] = rules.sha256
     row["run_time_s"] = round(solo.seconds, 3)
-    done = int(solo.classes_done.sum())
-    row["method"] = "exact" if solo.complete else f"exact over {done} of 169 classes"
+    row["method"] = exact_method(solo)
     return pd.DataFrame([row])

@@ -17,9 +17,11 @@ Perfect play: play iff EV(play) > EV(fold), i.e. with ``W`` winning draws and
 How 2,809,475,760 deals are counted (the kernel: :mod:`ricochet_math.solvers.solo_kernel`)
 ------------------------------------------------------------------------------------------
 * Suit symmetry: 169 two-card classes (pairs x6, suited x4, offsuit x12).
-* For each class, every one of the C(50,5) dealer hands is visited, but its
-  14,190 draws are not: they are counted by inclusion-exclusion over the
-  dealer's cards, from tables built once per class.
+* For each class, the C(50,5) dealer hands are counted, one hand per class of
+  the suit permutations that fix the player's two cards (weighted by the
+  class's size: a third of the hands are visited), and their 14,190 draws are
+  not visited: they are counted by inclusion-exclusion over the dealer's
+  cards, from tables built once per class.
 * The result is kept per dealer value, for both treatments of the dealer (in
   or kicked out).  The decision when she is in does not depend on the
   threshold, so one pass answers every kickout threshold exactly
@@ -303,9 +305,13 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
         idx = idx[~done[idx]]
     t0 = time.perf_counter()
     ties = bool(rules.options.dealer_loses_ties)
-    # A few classes per thread at a time: whole rounds for every thread, and one small output
-    # block reused (all 169 at once was a 232 MB array to allocate and sum).
-    chunk = 4 * numba.get_num_threads()
+    # A class's work is about proportional to its weight (the suit symmetry the kernel uses leaves
+    # about 91,000 dealer hands per hand of the class to visit), so the heaviest go first and each
+    # thread takes the next class when it is free (chunk size 1): the threads finish within about
+    # one light class of each other.  Several classes per thread per call, into one output block
+    # reused (all 169 at once was a 232 MB array to allocate and sum).
+    idx = idx[np.argsort(-weights[idx], kind="stable")]
+    chunk = 8 * numba.get_num_threads()
     out = np.empty((chunk, NUM_VALUES, ncol), dtype=np.int64)
     bar = None
     if progress:
@@ -314,7 +320,8 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
     for s in range(0, len(idx), chunk):
         part = idx[s:s + chunk]
         block = out[:len(part)]
-        count_classes(reps[part], line_of_value, line_lo, pays, n_lines, ties, use_bonus, block)
+        with numba.parallel_chunksize(1):
+            count_classes(reps[part], line_of_value, line_lo, pays, n_lines, ties, use_bonus, block)
         weighted += np.tensordot(weights[part], block, axes=(0, 0))
         decisions[part] = block[:, :, :2]
         done[part] = True

@@ -47,9 +47,11 @@ from collections import namedtuple
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.rules.layout import Option, layout
-from ricochet_math.strategies.draws import expected_bonus, final_distribution, table_draws, unseen_cards
+from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts
+from ricochet_math.strategies.draws import (
+    expected_bonus, final_distribution, table_draws, table_draws_from, unseen_cards,
+)
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
@@ -218,20 +220,53 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     R = n_later + 1
     never = n_later + 1
     level = np.full((MAX_TIED, K), never, dtype=np.int8)
+    # todo[m]: per m, the grid indices by the level from which they are needed, appended as their
+    # level is found (levels are found in increasing order, each entry once): seat k writes the
+    # first n_upto[m, k + 1] of them (each entry is computed on its own: their order does not matter).
+    # The tie counts m = 1, 2 are stored only at the values where some tie is needed (a tie of three
+    # needs one of two: the m = 2 entries are among the m = 1 ones), at slot[g], in todo[1]'s order.
+    todo = np.empty((MAX_TIED, K), dtype=np.int32)
+    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    slot = np.empty(K, dtype=np.int32)
+    n0 = 0
     for g in range(K):
         if mine[g]:
             level[0, g] = 0
+            todo[0, n0] = g
+            n0 += 1
+    n1 = 0
+    n2 = 0
     if tie >= 0:
-        for m in range(MAX_TIED):
-            level[m, tie] = 0
+        if level[0, tie] != 0:
+            level[0, tie] = 0
+            todo[0, n0] = tie
+            n0 += 1
+        level[1, tie] = 0
+        level[2, tie] = 0
+        slot[tie] = 0
+        todo[1, 0] = tie
+        todo[2, 0] = tie
+        n1 = 1
+        n2 = 1
+    n_upto[0, 1] = n0
+    n_upto[1, 1] = n1
+    n_upto[2, 1] = n2
     max_reach = 0
-    reach = np.empty(K + 1, dtype=np.int32)  # seat k's values (grid indices), ascending
+    # per later seat, kept for the backward steps: its values (grid indices, ascending), how many,
+    # and per grid index the first j with reach[j] > it
+    reach_all = np.empty((max(n_later, 1), K + 1), dtype=np.int32)
+    n_reach_all = np.zeros(max(n_later, 1), dtype=np.int64)
+    nxt_all = np.empty((max(n_later, 1), K), dtype=np.int32)
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
         h = probs[k + 1][i_lo:]
+        reach = reach_all[k]
+        nxt = nxt_all[k]
         n_reach = 0
         for g in range(K):  # branch-free: write every index, keep those the seat reaches
             reach[n_reach] = g
             n_reach += 1 if h[g] > 0.0 else 0
+            nxt[g] = n_reach
+        n_reach_all[k] = n_reach
         for j in range(n_reach):
             g = reach[j]
             l0 = level[0, g]
@@ -239,72 +274,55 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
             l2 = level[2, g]
             if l0 > k + 1:
                 level[0, g] = k + 1
+                todo[0, n0] = g
+                n0 += 1
             if l0 <= k and l1 > k + 1:
                 level[1, g] = k + 1
+                slot[g] = n1
+                todo[1, n1] = g
+                n1 += 1
             if (l1 <= k or l2 <= k) and l2 > k + 1:
                 level[2, g] = k + 1
+                todo[2, n2] = g
+                n2 += 1
+        n_upto[0, k + 2] = n0
+        n_upto[1, k + 2] = n1
+        n_upto[2, k + 2] = n2
         max_reach = max(max_reach, n_reach)
     # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
-    # them together); the tie counts m = 1, 2 only at the values where some tie is needed
-    # (level[2] <= level[1] <= level[0] there: a tie of three needs one of two), G12[m - 1, slot[g], dp].
-    # todo[m]: per m, the grid indices by the level from which they are needed: seat k writes the
-    # first n_upto[m, k + 1] of them (each entry is computed on its own: their order does not matter).
-    slot = np.empty(K, dtype=np.int32)
-    n_slots = 0
-    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
-    for g in range(K):  # one pass: the tie slots and the counts by level
-        if level[1, g] < never:
-            slot[g] = n_slots
-            n_slots += 1
-        for m in range(MAX_TIED):
-            n_upto[m, level[m, g] + 1] += 1
-    fill = np.empty((MAX_TIED, R + 1), dtype=np.int64)
-    for m in range(MAX_TIED):
-        for lv in range(R):
-            n_upto[m, lv + 1] += n_upto[m, lv]
-        for lv in range(R + 1):
-            fill[m, lv] = n_upto[m, lv]
+    # them together); G12[m - 1, slot[g], dp] for m = 1, 2.  G after the last seat where it is read.
     G0 = np.empty((K, R), dtype=np.float64)
-    G12 = np.empty((2, max(n_slots, 1), R), dtype=np.float64)
-    todo = np.empty((MAX_TIED, K), dtype=np.int32)
-    for g in range(K):  # one pass: G after the last seat, where it is read, and the lists by level
-        lv = level[0, g]
-        if lv < never:
+    G12 = np.empty((2, max(n1, 1), R), dtype=np.float64)
+    for i in range(n0):
+        g = todo[0, i]
+        for dp in range(R):
+            G0[g, dp] = (pot1 + dp) / 1
+    for sl in range(n1):
+        for m in range(1, MAX_TIED):
             for dp in range(R):
-                G0[g, dp] = (pot1 + dp) / 1
-            todo[0, fill[0, lv]] = g
-            fill[0, lv] += 1
-        lv = level[1, g]
-        if lv < never:
-            sl = slot[g]
-            for m in range(1, MAX_TIED):
-                for dp in range(R):
-                    G12[m - 1, sl, dp] = (pot1 + dp) / (m + 1)
-            todo[1, fill[1, lv]] = g
-            fill[1, lv] += 1
-            lv = level[2, g]
-            if lv < never:
-                todo[2, fill[2, lv]] = g
-                fill[2, lv] += 1
-    Gn0 = np.empty_like(G0)  # entries a step does not write are never read
-    Gn12 = np.empty_like(G12)
-    below = np.empty(K, dtype=np.float64)
+                G12[m - 1, sl, dp] = (pot1 + dp) / (m + 1)
+    # Each step updates G in place: entry (g, dp) of G_k reads G_{k+1} at (g, dp + 1) and (g, dp) only,
+    # so ascending dp reads each old value before it is replaced; the suffix sums are taken before
+    # the step's updates, m = 0 reads the tie counts before m = 1 and 2 are updated, and m = 1 reads
+    # m = 2 before it is.  Entries a step does not update are never read again.
+    # cum[j]: the seat's mass below reach[j] (under the grid included), summed in ascending order as
+    # over every grid value (the values it cannot reach add exactly 0); below a grid index g it is
+    # cum[nxt[g] - 1] where the seat reaches g, else cum[nxt[g]]
+    cum = np.empty(max_reach + 1, dtype=np.float64)
     A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
-    nxt = np.empty(K, dtype=np.int32)  # per grid index: the first j with reach[j] > it
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
         h = probs[k + 1][i_lo:]
         bk = bonuses[k] if use_bonus else 0.0
+        reach = reach_all[k]
+        nxt = nxt_all[k]
+        n_reach = n_reach_all[k]
         acc = below0[k]
-        n_reach = 0
-        for g in range(K):  # branch-free, as above
-            below[g] = acc
-            hg = h[g]
-            acc += hg
-            reach[n_reach] = g
-            n_reach += 1 if hg > 0.0 else 0
-            nxt[g] = n_reach
+        for j in range(n_reach):
+            cum[j] = acc
+            acc += h[reach[j]]
+        cum[n_reach] = acc
         # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
         for dp in range(k + 1):
             A[n_reach, dp] = 0.0
@@ -317,32 +335,30 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
         for i in range(n_upto[0, k + 1]):
             g = todo[0, i]
             hs = h[g]
-            bl = below[g]
             jn = nxt[g]
+            bl = cum[jn - 1] if hs > 0.0 else cum[jn]
             if hs > 0.0:
                 sl = slot[g]
                 for dp in range(k + 1):
                     t = hs * G12[0, sl, dp + 1]
                     play = bl * G0[g, dp + 1] + t
-                    Gn0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
             else:
                 for dp in range(k + 1):
                     play = bl * G0[g, dp + 1] + 0.0
-                    Gn0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
         # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
         for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
                 g = todo[m, i]
                 hs = h[g]
-                bl = below[g]
                 jn = nxt[g]
+                bl = cum[jn - 1] if hs > 0.0 else cum[jn]
                 sl = slot[g]
                 for dp in range(k + 1):
                     t = hs * G12[1, sl, dp + 1] if hs > 0.0 else 0.0
                     play = bl * G12[m - 1, sl, dp + 1] + t
-                    Gn12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
-        G0, Gn0 = Gn0, G0  # G_k, valid for dp <= k: all that seat k - 1 reads
-        G12, Gn12 = Gn12, G12
+                    G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
     for g in range(K):
         if level[0, g] == 0:
@@ -437,20 +453,31 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
     while i_lo < U and values[i_lo] < lo:
         i_lo += 1
     K = U - i_lo
-    # the later seats' expected bonuses and mass below the grid, in one pass over the values
-    # (each seat's sums still run over its values in ascending order)
+    # the later seats' expected bonuses and mass below the grid: each seat's sums over its values in
+    # ascending order, as over the dense histograms (a term h * 0 adds exactly 0); one seat's row at
+    # a time, and the values without a bonus above the grid read from a list made once
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
-    for i in range(U):
-        bv = bonus_by_value[values[i]]
-        low = i < i_lo
-        if bv != 0.0 or low:
-            for k in range(n_later):
-                h = probs[k + 1, i]
-                if h > 0.0:
-                    bonuses[k] += h * bv
-                    if low:
-                        below0[k] += h
+    paying = np.empty(U, dtype=np.int64)
+    n_paying = 0
+    for i in range(i_lo, U):
+        paying[n_paying] = i
+        n_paying += 1 if bonus_by_value[values[i]] != 0.0 else 0
+    for k in range(n_later):
+        row = probs[k + 1]
+        bk = 0.0
+        lk = 0.0
+        for i in range(i_lo):  # below the grid: the mass, and the bonus of those values
+            h = row[i]
+            if h > 0.0:
+                bk += h * bonus_by_value[values[i]]
+                lk += h
+        for j in range(n_paying):
+            h = row[paying[j]]
+            if h > 0.0:
+                bk += h * bonus_by_value[values[paying[j]]]
+        bonuses[k] = bk
+        below0[k] = lk
     # the later seats' distributions on the grid, for the readings other than perfect play
     need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
     hists = np.zeros((max(n_later, 1) if need_hists else 1, K), dtype=np.float64)
@@ -640,8 +667,18 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     n_later = order.shape[0] - pos - 1
     auto = dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0
     cards = unseen_cards(unseen)
+    seats = order[pos:]
+    n_seats = seats.shape[0]
+    vals = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
+    entries = np.empty(n_seats, dtype=np.int64)
+    totals = np.empty(n_seats, dtype=np.int64)
+    first = 0
     if not auto and best_value >= 0:  # the acting seat's own distribution only
-        values, probs = table_draws(hole, order[pos:pos + 1], cards, -1)
+        # its draws are counted once: the full table below reuses them
+        entries[0], totals[0] = draw_counts(hole[seats[0], 0], hole[seats[0], 1], cards, vals[0], counts[0])
+        first = 1
+        values, probs = table_draws_from(hole, seats[:1], cards, -1, vals, counts, entries, totals, 1)
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         h = probs[0]
         reach = 0.0
@@ -651,6 +688,6 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         b = _sparse_bonus(values, h, bonus_by_value) if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    values, probs = table_draws(hole, order[pos:], cards, best_value)
+    values, probs = table_draws_from(hole, seats, cards, best_value, vals, counts, entries, totals, first)
     return _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
