@@ -196,8 +196,8 @@ GAP_EXPLANATION = (
     "exact nested enumeration (`ricochet_math.solvers.nested`) is measured in `benchmarks/bench_perfect_accuracy.py` "
     "(`reports/perfect-lookahead-accuracy.csv`: mean 0.007-0.009 ante, at most 0.044, about one decision "
     "in 1,000 changed, all near indifference).",
-    "**Which reading the publisher used.** The columns above cannot tell the readings apart at seven "
-    "players (their intervals are several tenths of a point wide). The section 'Which reading did the "
+    "**Which reading the publisher used.** Two readings differ in a column only where their intervals "
+    "(printed beside each figure) do not overlap. The section 'Which reading did the "
     "publisher compute?' ranks the publisher-like readings at a precision that can fail, and its verdict "
     "is generated from its own table (`reports/publisher-readings.csv`).",
 )
