@@ -92,7 +92,7 @@ def _slot(keys, a, b2):
         i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
 
 
-@njit
+@njit(cache=False)  # a recursive kernel: numba's cache cannot reload it
 def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
     """The acting hand ``a``'s expected future net (chips) against ``b`` at pot ``pot``:
     ``r = 0`` before it chooses (fold or buy k), ``r >= 1`` with ``r`` paid cards still to come
@@ -153,7 +153,7 @@ def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
     return v
 
 
-@njit
+@njit(cache=False)
 def _settled(a, b, pot, keys, vals, stats, params, live_mask, buf):
     """Value of hand ``a`` at a position of two live hands before anyone acts (either may be lowest)."""
     deck, limit = params[_DECK], params[_LIMIT]
@@ -173,7 +173,7 @@ def _settled(a, b, pot, keys, vals, stats, params, live_mask, buf):
     return pot * 0.5 if ka == kb else float(pot)
 
 
-@njit
+@njit(cache=False)
 def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, out):
     """``out[j]``: the value of hand ``a_masks[j]`` at the settled position (a, b, pot) (NaN on overflow)."""
     buf = np.zeros(8, dtype=np.int64)
@@ -182,7 +182,7 @@ def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, o
         out[j] = np.nan if stats[_OVERFLOW] != 0 else v
 
 
-@njit
+@njit(cache=False)
 def _action_values(a, b, pot, keys, vals, stats, params, live_mask, out):
     """``out[k]``: the acting hand ``a``'s value of each action (0 = fold, k = buy k) at pot ``pot``."""
     buf = np.zeros(8, dtype=np.int64)

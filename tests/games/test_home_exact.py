@@ -1,0 +1,131 @@
+"""The compiled exact solver for two live hands (games/home/exact.py) against the readable expectimax
+(games/home/solver.py): equal to 1e-12 on every action of random and constructed endgames, under every
+rule option, two-player tables and the endgame of larger ones (dead cards)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ricochet_math.errors import RicochetError, TableStateError
+from ricochet_math.games.home.exact import ExactSolver, solve_deals, solve_exact
+from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.games.home.solver import Position, TreeTooLarge, _Solver, position, solve
+
+TOL = 1e-12
+
+
+def _random_positions(rules, rng, count, sizes, extra_pot=3, dead=0):
+    """Random positions of two live hands (plus ``dead`` folded cards on larger tables) that are not over."""
+    out = []
+    n = rules.players
+    while len(out) < count:
+        deck = [int(c) for c in rng.permutation(rules.deck_size)]
+        na, nb = (int(rng.choice(sizes)) for _ in range(2))
+        a, b, gone = deck[:na], deck[na:na + nb], deck[na + nb:na + nb + dead]
+        seats = [None] * n
+        s1, s2 = rng.choice(n, size=2, replace=False)
+        seats[s1], seats[s2] = tuple(sorted(a)), tuple(sorted(b))
+        unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in a + b + gone)
+        pot = n + na + nb - 2 + int(rng.integers(0, extra_pot + 1))
+        pos = Position(tuple(seats), pot, unseen)
+        if _Solver(rules, 1).settle(pos.hands, pos.unseen)[1] is not None:  # else already over
+            out.append(pos)
+    return out
+
+
+def _same(rules, pos, budget=20_000):
+    try:
+        slow = solve(rules, pos, budget=budget)
+    except TreeTooLarge:
+        return False
+    fast = solve_exact(rules, pos, solver=ExactSolver(rules, _dead(rules, pos), capacity=1 << 16))
+    assert fast.actor == slow.actor and fast.best == slow.best
+    assert len(fast.values) == len(slow.values)
+    for vf, vs in zip(fast.values, slow.values):
+        assert np.allclose(vf, vs, rtol=0, atol=TOL), (pos, vf, vs)
+    return True
+
+
+def _dead(rules, pos):
+    live = 0
+    for h in pos.hands:
+        for c in h or ():
+            live |= 1 << c
+    return ((1 << rules.deck_size) - 1) & ~pos.unseen & ~live
+
+
+@pytest.mark.parametrize("rules, sizes, count", [
+    (HomeRules(players=2), [3, 4, 5], 15),
+    (HomeRules(players=2, tie_ends=True), [4, 5], 10),
+    (HomeRules(players=2, stuck="showdown"), [4, 5], 10),
+    (HomeRules(players=2, hand_limit=6), [5, 6], 10),
+    (HomeRules(players=2, jokers=True), [4, 5], 10),
+    (HomeRules(players=2, variant="ricochet2"), [4, 5], 5),
+])
+def test_exact_equals_the_readable_solver_two_players(rules, sizes, count):
+    rng = np.random.default_rng(15)
+    done = sum(_same(rules, pos) for pos in _random_positions(rules, rng, count, sizes))
+    assert done >= count * 0.6  # most fit the readable budget
+
+
+def test_exact_equals_the_readable_solver_endgame_of_larger_tables():
+    """Two hands left of four: the folded hands' cards are dead for the rest of the game."""
+    rules = HomeRules(players=4)
+    rng = np.random.default_rng(16)
+    positions = _random_positions(rules, rng, 12, [4, 5], dead=int(rng.integers(2, 9)))
+    assert sum(_same(rules, pos) for pos in positions) >= 8
+
+
+def test_identical_ranks_use_the_suit_tie_break():
+    """K-7-3-2 against K-7-3-2: the king of spades is the higher hand, the diamond king's hand acts; swapping the
+    kings' suits swaps who acts (the tie-break is not suit-symmetric: the solver keeps suits as dealt)."""
+    rules = HomeRules(players=2)
+    acts = []
+    for hands in (["Kd 7c 2h 3c", "Ks 7h 2s 3d"], ["Ks 7c 2h 3c", "Kd 7h 2s 3d"], ["Kc 7c 2c 3c", "Kh 7h 2s 3h"]):
+        pos = position(rules, hands, 8)
+        assert _same(rules, pos, budget=400_000)
+        acts.append(solve_exact(rules, pos).actor)
+    assert acts == [0, 1, 0]
+    for options in ({"tie_ends": True}, {"stuck": "showdown"}):
+        r = HomeRules(players=2, **options)
+        assert _same(r, position(r, ["Kd 7c 2h 3c", "Ks 7h 2s 3d"], 6), budget=400_000)
+
+
+def test_table_reuse_and_growth():
+    """One table serves many positions and grows (re-solving) without changing a digit."""
+    rules = HomeRules(players=2)
+    rng = np.random.default_rng(17)
+    positions = _random_positions(rules, rng, 6, [3, 4])
+    small = ExactSolver(rules, capacity=16)
+    big = ExactSolver(rules, capacity=1 << 18)
+    for pos in positions:
+        a, b = solve_exact(rules, pos, solver=small), solve_exact(rules, pos, solver=big)
+        assert a.values == b.values
+    assert small.capacity > 16 and small.positions == big.positions
+    with pytest.raises(RicochetError, match="full"):
+        solve_exact(rules, positions[0], solver=ExactSolver(rules, capacity=16, max_capacity=64))
+
+
+def test_refusals():
+    rules = HomeRules(players=3)
+    pos = position(rules, ["Kd 7c", "Ks 7h", "2c 3c"], 3)
+    with pytest.raises(TableStateError, match="two live hands"):
+        solve_exact(rules, pos)
+    with pytest.raises(RicochetError, match="two-player"):
+        solve_deals(rules)
+
+
+def test_deal_values_add_to_zero_and_match_the_readable_solver():
+    """:func:`solve_deals` on hand-picked deals (dealt as if they were the starting cards, pot 2): each seat's
+    EV is its readable-solver value less the ante, and the two add up to zero."""
+    rules = HomeRules(players=2)
+    deals = [((0, 13, 26, 39), (4, 21, 38)), ((12, 25, 50), (11, 24, 51, 1)), ((5, 9, 44), (6, 10, 45))]
+    table = solve_deals(rules, deals)
+    assert len(table.to_frame()) == 3 and "first to act" in table.summary()
+    for d in table.deals:
+        assert d.ev_first + d.ev_second == pytest.approx(0, abs=TOL)
+        pos = Position((d.first, d.second), 2, ((1 << 52) - 1) & ~sum(1 << c for c in d.first + d.second))
+        slow = solve(rules, pos, budget=400_000)
+        assert (slow.actor == 0) == d.first_acts
+        assert slow.values[slow.best][0] - 1 == pytest.approx(d.ev_first, abs=TOL)
+        assert slow.values[slow.best][1] - 1 == pytest.approx(d.ev_second, abs=TOL)
