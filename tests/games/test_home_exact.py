@@ -88,7 +88,7 @@ def test_identical_ranks_use_the_suit_tie_break():
     assert acts == [0, 1, 0]
     for options in ({"tie_ends": True}, {"stuck": "showdown"}):
         r = HomeRules(players=2, **options)
-        assert _same(r, position(r, ["Kd 7c 2h 3c", "Ks 7h 2s 3d"], 6), budget=400_000)
+        assert _same(r, position(r, ["Kd 7c 2h 3c", "Ks 7h 2s"], 7), budget=400_000)
 
 
 def test_table_reuse_and_growth():
