@@ -101,7 +101,7 @@ def test_table_reuse_and_growth():
     for pos in positions:
         a, b = solve_exact(rules, pos, solver=small), solve_exact(rules, pos, solver=big)
         assert a.values == b.values
-    assert small.capacity > 16 and small.positions == big.positions
+    assert small.capacity > 16  # grown; a full table is dropped and re-solved (its last values are unsound)
     with pytest.raises(RicochetError, match="full"):
         solve_exact(rules, positions[0], solver=ExactSolver(rules, capacity=16, max_capacity=64))
 
