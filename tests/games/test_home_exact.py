@@ -119,7 +119,7 @@ def test_deal_values_add_to_zero_and_match_the_readable_solver():
     """:func:`solve_deals` on hand-picked deals (dealt as if they were the starting cards, pot 2): each seat's
     EV is its readable-solver value less the ante, and the two add up to zero."""
     rules = HomeRules(players=2)
-    deals = [((0, 13, 26, 39), (4, 21, 38)), ((12, 25, 50), (11, 24, 51, 1)), ((5, 9, 44), (6, 10, 45))]
+    deals = [((0, 13, 26, 39), (4, 21, 38)), ((12, 25, 50, 3), (11, 24, 51, 1)), ((5, 9, 44, 30), (6, 10, 45, 31))]
     table = solve_deals(rules, deals)
     assert len(table.to_frame()) == 3 and "first to act" in table.summary()
     for d in table.deals:
