@@ -58,6 +58,8 @@ _EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 _COUNT, _OVERFLOW, _PROBES = 0, 1, 2
 # parameter slots
 _LIMIT, _DECK, _TIE_ENDS, _SHOWDOWN = 0, 1, 2, 3
+#: scratch rows, one per recursion level (a card is dealt at least every second level: <= 2 x 12 + 2)
+_LEVELS = 48
 
 
 @njit(inline="always")
@@ -93,7 +95,7 @@ def _slot(keys, a, b2):
 
 
 @njit(cache=False)  # a recursive kernel: numba's cache cannot reload it
-def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
+def _value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
     """The acting hand ``a``'s expected future net (chips) against ``b`` at pot ``pot``:
     ``r = 0`` before it chooses (fold or buy k), ``r >= 1`` with ``r`` paid cards still to come
     one at a time (``a`` is the lowest hand, the caller has settled that it may act)."""
@@ -120,19 +122,26 @@ def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
         room = min(limit - na, n_unseen)
         best = 0.0  # fold: the other hand takes the pot, nothing more paid
         for k in range(1, room + 1):
-            v = _value(a, b, pot + k, k, keys, vals, stats, params, live_mask, buf) - k
+            v = _value(a, b, pot + k, k, lvl + 1, keys, vals, stats, params, live_mask, buf) - k
             if v > best:  # ties to the cheaper action
                 best = v
         vals[i, 0] = best  # slot i stays valid: the table never moves during a solve
         return best
-    nb, kb, ob = _keys(b, deck, buf)
+    row = buf[lvl]
+    nb, kb, ob = _keys(b, deck, row)
+    na = 0
+    for c in range(deck):  # a's cards, then each unseen card in the last place (the keys ignore order)
+        if (a >> np.uint64(c)) & np.uint64(1):
+            row[na] = c
+            na += 1
     total = 0.0
     for c in range(deck):
         bit = np.uint64(1) << np.uint64(c)
         if not (unseen & bit):
             continue
         h = a | bit
-        nh, kh, oh = _keys(h, deck, buf)
+        row[na] = c
+        kh, oh = hand_keys(row, na + 1)
         if oh > ob:
             # lifted: b is the lowest now (engine._advance for two live hands)
             if params[_TIE_ENDS] != 0 and kh == kb:
@@ -140,13 +149,13 @@ def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
                 continue
             room_b = min(limit - nb, n_unseen - 1)
             if room_b > 0:
-                total += pot - _value(b, h, pot, 0, keys, vals, stats, params, live_mask, buf)
+                total += pot - _value(b, h, pot, 0, lvl + 1, keys, vals, stats, params, live_mask, buf)
             elif kb == kh:
                 total += pot * 0.5  # identical hands, the lowest stuck: split
             else:
                 total += pot  # the stuck lowest hand is out, or loses the showdown: h takes the pot
         elif r > 1 and n_unseen > 1:
-            total += _value(h, b, pot, r - 1, keys, vals, stats, params, live_mask, buf)
+            total += _value(h, b, pot, r - 1, lvl + 1, keys, vals, stats, params, live_mask, buf)
         # else: every paid card arrived and a is still the lowest: out, value 0
     v = total / n_unseen
     vals[i, r] = v
@@ -157,26 +166,26 @@ def _value(a, b, pot, r, keys, vals, stats, params, live_mask, buf):
 def _settled(a, b, pot, keys, vals, stats, params, live_mask, buf):
     """Value of hand ``a`` at a position of two live hands before anyone acts (either may be lowest)."""
     deck, limit = params[_DECK], params[_LIMIT]
-    na, ka, oa = _keys(a, deck, buf)
-    nb, kb, ob = _keys(b, deck, buf)
+    na, ka, oa = _keys(a, deck, buf[0])
+    nb, kb, ob = _keys(b, deck, buf[0])
     if params[_TIE_ENDS] != 0 and ka == kb:
         return pot * 0.5
     n_unseen = _popcount(live_mask & ~a & ~b)
     if oa < ob:
         room = min(limit - na, n_unseen)
         if room > 0:
-            return _value(a, b, pot, 0, keys, vals, stats, params, live_mask, buf)
+            return _value(a, b, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
         return pot * 0.5 if ka == kb else 0.0
     room = min(limit - nb, n_unseen)
     if room > 0:
-        return pot - _value(b, a, pot, 0, keys, vals, stats, params, live_mask, buf)
+        return pot - _value(b, a, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
     return pot * 0.5 if ka == kb else float(pot)
 
 
 @njit(cache=False)
 def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, out):
     """``out[j]``: the value of hand ``a_masks[j]`` at the settled position (a, b, pot) (NaN on overflow)."""
-    buf = np.zeros(8, dtype=np.int64)
+    buf = np.zeros((_LEVELS, 8), dtype=np.int64)
     for j in range(a_masks.shape[0]):
         v = _settled(a_masks[j], b_masks[j], pots[j], keys, vals, stats, params, live_mask, buf)
         out[j] = np.nan if stats[_OVERFLOW] != 0 else v
@@ -185,12 +194,12 @@ def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, o
 @njit(cache=False)
 def _action_values(a, b, pot, keys, vals, stats, params, live_mask, out):
     """``out[k]``: the acting hand ``a``'s value of each action (0 = fold, k = buy k) at pot ``pot``."""
-    buf = np.zeros(8, dtype=np.int64)
+    buf = np.zeros((_LEVELS, 8), dtype=np.int64)
     unseen = live_mask & ~a & ~b
     room = min(params[_LIMIT] - _popcount(a), _popcount(unseen))
     out[0] = 0.0
     for k in range(1, room + 1):
-        out[k] = _value(a, b, pot + k, k, keys, vals, stats, params, live_mask, buf) - k
+        out[k] = _value(a, b, pot + k, k, 1, keys, vals, stats, params, live_mask, buf) - k
     return room
 
 
@@ -210,8 +219,8 @@ class ExactSolver:
     """A memo table of two-live-hand positions for one set of rules and one set of dead cards.
 
     ``capacity``: initial hash slots (a power of two); the table doubles and the solve is redone
-    when it is 3/4 full, up to ``max_capacity`` (then :class:`RicochetError`).  Memory: 72 bytes a
-    slot (two uint64 keys, seven float64 values).
+    when it is 3/4 full, up to ``max_capacity`` (then :class:`RicochetError`).  Memory: 16 + 8 x hand
+    limit bytes a slot (two uint64 keys, one float64 value per r = 0 .. limit - 1).
     """
 
     def __init__(self, rules: HomeRules, dead: int = 0, *, capacity: int = DEFAULT_CAPACITY,
@@ -227,7 +236,7 @@ class ExactSolver:
 
     def _allocate(self, capacity: int) -> None:
         self.keys = np.full((capacity, 2), _EMPTY, dtype=np.uint64)
-        self.vals = np.full((capacity, 7), np.nan)
+        self.vals = np.full((capacity, self.rules.hand_limit), np.nan)
         self.stats = np.zeros(4, dtype=np.int64)
 
     @property
