@@ -28,6 +28,8 @@ from ricochet_math.reports.tables import Number, Percent, Whole
 DEFAULT_SEED = 2026
 TABLES = ("order", "seat", "start", "summary")
 SOLVERS = ("auto", "exact", "readable")
+#: the exact solver's default most positions (a 2**24-slot table, 0.9 GB at limit 5)
+EXACT_BUDGET = 12_000_000
 
 _EXAMPLES = {
     "simulate": "ricochet home simulate --players 4 --games 20000 --seed 1 --table order",
@@ -97,8 +99,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     sol.add_argument("--pot", type=int, required=True, help="chips in the pot")
     sol.add_argument("--dead", default=None, metavar="CARDS", help="face-up discards of folded or beaten hands")
     sol.add_argument("--depth", type=int, default=None, help="cut after this many decisions (default: exact)")
-    sol.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
-                     help=f"the readable solver's most positions to visit (default {DEFAULT_BUDGET:,})")
+    sol.add_argument("--budget", type=int, default=None,
+                     help=f"the most positions to visit (default {DEFAULT_BUDGET:,} for the readable solver, "
+                          f"{EXACT_BUDGET:,} for the exact one: a minute or two)")
     sol.add_argument("--solver", choices=SOLVERS, default="auto",
                      help="auto (default: the compiled exact solver when two hands are live and no --depth, "
                           "else the readable one), exact (two live hands only) or readable")
@@ -172,7 +175,10 @@ def _solve(args) -> int:
                                             and exact_applies(rules, pos))
     if use_exact and args.depth is not None:
         raise RicochetError("--depth cuts the readable solver's search: give --solver readable (or auto)")
-    sol = solve_exact(rules, pos) if use_exact else solve(rules, pos, depth=args.depth, budget=args.budget)
+    if use_exact:
+        sol = solve_exact(rules, pos, max_positions=args.budget or EXACT_BUDGET)
+    else:
+        sol = solve(rules, pos, depth=args.depth, budget=args.budget or DEFAULT_BUDGET)
     if args.format == "table":
         print(sol.summary())
     print_frame(sol.to_frame(), args.format, formats={c: Number(4) for c in sol.to_frame().columns if "ev" in c},

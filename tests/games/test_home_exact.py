@@ -129,3 +129,37 @@ def test_deal_values_add_to_zero_and_match_the_readable_solver():
         assert (slow.actor == 0) == d.first_acts
         assert slow.values[slow.best][0] - 1 == pytest.approx(d.ev_first, abs=TOL)
         assert slow.values[slow.best][1] - 1 == pytest.approx(d.ev_second, abs=TOL)
+
+
+def test_optimal_strategy_uses_the_exact_solver_with_two_live_hands():
+    """Along a two-player game, the optimal strategy's buy at room <= 4 is the exact solver's, which is the
+    readable solver's where that one fits; shortcut_error scores the exact pick itself at zero regret."""
+    from ricochet_math.games.home.deal import deal_deck
+    from ricochet_math.games.home.engine import HomeGame
+    from ricochet_math.games.home.exact import exact_buy, game_positions, shortcut_error
+    from ricochet_math.games.home.solver import best_buy, position_of_game
+    from ricochet_math.games.home.strategies import parse_strategy
+
+    rules = HomeRules(players=2)
+    optimal, checked = parse_strategy("optimal"), 0
+    for seed in range(10):
+        game = HomeGame(rules, deal_deck(rules, seed=seed))
+        rng = [seed]
+        while not game.is_terminal():
+            room = sum(5 - len(game.hands[s]) for s in game.live())
+            k = optimal.decide(game.view(), list(rng))
+            if room <= 4:
+                assert k == exact_buy(game)
+            if room <= 3:
+                slow = best_buy(game, budget=100_000)
+                if slow is not None:
+                    assert k == slow
+                    checked += 1
+            game.apply(k)
+    assert checked >= 3
+    positions = game_positions(rules, 12, 3, max_room=4)
+    assert len(positions) >= 3
+    frame = shortcut_error(rules, positions, depths=(1,), rules_names=("pot-odds", "min-lift"))
+    assert list(frame.method) == ["depth 1", "pot-odds", "min-lift"]
+    assert (frame.positions + frame.left_out == len(positions)).all()
+    assert (frame.mean_regret >= -TOL).all() and (frame.agree <= 1).all()

@@ -331,14 +331,23 @@ def _lowest(hand_a, hand_b) -> bool:
     return oa < ob
 
 
-def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None = None) -> Solution:
+def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None = None,
+                max_positions: int | None = None) -> Solution:
     """The exact expectimax at a position with two live hands (:func:`exact_applies`), in numba: the same
-    :class:`~ricochet_math.games.home.solver.Solution` as :func:`~ricochet_math.games.home.solver.solve`."""
+    :class:`~ricochet_math.games.home.solver.Solution` as :func:`~ricochet_math.games.home.solver.solve`.
+    ``solver``: a table to use (default: the process's shared one, :func:`exact_solver`); ``max_positions``:
+    solve in a fresh table that holds at least that many positions and no more than twice as many
+    (:class:`TableFull` beyond)."""
     if not exact_applies(rules, pos):
         raise TableStateError("the exact solver takes positions with exactly two live hands")
     live = [s for s, h in enumerate(pos.hands) if h is not None]
     dead = _dead_of(rules, pos)
-    if solver is None:
+    if solver is None and max_positions is not None:
+        slots = 16
+        while slots * _FILL_NUM < max_positions * _FILL_DEN:
+            slots *= 2
+        solver = ExactSolver(rules, dead, capacity=min(slots, DEFAULT_CAPACITY), max_capacity=slots)
+    elif solver is None:
         solver = exact_solver(rules, dead)
     elif solver.rules != rules or solver.dead != dead:
         raise TableStateError("the exact solver's table was built for other rules or other dead cards")

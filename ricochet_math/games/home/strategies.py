@@ -21,7 +21,7 @@ a readable ``decide`` here; the tests check they agree decision by decision.
 * ``optimal`` (``optimal:ROOM``, default 2): the exact expectimax when the live hands have at
   most ROOM cards of room between them (the endgame, where the tree is small): with two live
   hands (every two-player position) the compiled solver of :mod:`ricochet_math.games.home.exact`,
-  which takes room up to ``max(ROOM, EXACT_TWO_HAND_ROOM)`` (5); with more, the readable
+  which takes room up to ``max(ROOM, EXACT_TWO_HAND_ROOM)`` (4); with more, the readable
   :mod:`ricochet_math.games.home.solver`; else the pot-odds rule (THETA 1); readable engine only.
 """
 from __future__ import annotations
@@ -44,8 +44,9 @@ CODES = {"one": ONE, "limit": LIMIT, "min-lift": MIN_LIFT, "pot-odds": POT_ODDS,
 SAMPLES = 128
 #: the optimal strategy with two live hands: the compiled exact solver (games/home/exact.py) decides whenever
 #: the two hands have at most this many cards of room between them (a two-player game's whole tree from the
-#: deal has room 8 and is far beyond one decision's time; room 5 is at most a few seconds, docs/home-game.md)
-EXACT_TWO_HAND_ROOM = 5
+#: deal has room 8 and is far beyond one decision's time; room 4 takes about 0.1 s, room 5 1-20 s under load,
+#: room 6 over a minute: docs/home-game.md; optimal:ROOM raises it)
+EXACT_TWO_HAND_ROOM = 4
 _M64 = (1 << 64) - 1
 
 
