@@ -13,7 +13,13 @@ import json
 import numpy as np
 import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.cli.app import (
+    add_format_option,
+    add_seed_option,
+    print_frame,
+    print_wrapped,
+    subcommand,
+)
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.games.home.analysis import simulate, simulate_games

@@ -9,7 +9,13 @@ import pytest
 from ricochet_math.errors import RicochetError, TableStateError
 from ricochet_math.games.home.exact import ExactSolver, solve_deals, solve_exact
 from ricochet_math.games.home.rules import HomeRules
-from ricochet_math.games.home.solver import Position, TreeTooLarge, _Solver, position, solve
+from ricochet_math.games.home.solver import (
+    Position,
+    TreeTooLarge,
+    _Solver,
+    position,
+    solve,
+)
 
 TOL = 1e-12
 
@@ -136,8 +142,9 @@ def test_optimal_strategy_uses_the_exact_solver_with_two_live_hands():
     readable solver's where that one fits; shortcut_error scores the exact pick itself at zero regret."""
     from ricochet_math.games.home.deal import deal_deck
     from ricochet_math.games.home.engine import HomeGame
-    from ricochet_math.games.home.exact import exact_buy, game_positions, shortcut_error
-    from ricochet_math.games.home.solver import best_buy, position_of_game
+    from ricochet_math.games.home.exact import exact_buy
+    from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
+    from ricochet_math.games.home.solver import best_buy
     from ricochet_math.games.home.strategies import parse_strategy
 
     rules = HomeRules(players=2)

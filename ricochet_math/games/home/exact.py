@@ -47,7 +47,7 @@ from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import Position, Solution
 
 __all__ = ["ExactSolver", "exact_solver", "solve_exact", "exact_buy", "DealValue", "DealTable", "solve_deals",
-           "exact_applies", "TableFull", "DEFAULT_CAPACITY", "SHARED_CAPACITY", "game_positions", "shortcut_error"]
+           "exact_applies", "TableFull", "DEFAULT_CAPACITY", "SHARED_CAPACITY"]
 
 class TableFull(RicochetError):
     """The exact solver's table reached its largest size before the tree was solved."""
@@ -459,70 +459,3 @@ def solve_deals(rules: HomeRules, deals=None, *, solver: ExactSolver | None = No
             progress(j, len(deals), solver.positions, time.perf_counter() - t0)
     return DealTable(rules, tuple(out), solver.positions, time.perf_counter() - t0)
 
-
-# ------------------------------------------------------------------ the shortcuts against the exact solver
-def game_positions(rules: HomeRules, games: int, seed: int, *, strategy: str = "pot-odds",
-                   max_room: int = 5) -> list[Position]:
-    """The decision positions of ``games`` two-live-hand games (readable engine, ``strategy`` at every seat,
-    decks from ``seed``) whose two hands have at most ``max_room`` cards of room between them: the positions
-    real play reaches, where the exact solver runs in seconds."""
-    from ricochet_math.games.home.deal import batch_decks
-    from ricochet_math.games.home.engine import HomeGame
-    from ricochet_math.games.home.solver import position_of_game
-    from ricochet_math.games.home.strategies import parse_strategies
-
-    strategies = parse_strategies(strategy, rules.players)
-    decks, seeds = batch_decks(np.random.SeedSequence(seed), games, rules.deck_size)
-    out = []
-    for g in range(games):
-        game = HomeGame(rules, decks[g])
-        rng = [int(seeds[g])]
-        while not game.is_terminal():
-            live = game.live()
-            room = sum(rules.hand_limit - len(game.hands[s]) for s in live)
-            if len(live) == 2 and room <= max_room:
-                out.append(position_of_game(game))
-            game.apply(int(strategies[game.current].decide(game.view(), rng)))
-    return out
-
-
-def _rule_pick(rules: HomeRules, name: str):
-    """A kernel strategy's buy at a position (the pot-odds draws from a fixed splitmix64 state)."""
-    from ricochet_math.games.home.solver import _keys, _Solver
-    from ricochet_math.games.home.strategies import View, parse_strategy
-    strategy = parse_strategy(name)
-
-    def pick(pos: Position) -> int:
-        low, room = _Solver(rules, 10).settle(pos.hands, pos.unseen)
-        target = min(_keys(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
-        live = sum(h is not None for h in pos.hands)
-        view = View(pos.hands[low], target, pos.pot, room, live, tuple(pos.unseen_cards()))
-        return int(strategy.decide(view, [12345]))
-    return pick
-
-
-def shortcut_error(rules: HomeRules, positions, *, depths=(1, 2), rules_names=("pot-odds", "min-lift"),
-                   budget: int = 50_000) -> pd.DataFrame:
-    """Each shortcut's decisions against the exact solver's on ``positions`` (two live hands): the share that
-    agree, and the mean and largest regret (the acting seat's exact EV of the best action less that of the
-    shortcut's, chips).  Shortcuts: the readable solver cut at each of ``depths`` (a showdown at the cut;
-    positions whose cut tree exceeds ``budget`` are left out of that row and counted) and the kernel rules."""
-    from ricochet_math.games.home.solver import TreeTooLarge, solve
-    picks = {f"depth {d}": (lambda pos, d=d: solve(rules, pos, depth=d, budget=budget).best) for d in depths}
-    picks.update({name: _rule_pick(rules, name) for name in rules_names})
-    rows: dict = {name: [] for name in picks}
-    skipped = dict.fromkeys(picks, 0)
-    for pos in positions:
-        exact = solve_exact(rules, pos)
-        ev = [v[exact.actor] for v in exact.values]
-        for name, fn in picks.items():
-            try:
-                k = min(fn(pos), len(ev) - 1)
-            except TreeTooLarge:
-                skipped[name] += 1
-                continue
-            rows[name].append((k == exact.best, ev[exact.best] - ev[k]))
-    return pd.DataFrame([{"method": name, "positions": len(r), "left_out": skipped[name],
-                          "agree": np.mean([a for a, _ in r]) if r else np.nan,
-                          "mean_regret": np.mean([x for _, x in r]) if r else np.nan,
-                          "max_regret": np.max([x for _, x in r]) if r else np.nan} for name, r in rows.items()])

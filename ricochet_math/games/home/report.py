@@ -20,13 +20,13 @@ import pandas as pd
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.games.home.analysis import contrast_table, simulate, simulate_games
-from ricochet_math.games.home.exact import game_positions, shortcut_error
 from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
 from ricochet_math.reports.document import Section, Volatile, num
-from ricochet_math.reports.provenance import build_date, provenance_rows
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.provenance import build_date, provenance_rows
 from ricochet_math.storage import check_output_folder
 
 __all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report", "CASINO_BY_POSITION"]
@@ -159,7 +159,7 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
 
 def _pot_odds_rule(rules: HomeRules, strategy):
     """The pot-odds rule at a solver position (its 128 draws from a fixed splitmix64 stream, as the kernel runs it)."""
-    from ricochet_math.games.home.solver import _Solver, _keys
+    from ricochet_math.games.home.solver import _keys, _Solver
     from ricochet_math.games.home.strategies import View
 
     def pick(pos: Position) -> int:
