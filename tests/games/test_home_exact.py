@@ -4,6 +4,7 @@ rule option, two-player tables and the endgame of larger ones (dead cards)."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from ricochet_math.errors import RicochetError, TableStateError
@@ -170,3 +171,12 @@ def test_optimal_strategy_uses_the_exact_solver_with_two_live_hands():
     assert list(frame.method) == ["depth 1", "pot-odds", "min-lift"]
     assert (frame.positions + frame.left_out == len(positions)).all()
     assert (frame.mean_regret >= -TOL).all() and (frame.agree <= 1).all()
+
+
+def test_optimal_two_player_games_same_on_any_number_of_threads():
+    """The optimal strategy's exact tables are per thread: 1 and 2 workers give the same figures."""
+    from ricochet_math.games.home.analysis import simulate_games
+    rules = HomeRules(players=2)
+    one = simulate_games(rules, "optimal", 8, 5, batch_size=4, workers=1).by_order()
+    two = simulate_games(rules, "optimal", 8, 5, batch_size=4, workers=2).by_order()
+    pd.testing.assert_frame_equal(one, two)

@@ -33,6 +33,7 @@ positions of the same rules and dead cards (a whole table of deals in one run).
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -286,19 +287,24 @@ class ExactSolver:
         return out[:room + 1].copy()
 
 
-_SOLVERS: dict = {}
+#: one set of shared tables per thread: the kernel releases the GIL, and two threads must never write
+#: one table (simulate_games runs batches on threads)
+_LOCAL = threading.local()
 #: the shared tables' largest size (slots): 2**24 x 56 bytes = 0.94 GB at limit 5; when full they are emptied
 SHARED_CAPACITY = 1 << 24
 
 
 def exact_solver(rules: HomeRules, dead: int = 0) -> ExactSolver:
-    """The process's shared :class:`ExactSolver` for ``rules`` and ``dead`` (kept for reuse; the last 2)."""
+    """This thread's shared :class:`ExactSolver` for ``rules`` and ``dead`` (kept for reuse; the last 2)."""
+    solvers = getattr(_LOCAL, "solvers", None)
+    if solvers is None:
+        solvers = _LOCAL.solvers = {}
     key = (rules, int(dead))
-    solver = _SOLVERS.get(key)
+    solver = solvers.get(key)
     if solver is None:
-        if len(_SOLVERS) >= 2:
-            _SOLVERS.pop(next(iter(_SOLVERS)))
-        solver = _SOLVERS[key] = ExactSolver(rules, dead, max_capacity=SHARED_CAPACITY)
+        if len(solvers) >= 2:
+            solvers.pop(next(iter(solvers)))
+        solver = solvers[key] = ExactSolver(rules, dead, max_capacity=SHARED_CAPACITY)
     return solver
 
 
