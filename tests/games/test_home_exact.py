@@ -129,6 +129,7 @@ def test_deal_values_add_to_zero_and_match_the_readable_solver():
     deals = [((0, 13, 26, 39), (4, 21, 38)), ((12, 25, 50, 3), (11, 24, 51, 1)), ((5, 9, 44, 30), (6, 10, 45, 31))]
     table = solve_deals(rules, deals)
     assert len(table.to_frame()) == 3 and "first to act" in table.summary()
+    assert len(table.by_order()) == 2 and len(table.by_seat()) == 2 and len(table.by_start_card()) >= 2
     for d in table.deals:
         assert d.ev_first + d.ev_second == pytest.approx(0, abs=TOL)
         pos = Position((d.first, d.second), 2, ((1 << 52) - 1) & ~sum(1 << c for c in d.first + d.second))
@@ -180,3 +181,23 @@ def test_optimal_two_player_games_same_on_any_number_of_threads():
     one = simulate_games(rules, "optimal", 8, 5, batch_size=4, workers=1).by_order()
     two = simulate_games(rules, "optimal", 8, 5, batch_size=4, workers=2).by_order()
     pd.testing.assert_frame_equal(one, two)
+
+
+def test_the_shared_table_is_emptied_when_full(monkeypatch):
+    """Positions solved one after another in this thread's shared table: when it fills up it is emptied and
+    the position solved again from empty, with the same values as a fresh table."""
+    import ricochet_math.games.home.exact as exact
+    monkeypatch.setattr(exact, "SHARED_CAPACITY", 1 << 12)
+    monkeypatch.setattr(exact, "DEFAULT_CAPACITY", 1 << 12)
+    monkeypatch.setattr(exact, "_LOCAL", exact.threading.local())
+    rules = HomeRules(players=2)
+    rng = np.random.default_rng(19)
+    for pos in _random_positions(rules, rng, 8, [3, 4]):
+        try:
+            fresh = solve_exact(rules, pos, solver=ExactSolver(rules, capacity=1 << 18))
+        except RicochetError:
+            continue
+        if fresh.nodes * 4 > (1 << 12) * 3:
+            continue  # larger than the small shared table itself
+        assert solve_exact(rules, pos).values == fresh.values
+    assert exact.exact_solver(rules).positions > 0

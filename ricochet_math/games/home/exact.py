@@ -315,13 +315,10 @@ def exact_buy(game) -> int | None:
     pos = position_of_game(game)
     if not exact_applies(game.rules, pos):
         return None
-    for attempt in range(2):
-        solver = exact_solver(game.rules, _dead_of(game.rules, pos))
-        try:
-            return solve_exact(game.rules, pos, solver=solver).best
-        except TableFull:
-            solver.clear()  # many games filled it: start afresh once
-    return None
+    try:
+        return solve_exact(game.rules, pos).best  # the shared table, emptied once if earlier games filled it
+    except TableFull:
+        return None
 
 
 def _dead_of(rules: HomeRules, pos: Position) -> int:
@@ -341,13 +338,15 @@ def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None =
                 max_positions: int | None = None) -> Solution:
     """The exact expectimax at a position with two live hands (:func:`exact_applies`), in numba: the same
     :class:`~ricochet_math.games.home.solver.Solution` as :func:`~ricochet_math.games.home.solver.solve`.
-    ``solver``: a table to use (default: the process's shared one, :func:`exact_solver`); ``max_positions``:
+    ``solver``: a table to use (default: this thread's shared one, :func:`exact_solver`, emptied and tried
+    once more if earlier positions filled it); ``max_positions``:
     solve in a fresh table that holds at least that many positions and no more than twice as many
     (:class:`TableFull` beyond)."""
     if not exact_applies(rules, pos):
         raise TableStateError("the exact solver takes positions with exactly two live hands")
     live = [s for s, h in enumerate(pos.hands) if h is not None]
     dead = _dead_of(rules, pos)
+    shared = solver is None and max_positions is None
     if solver is None and max_positions is not None:
         slots = 16
         while slots * _FILL_NUM < max_positions * _FILL_DEN:
@@ -365,7 +364,14 @@ def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None =
     if room is None:
         raise TableStateError("the position is already over: nobody acts")
     assert who == s
-    acts = solver.action_values(_mask(pos.hands[s]), _mask(pos.hands[o]), pos.pot)
+    try:
+        acts = solver.action_values(_mask(pos.hands[s]), _mask(pos.hands[o]), pos.pot)
+    except TableFull:
+        if not shared or before == 0:
+            raise
+        solver.clear()  # the shared table filled up with earlier positions: once more, from empty
+        before = 0
+        acts = solver.action_values(_mask(pos.hands[s]), _mask(pos.hands[o]), pos.pot)
     values = []
     for k, v in enumerate(acts):
         seat = [0.0] * rules.players
@@ -424,14 +430,13 @@ class DealTable:
         return pd.DataFrame([{"seat": 1, "ev": f.mean()}, {"seat": 2, "ev": s.mean()}])
 
     def by_start_card(self) -> pd.DataFrame:
-        """Exact EV of a seat by the rank of its starting card (one starting card), over the other's card,
-        and how often that card acts first."""
+        """Exact EV of a seat by the rank of its (highest) starting card, over the deals solved, and how often
+        that hand acts first."""
         rows = []
         for d in self.deals:
             for mine, other, ev, first in ((d.first, d.second, d.ev_first, d.first_acts),
                                            (d.second, d.first, d.ev_second, not d.first_acts)):
-                rows.append({"card": format_cards(mine[-1:])[0] if len(mine) == 1 else format_cards(mine),
-                             "rank": max(mine) >> 2, "ev": ev, "acts_first": first})
+                rows.append({"rank": max(mine) >> 2, "ev": ev, "acts_first": first})
         df = pd.DataFrame(rows)
         out = df.groupby("rank").agg(ev=("ev", "mean"), acts_first=("acts_first", "mean")).reset_index()
         out["rank"] = out["rank"].map(lambda r: "23456789TJQKA"[r])
