@@ -2,7 +2,8 @@
 
 ``simulate`` runs :func:`ricochet_math.games.home.analysis.simulate` (the numba kernel;
 the readable engine for the optimal strategy), ``play`` deals one game on the readable
-engine and prints its hand history, ``solve`` asks the expectimax at a face-up position.
+engine and prints its hand history, ``solve`` asks the expectimax at a face-up position (the compiled exact solver
+of :mod:`ricochet_math.games.home.exact` when two hands are live, the readable one otherwise).
 """
 from __future__ import annotations
 
@@ -12,11 +13,19 @@ import json
 import numpy as np
 import pandas as pd
 
-from ricochet_math.cli.app import add_format_option, add_seed_option, print_frame, print_wrapped, subcommand
+from ricochet_math.cli.app import (
+    add_format_option,
+    add_seed_option,
+    print_frame,
+    print_wrapped,
+    subcommand,
+)
+from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.games.home.analysis import simulate, simulate_games
 from ricochet_math.games.home.deal import deal_deck
 from ricochet_math.games.home.engine import format_history, play_game
+from ricochet_math.games.home.exact import exact_applies, solve_exact
 from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS, HomeRules
 from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
 from ricochet_math.games.home.strategies import parse_strategies
@@ -24,6 +33,9 @@ from ricochet_math.reports.tables import Number, Percent, Whole
 
 DEFAULT_SEED = 2026
 TABLES = ("order", "seat", "start", "summary")
+SOLVERS = ("auto", "exact", "readable")
+#: the exact solver's default most positions (a 2**24-slot table, 0.9 GB at limit 5)
+EXACT_BUDGET = 12_000_000
 
 _EXAMPLES = {
     "simulate": "ricochet home simulate --players 4 --games 20000 --seed 1 --table order",
@@ -93,8 +105,12 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     sol.add_argument("--pot", type=int, required=True, help="chips in the pot")
     sol.add_argument("--dead", default=None, metavar="CARDS", help="face-up discards of folded or beaten hands")
     sol.add_argument("--depth", type=int, default=None, help="cut after this many decisions (default: exact)")
-    sol.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
-                     help=f"the most positions to visit (default {DEFAULT_BUDGET:,})")
+    sol.add_argument("--budget", type=int, default=None,
+                     help=f"the most positions to visit (default {DEFAULT_BUDGET:,} for the readable solver, "
+                          f"{EXACT_BUDGET:,} for the exact one: a minute or two)")
+    sol.add_argument("--solver", choices=SOLVERS, default="auto",
+                     help="auto (default: the compiled exact solver when two hands are live and no --depth, "
+                          "else the readable one), exact (two live hands only) or readable")
     add_format_option(sol)
     sol.set_defaults(_home=_solve)
 
@@ -161,7 +177,14 @@ def _solve(args) -> int:
     rules = _rules(args)
     hands = [None if h.strip() in ("-", "") else h for h in args.hands]
     pos = position(rules, hands, args.pot, dead=args.dead)
-    sol = solve(rules, pos, depth=args.depth, budget=args.budget)
+    use_exact = args.solver == "exact" or (args.solver == "auto" and args.depth is None
+                                            and exact_applies(rules, pos))
+    if use_exact and args.depth is not None:
+        raise RicochetError("--depth cuts the readable solver's search: give --solver readable (or auto)")
+    if use_exact:
+        sol = solve_exact(rules, pos, max_positions=args.budget or EXACT_BUDGET)
+    else:
+        sol = solve(rules, pos, depth=args.depth, budget=args.budget or DEFAULT_BUDGET)
     if args.format == "table":
         print(sol.summary())
     print_frame(sol.to_frame(), args.format, formats={c: Number(4) for c in sol.to_frame().columns if "ev" in c},

@@ -18,10 +18,11 @@ a readable ``decide`` here; the tests check they agree decision by decision.
   and ``(pot + k) / (hands left - 1)`` values an escape as an equal share of the pot
   among the survivors.  A depth-one look-ahead; the solver's expectimax is the exact
   version.
-* ``optimal`` (``optimal:ROOM``, default 2): the exact expectimax of
-  :mod:`ricochet_math.games.home.solver` when the live hands have at most ROOM cards of
-  room between them (the endgame, where the tree is small), else the pot-odds rule
-  (THETA 1); readable engine only (Python).
+* ``optimal`` (``optimal:ROOM``, default 2): the exact expectimax when the live hands have at
+  most ROOM cards of room between them (the endgame, where the tree is small): with two live
+  hands (every two-player position) the compiled solver of :mod:`ricochet_math.games.home.exact`,
+  which takes room up to ``max(ROOM, EXACT_TWO_HAND_ROOM)`` (4); with more, the readable
+  :mod:`ricochet_math.games.home.solver`; else the pot-odds rule (THETA 1); readable engine only.
 """
 from __future__ import annotations
 
@@ -35,12 +36,17 @@ from ricochet_math.errors import StrategyError
 from ricochet_math.games.home.hands import hand_keys
 
 __all__ = ["ONE", "LIMIT", "MIN_LIFT", "POT_ODDS", "OPTIMAL", "CODES", "HomeStrategy", "View", "parse_strategy",
-           "parse_strategies", "decide", "SAMPLES", "splitmix64", "kernel_strategies"]
+           "parse_strategies", "decide", "SAMPLES", "EXACT_TWO_HAND_ROOM", "splitmix64", "kernel_strategies"]
 
 ONE, LIMIT, MIN_LIFT, POT_ODDS, OPTIMAL = 0, 1, 2, 3, 4
 CODES = {"one": ONE, "limit": LIMIT, "min-lift": MIN_LIFT, "pot-odds": POT_ODDS, "optimal": OPTIMAL}
 #: draws of the unseen cards behind each pot-odds decision
 SAMPLES = 128
+#: the optimal strategy with two live hands: the compiled exact solver (games/home/exact.py) decides whenever
+#: the two hands have at most this many cards of room between them (a two-player game's whole tree from the
+#: deal has room 8 and is far beyond one decision's time; room 4 takes about 0.1 s, room 5 1-20 s under load,
+#: room 6 over a minute: docs/home-game.md; optimal:ROOM raises it)
+EXACT_TWO_HAND_ROOM = 4
 _M64 = (1 << 64) - 1
 
 
@@ -79,10 +85,16 @@ class HomeStrategy:
         if self.code == POT_ODDS:
             return _pot_odds(view, self.param, rng)
         if self.code == OPTIMAL:
-            from ricochet_math.games.home.solver import best_buy  # deferred: the solver reads the engine's game
+            # deferred imports: the solvers read the engine's game
+            from ricochet_math.games.home.exact import exact_buy
+            from ricochet_math.games.home.solver import best_buy
             game = view.state
-            room = sum(game.rules.hand_limit - len(game.hands[s]) for s in game.live())
-            k = best_buy(game) if room <= self.param else None
+            live = game.live()
+            room = sum(game.rules.hand_limit - len(game.hands[s]) for s in live)
+            if len(live) == 2 and room <= max(self.param, EXACT_TWO_HAND_ROOM):
+                k = exact_buy(game)
+            else:
+                k = best_buy(game) if room <= self.param else None
             return _pot_odds(view, 1.0, rng) if k is None else k
         raise AssertionError(self.code)
 
