@@ -3,8 +3,9 @@ strategies, expectimax solver, fairness analysis and report.  See docs/home-game
 
 Modules: ``rules`` (the options, both variants), ``deal`` (seeded decks), ``hands`` (the hand keys),
 ``engine`` (one readable game and its history), ``strategies`` (the buying strategies, kernel and
-readable), ``kernel`` (the numba batch kernel, tested equal to the engine), ``solver`` (the endgame
-expectimax), ``analysis`` (simulations and the fairness tests) and ``report`` (the short report).
+readable), ``kernel`` (the numba batch kernel, tested equal to the engine), ``solver`` (the readable
+expectimax), ``exact`` (its numba twin for two live hands: the whole two-player game where the tree fits),
+``shortcuts`` (the shortcuts' regret against it), ``analysis`` (simulations and the fairness tests) and ``report`` (the short report).
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.home.simulate``, ``rm.home.solve``, ...).  ``build_report``
@@ -15,13 +16,16 @@ from __future__ import annotations
 
 from ricochet_math.games.home.analysis import HomeSimulation, simulate, simulate_games
 from ricochet_math.games.home.engine import GameRecord, HomeGame, play_game
+from ricochet_math.games.home.exact import ExactSolver, solve_deals, solve_exact
 from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, Solution, position, solve
 
 __all__ = [
     "HomeRules", "HomeGame", "GameRecord", "play_game",
     "HomeSimulation", "simulate", "simulate_games",
-    "Position", "position", "Solution", "solve",
+    "Position", "position", "Solution", "solve", "ExactSolver", "solve_exact", "solve_deals",
+    "game_positions", "shortcut_error",
     "build_report",
 ]
 

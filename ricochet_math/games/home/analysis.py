@@ -38,7 +38,7 @@ from ricochet_math.games.home.strategies import HomeStrategy, parse_strategies
 from ricochet_math.solvers.batches import run_batches
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
-__all__ = ["HomeSimulation", "EqualityTest", "simulate", "simulate_games", "simulate_home", "simulate_home_games", "record_sums", "records_of_games",
+__all__ = ["HomeSimulation", "EqualityTest", "simulate", "simulate_games", "record_sums", "records_of_games",
            "fairness_table", "contrast_table"]
 
 
@@ -297,8 +297,3 @@ def contrast_table(home: pd.DataFrame, casino_csv) -> pd.DataFrame:
         h[col.replace("ev_", "home_return_")] = 1.0 + h.pop(col)
     return casino.merge(h, on=["players", "position"], how="outer").sort_values(["players", "position"]) \
         .reset_index(drop=True)
-
-
-#: the façade's names (``rm.simulate`` is the casino game's)
-simulate_home = simulate
-simulate_home_games = simulate_games

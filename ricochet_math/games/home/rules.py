@@ -17,7 +17,7 @@ import pandas as pd
 
 from ricochet_math.errors import RuleError
 
-__all__ = ["HomeRules", "VARIANTS", "STUCK_RULES", "MIN_PLAYERS", "MAX_PLAYERS", "home_rules"]
+__all__ = ["HomeRules", "VARIANTS", "STUCK_RULES", "MIN_PLAYERS", "MAX_PLAYERS"]
 
 VARIANTS = ("home", "ricochet2")
 #: what happens when the lowest hand can receive no card (at the hand limit, or the deck is empty)
@@ -99,8 +99,3 @@ class HomeRules:
                 f"{self.start_cards} starting card(s), hand limit {self.hand_limit}, "
                 f"{'two jokers as bugs' if self.jokers else 'no jokers'}, stuck lowest hand: {self.stuck}, "
                 f"identical hands end the game: {'yes' if self.tie_ends else 'only when stuck'}")
-
-
-def home_rules(players: int = 4, *, variant: str = "home", **options) -> HomeRules:
-    """The rules of a home game (``variant="ricochet2"`` for Ricochet Poker II), checked."""
-    return HomeRules(players=players, variant=variant, **options)

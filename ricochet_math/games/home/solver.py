@@ -33,7 +33,7 @@ from ricochet_math.games.home.hands import hand_keys, show
 from ricochet_math.games.home.rules import HomeRules
 
 __all__ = ["TreeTooLarge", "Position", "Solution", "solve", "best_buy", "position_of_game", "position",
-           "DEFAULT_BUDGET", "depth_error", "solve_home", "home_position"]
+           "DEFAULT_BUDGET", "depth_error"]
 
 #: positions (memo entries) an exact solve may visit before giving up
 DEFAULT_BUDGET = 200_000
@@ -255,8 +255,3 @@ def depth_error(rules: HomeRules, positions, depths=(1, 2), *, budget: int = DEF
     return pd.DataFrame([{"method": name, "positions": len(r), "agree": np.mean([a for a, _ in r]),
                           "mean_regret": np.mean([x for _, x in r]), "max_regret": np.max([x for _, x in r])}
                          for name, r in rows.items()])
-
-
-#: the façade's names
-solve_home = solve
-home_position = position
