@@ -373,13 +373,10 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                     play = bl * G12[m - 1, sl, dp + 1] + t
                     G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
-    for g in range(K):
-        if level[0, g] == 0:
-            out[0, 0, g] = G0[g, 0]
-        if level[1, g] == 0:
-            out[1, 0, g] = G12[0, slot[g], 0]
-        if level[2, g] == 0:
-            out[2, 0, g] = G12[1, slot[g], 0]
+    for m in range(MAX_TIED):  # the entries of level 0: the first n_upto[m, 1] of each list
+        for i in range(n_upto[m, 1]):
+            g = todo[m, i]
+            out[m, 0, g] = G0[g, 0] if m == 0 else G12[m - 1, slot[g], 0]
     return out
 
 
