@@ -310,6 +310,12 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     # cum[nxt[g] - 1] where the seat reaches g, else cum[nxt[g]]
     cum = np.empty(max_reach + 1, dtype=np.float64)
     A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
+    # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
+    # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
+    # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
+    # -1 by more than any rounding of the sums (1e-9, against errors of about 1e-15), it folds.
+    pot_max = pot1 + n_later
+    fold_below = -1.0 - 1e-9
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
@@ -337,16 +343,20 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
             hs = h[g]
             jn = nxt[g]
             bl = cum[jn - 1] if hs > 0.0 else cum[jn]
+            if (1.0 - bl) * pot_max + bk - 2.0 < fold_below:
+                continue  # the seat folds at every pot: G_k = G_{k+1} here
             if hs > 0.0:
                 sl = slot[g]
                 for dp in range(k + 1):
+                    stay = G0[g, dp]
                     t = hs * G12[0, sl, dp + 1]
                     play = bl * G0[g, dp + 1] + t
-                    G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
             else:
                 for dp in range(k + 1):
+                    stay = G0[g, dp]
                     play = bl * G0[g, dp + 1] + 0.0
-                    G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else G0[g, dp]
+                    G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else stay
         # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
         for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
@@ -354,19 +364,19 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                 hs = h[g]
                 jn = nxt[g]
                 bl = cum[jn - 1] if hs > 0.0 else cum[jn]
+                if (1.0 - bl) * pot_max + bk - 2.0 < fold_below:
+                    continue
                 sl = slot[g]
                 for dp in range(k + 1):
-                    t = hs * G12[1, sl, dp + 1] if hs > 0.0 else 0.0
+                    stay = G12[m - 1, sl, dp]
+                    t = hs * G12[1, sl, dp + 1]  # 0 * share = 0 exactly where the seat cannot tie
                     play = bl * G12[m - 1, sl, dp + 1] + t
-                    G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else G12[m - 1, sl, dp]
+                    G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
-    for g in range(K):
-        if level[0, g] == 0:
-            out[0, 0, g] = G0[g, 0]
-        if level[1, g] == 0:
-            out[1, 0, g] = G12[0, slot[g], 0]
-        if level[2, g] == 0:
-            out[2, 0, g] = G12[1, slot[g], 0]
+    for m in range(MAX_TIED):  # the entries of level 0: the first n_upto[m, 1] of each list
+        for i in range(n_upto[m, 1]):
+            g = todo[m, i]
+            out[m, 0, g] = G0[g, 0] if m == 0 else G12[m - 1, slot[g], 0]
     return out
 
 
