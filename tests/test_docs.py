@@ -8,11 +8,11 @@ the tiny size: a user's build executes every notebook; here only the subset name
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from kernels import HANG_SECONDS, run_with_retry
 
 pytest.importorskip("sphinx")
 pytest.importorskip("myst_nb")
@@ -29,10 +29,10 @@ def site(tmp_path_factory, kernel_lock):
     # and the whole set would add minutes to CI.  A user's build executes them all (the default).
     env = {**os.environ, "RICOCHET_NB_SIZE": "tiny", "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT),
            "RICOCHET_DOCS_EXECUTE": "subset"}
-    with kernel_lock:  # the build executes a notebook: one kernel at a time (tests/conftest.py)
-        r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+    with kernel_lock:  # the build executes a notebook: one kernel at a time, killed and rerun if hung
+        r = run_with_retry([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                             "-d", str(out / ".doctrees"), str(DOCS), str(out / "html")],
-                           capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
+                           timeout=2 * HANG_SECONDS, env=env, cwd=ROOT)
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     return out / "html"
 

@@ -13,17 +13,20 @@ this file.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from kernels import run_with_retry
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+KERNELS = Path(__file__).resolve().parent / "kernels.py"
 
 
 def _generator():
@@ -77,17 +80,27 @@ def test_notebooks_match_their_generator():
     assert r.returncode == 0, r.stderr
 
 
-def _run(name: str, tmp_path, monkeypatch, kernel_lock):
-    monkeypatch.setenv("RICOCHET_NB_SIZE", "tiny")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+def _run(name: str, tmp_path, kernel_lock):
+    """Execute the notebook at the tiny size in its own process (tests/kernels.py: killed and run again
+    once if the kernel stops answering) and return the executed notebook."""
+    env = {**os.environ, "RICOCHET_NB_SIZE": "tiny", "MPLBACKEND": "Agg"}
+    cmd = [sys.executable, str(KERNELS), str(NOTEBOOKS / f"{name}.ipynb"), str(tmp_path / f"{name}.out.ipynb"),
+           str(tmp_path)]
     if name in WIDGET_CHECKS:
-        nb.cells.append(nbformat.v4.new_code_cell(WIDGET_CHECKS[name].strip()))
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+        extra = tmp_path / "widget_checks.py"
+        extra.write_text(WIDGET_CHECKS[name], encoding="utf-8")
+        cmd.append(str(extra))
     with kernel_lock:
-        client.execute()
+        r = run_with_retry(cmd, env=env, cwd=tmp_path)
+    assert (tmp_path / f"{name}.out.ipynb").exists(), r.stderr[-3000:]
+    nb = nbformat.read(tmp_path / f"{name}.out.ipynb", as_version=4)
+    assert r.returncode == 0, (_errors(nb) or r.stderr)[-3000:]
     return nb
+
+
+def _errors(nb) -> str:
+    return "".join("\n".join(o.get("traceback", [])) for c in nb.cells if c.cell_type == "code"
+                   for o in c.outputs if o.output_type == "error")
 
 
 def _text(nb, stream: str | None = None) -> str:
@@ -102,8 +115,8 @@ def _text(nb, stream: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in NAMES])
-def test_notebook_runs_at_tiny_size(name, tmp_path, monkeypatch, kernel_lock):
-    nb = _run(name, tmp_path, monkeypatch, kernel_lock)
+def test_notebook_runs_at_tiny_size(name, tmp_path, kernel_lock):
+    nb = _run(name, tmp_path, kernel_lock)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     # no warning noise: nothing on stderr (warnings, progress bars, tracebacks)

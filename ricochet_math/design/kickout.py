@@ -103,21 +103,25 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
         with executor_for_run(executor) as runner:
             runs = [simulate(rules.with_kickout(players, pat), players=players, strategy=strategy, rounds=rounds,
                              seed=seed, progress=progress, executor=runner) for pat, _ in points]
+        controlled = all("rtp_initial_cv" in r.to_frame().columns for r in runs)
+        cv = "_cv" if controlled else ""   # a strategy without controls (e.g. always) has the plain one only
         for (pat, v), r in zip(points, runs):
             f = r.to_frame().iloc[0]
             rows.append({"pattern": pat, "hand": describe(v), "value": v,
-                         "rtp_per_initial_bet": float(f["rtp_initial_cv"]),
-                         "rtp_ci_low": float(f["rtp_initial_cv_low"]),
-                         "rtp_ci_high": float(f["rtp_initial_cv_high"]),
-                         "rtp_per_wagered": float(f["rtp_wagered_cv"]),
+                         "rtp_per_initial_bet": float(f[f"rtp_initial{cv}"]),
+                         "rtp_ci_low": float(f[f"rtp_initial{cv}_low"]),
+                         "rtp_ci_high": float(f[f"rtp_initial{cv}_high"]),
+                         "rtp_per_wagered": float(f[f"rtp_wagered{cv}"]),
                          "kickout_rate": float(f["kickout_rate"]), "fold_frequency": float(f["fold_frequency"]),
                          "win_frequency": float(f["win_frequency"]),
                          "rtp_per_initial_bet_plain": float(f["rtp_initial"]),
                          "rtp_plain_ci_low": float(f["rtp_initial_low"]),
                          "rtp_plain_ci_high": float(f["rtp_initial_high"]),
-                         "variance_ratio": float(f["variance_ratio"])})
+                         "variance_ratio": float(f["variance_ratio"]) if controlled else 1.0})
+        estimator = ("RTP controlled (control variates), plain beside" if controlled
+                     else "RTP plain (this strategy keeps no controls)")
         method = (f"monte carlo, {rounds:,} rounds per threshold, seed {seed}, common random numbers, {strategy} "
-                  "play; RTP controlled (control variates), plain beside")
+                  f"play; {estimator}")
     return KickoutCurve(players, method, pd.DataFrame(rows))
 
 
