@@ -7,6 +7,7 @@ import pytest
 
 from ricochet_math.engine.controls import U, control_indices
 from ricochet_math.reports import reading_search as rs
+from ricochet_math.reports import reading_cells as rc
 from ricochet_math.solvers.montecarlo import simulate
 from ricochet_math.solvers.variance import controlled_estimate
 
@@ -44,8 +45,8 @@ def test_frequency_control_means_are_exact():
     dv = np.array([eval5(*map(int, row[d:d + 5])) for row in decks])
     Rec = namedtuple("Rec", "status dealer_value kicked")
     rec = Rec(np.zeros((rounds, n), np.int64), dv, dv >= kick)
-    v = rs._frequency_vectors(rec, decks, n, kick)[:, rs._F_CTL0:]
-    exact = rs._frequency_means(n, kick)[rs._F_CTL0:]
+    v = rc._frequency_vectors(rec, decks, n, kick)[:, rc._F_CTL0:]
+    exact = rc._frequency_means(n, kick)[rc._F_CTL0:]
     se = v.std(axis=0, ddof=1) / np.sqrt(rounds)
     z = (v.mean(axis=0) - exact) / np.where(se > 0, se, 1.0)
     assert np.all(np.abs(z) < 4.5), z
@@ -118,13 +119,13 @@ def test_store_shares_exact_twins_and_locks_cells(tmp_path):
     """The spec's pot-odds-now-no-bonus is stored as pub-now-dealer-no-bonus (the same rule: digit for digit the
     same chunk); a cell another process is extending is skipped with block=False."""
     a = rs.extend_cell(tmp_path, "publisher", "pub-now-dealer-no-bonus", 4, 5, 1)
-    s, f = rs._run_chunk(rs.load_rules("publisher"), 4, "pot-odds-now-no-bonus", rs.cell_seed(5, 4), 0)
+    s, f = rc._run_chunk(rs.load_rules("publisher"), 4, "pot-odds-now-no-bonus", rs.cell_seed(5, 4), 0)
     for key in ("seat", "total", "total_sq", "round"):
         assert np.array_equal(getattr(a.sums, key), getattr(s, key)), key
     assert np.array_equal(a.freq[0], f)
     assert rs.load_cell(tmp_path, "publisher", "pot-odds-now-no-bonus", 4, 5).chunks == 1
-    path = rs._cell_path(tmp_path, "publisher", "pub-now-dealer-no-bonus", 4)
-    with rs._cell_lock(path):
+    path = rc._cell_path(tmp_path, "publisher", "pub-now-dealer-no-bonus", 4)
+    with rc._cell_lock(path):
         import subprocess
         import sys
         code = ("from ricochet_math.reports import reading_search as rs; import sys; "
