@@ -2,7 +2,8 @@
 
 * :func:`draw_counts` (draws counted by the ranks drawn) against the draw-by-draw
   enumeration, on random hole cards (pairs, suited, offsuit) and decks of 3..50 cards.
-* :func:`table_draws` (sparse, several seats) against the dense :func:`final_distribution`.
+* :func:`table_draws` (sparse, several seats) against the dense :func:`final_distribution`,
+  and :func:`table_rows` (one compact row per seat) against :func:`table_draws`.
 * The kernel's figures on 330 seeded state/reading pairs against the values the
   pre-issue-14 kernel gave (stored as exact hex floats in ``tests/golden/perfect-kernel.json``,
   written by ``benchmarks/check_perfect_identical.py --write-golden`` from the frozen copy
@@ -21,7 +22,7 @@ from ricochet_math.evaluator.evaluation import (
     MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram, draw_histogram_enumerated,
 )
 from ricochet_math.strategies import perfect as P
-from ricochet_math.strategies.draws import final_distribution, table_draws, unseen_cards
+from ricochet_math.strategies.draws import final_distribution, table_draws, table_rows, unseen_cards
 
 GOLDEN = Path(__file__).with_name("golden") / "perfect-kernel.json"
 
@@ -92,6 +93,27 @@ def test_table_draws_equal_the_dense_distributions():
             if extra >= 0:
                 union[extra] = True
             assert np.array_equal(values, np.flatnonzero(union))
+
+
+def test_table_rows_equal_table_draws():
+    """The compact rows hold each seat's nonzero entries of table_draws, ascending, bit for bit."""
+    rng = np.random.default_rng(8)
+    for n in (1, 3, 7):
+        for _ in range(20):
+            perm = rng.permutation(52)
+            hole = perm[:2 * n].reshape(n, 2).astype(np.int64)
+            unseen = np.ones(52, dtype=np.uint8)
+            unseen[perm[:2 * n + 5 + 3 * int(rng.integers(0, n))]] = 0
+            cards = unseen_cards(unseen)
+            seats = rng.permutation(n).astype(np.int64)
+            extra = int(rng.integers(-1, NUM_VALUES))
+            values, probs = table_draws(hole, seats, cards, extra)
+            values2, index, prob, length = table_rows(hole, seats, cards, extra)
+            assert np.array_equal(values2, values)
+            for k in range(n):
+                idx = index[k, :length[k]]
+                assert np.array_equal(idx, np.flatnonzero(probs[k]))  # ascending, every value it reaches
+                assert np.array_equal(prob[k, :length[k]], probs[k, idx])  # bit for bit
 
 
 def _states(seed, count):

@@ -11,6 +11,9 @@ hundred to two thousand of the 7,462), which is all the look-ahead reads.
 Every probability is ``count / C(n, 3)`` and every sum over values runs in
 ascending value order, as over the dense histograms of :func:`final_distribution`,
 so the figures are the same to the last bit (the values outside the union add 0).
+:func:`table_rows` gives the same numbers as one compact row per seat (its own
+values only, ascending), for the perfect-play look-ahead, which reads each seat's
+few hundred values instead of scanning the union once per seat.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram
 
 __all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws", "table_draws_from",
-           "sorted_counts"]
+           "table_rows", "table_rows_from", "sorted_counts"]
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
 # de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
@@ -123,6 +126,88 @@ def table_draws_from(hole, seats, cards, extra_value, vals, counts, entries, tot
             c = counts[k, i]
             probs[k, where[vals[k, i]]] = c / total if total > 0 else c
     return values[:u].copy(), probs
+
+
+@njit
+def _union(vals, entries, n_seats, extra_value):
+    """The ascending union of the first ``entries[k]`` values of ``vals[k]`` for every seat
+    (and ``extra_value`` when >= 0), from a bitmap of the 7,462 values."""
+    words = np.zeros(_WORDS, dtype=np.int64)
+    for k in range(n_seats):
+        for i in range(entries[k]):
+            v = vals[k, i]
+            words[v >> 5] |= 1 << (v & 31)
+    if extra_value >= 0:
+        words[extra_value >> 5] |= 1 << (extra_value & 31)
+    u = 0
+    values = np.empty(n_seats * MAX_DRAW_ENTRIES + 1, dtype=np.int64)
+    for w in range(_WORDS):
+        x = words[w]
+        while x != 0:
+            low = x & -x
+            values[u] = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            u += 1
+            x ^= low
+    return values[:u]
+
+
+@njit
+def table_rows(hole, seats, cards, extra_value):
+    """:func:`table_draws` as compact rows: ``(values, index, prob, length)`` with ``values`` the
+    same ascending union (int64[U]) and, for seat ``k``, ``index[k, :length[k]]`` (int64) the
+    indices into ``values`` of the values it reaches, ascending, and ``prob[k, :length[k]]``
+    their probabilities: ``probs[k, index[k, j]] == prob[k, j]`` bit for bit, and the other
+    entries of ``probs[k]`` are 0."""
+    n_seats = seats.shape[0]
+    vals = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
+    entries = np.empty(n_seats, dtype=np.int64)
+    totals = np.empty(n_seats, dtype=np.int64)
+    return table_rows_from(hole, seats, cards, extra_value, vals, counts, entries, totals, 0)
+
+
+@njit
+def table_rows_from(hole, seats, cards, extra_value, vals, counts, entries, totals, first):
+    """:func:`table_rows` with the first ``first`` seats' draws already counted (as for
+    :func:`table_draws_from`).  Each row is put in value order by a bitmap over the union's
+    indices (a few dozen words a seat) instead of a dense seats x values matrix."""
+    n_seats = seats.shape[0]
+    for k in range(first, n_seats):
+        s = seats[k]
+        e, total = draw_counts(hole[s, 0], hole[s, 1], cards, vals[k], counts[k])
+        entries[k] = e
+        totals[k] = total
+    values = _union(vals, entries, n_seats, extra_value)
+    u = values.shape[0]
+    where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
+    for i in range(u):
+        where[values[i]] = i
+    n_words = (u + 31) >> 5
+    bits = np.empty(n_words, dtype=np.int64)
+    pbuf = np.empty(u, dtype=np.float64)  # index -> the seat's probability (read only at its indices)
+    index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    prob = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
+    length = np.empty(n_seats, dtype=np.int64)
+    for k in range(n_seats):
+        total = totals[k]
+        bits[:] = 0
+        for i in range(entries[k]):
+            j = where[vals[k, i]]
+            bits[j >> 5] |= 1 << (j & 31)
+            c = counts[k, i]
+            pbuf[j] = c / total if total > 0 else c
+        n = 0
+        for w in range(n_words):
+            x = bits[w]
+            while x != 0:
+                low = x & -x
+                j = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                index[k, n] = j
+                prob[k, n] = pbuf[j]
+                n += 1
+                x ^= low
+        length[k] = n
+    return values, index, prob, length
 
 
 @njit

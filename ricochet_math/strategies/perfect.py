@@ -50,7 +50,7 @@ from ricochet_math._numba import njit
 from ricochet_math.rules.layout import Option, layout
 from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts
 from ricochet_math.strategies.draws import (
-    expected_bonus, final_distribution, table_draws, table_draws_from, unseen_cards,
+    expected_bonus, final_distribution, table_rows, table_rows_from, unseen_cards,
 )
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
@@ -199,7 +199,8 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
 
 
 @njit
-def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1, active, mine, tie):
+def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuses, below0, n_later, pot1, active,
+                          tie):
     """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
     the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
     the grid indices ``g`` where ``mine`` is True, and ``G[m, 0, tie]`` for every ``m`` when
@@ -214,9 +215,11 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     ``k`` at which entry ``(m, s)`` is needed (needed at every later ``k`` too); the suffix sums
     run over seat ``k``'s values only (the others add exactly 0).
 
-    ``probs[1 + k][i_lo:]`` is later seat ``k``'s distribution on the grid (``hists[k]`` of
-    :func:`_continuation`; :func:`~ricochet_math.strategies.draws.table_draws`' rows, read in place)."""
-    K = probs.shape[1] - i_lo
+    The distributions are :func:`~ricochet_math.strategies.draws.table_rows`' compact rows: row 0
+    the acting seat's, row ``1 + k`` later seat ``k``'s (``hists[k]`` of :func:`_continuation`
+    where it is not 0), the grid index of entry ``j`` being ``index[row, j] - i_lo`` for ``j >=
+    first[row]`` (the entries below are under the grid).  The acting seat's values on the grid
+    are the entries of ``G[0, 0]`` its EV reads."""
     R = n_later + 1
     never = n_later + 1
     level = np.full((MAX_TIED, K), never, dtype=np.int8)
@@ -229,11 +232,11 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
     slot = np.empty(K, dtype=np.int32)
     n0 = 0
-    for g in range(K):
-        if mine[g]:
-            level[0, g] = 0
-            todo[0, n0] = g
-            n0 += 1
+    for j in range(first[0], length[0]):
+        g = index[0, j] - i_lo
+        level[0, g] = 0
+        todo[0, n0] = g
+        n0 += 1
     n1 = 0
     n2 = 0
     if tie >= 0:
@@ -252,23 +255,11 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     n_upto[1, 1] = n1
     n_upto[2, 1] = n2
     max_reach = 0
-    # per later seat, kept for the backward steps: its values (grid indices, ascending), how many,
-    # and per grid index the first j with reach[j] > it
-    reach_all = np.empty((max(n_later, 1), K + 1), dtype=np.int32)
-    n_reach_all = np.zeros(max(n_later, 1), dtype=np.int64)
-    nxt_all = np.empty((max(n_later, 1), K), dtype=np.int32)
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
-        h = probs[k + 1][i_lo:]
-        reach = reach_all[k]
-        nxt = nxt_all[k]
-        n_reach = 0
-        for g in range(K):  # branch-free: write every index, keep those the seat reaches
-            reach[n_reach] = g
-            n_reach += 1 if h[g] > 0.0 else 0
-            nxt[g] = n_reach
-        n_reach_all[k] = n_reach
-        for j in range(n_reach):
-            g = reach[j]
+        f = first[k + 1]
+        n_reach = length[k + 1] - f
+        for j in range(f, length[k + 1]):  # the seat's values on the grid, ascending
+            g = index[k + 1, j] - i_lo
             l0 = level[0, g]
             l1 = level[1, g]
             l2 = level[2, g]
@@ -305,47 +296,75 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
     # so ascending dp reads each old value before it is replaced; the suffix sums are taken before
     # the step's updates, m = 0 reads the tie counts before m = 1 and 2 are updated, and m = 1 reads
     # m = 2 before it is.  Entries a step does not update are never read again.
-    # cum[j]: the seat's mass below reach[j] (under the grid included), summed in ascending order as
-    # over every grid value (the values it cannot reach add exactly 0); below a grid index g it is
-    # cum[nxt[g] - 1] where the seat reaches g, else cum[nxt[g]]
+    # cum[j]: the seat's mass below its j-th grid value (under the grid included), summed in ascending
+    # order as over every grid value (the values it cannot reach add exactly 0)
     cum = np.empty(max_reach + 1, dtype=np.float64)
-    A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over reach[j:] of h * G0[., dp + 1]
+    A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over its values j.. of h * G0[., dp + 1]
+    # nxt[g] = 2 (the number of the seat's values <= g) + (1 if the seat reaches g), for g <= g_max: the
+    # seat's mass below g is cum[nxt[g] // 2 - (nxt[g] & 1)]
+    nxt = np.empty(K, dtype=np.int64)
     # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
     # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
     # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
-    # -1 by more than any rounding of the sums (1e-9, against errors of about 1e-15), it folds.
+    # -1 by more than any rounding of the sums (1e-9, against errors of about 1e-15), it folds.  The
+    # bound falls as the mass below rises (rounding is monotone), so the entries left as they are are
+    # those above one grid index, g_max, found once per seat.
     pot_max = pot1 + n_later
     fold_below = -1.0 - 1e-9
     for k in range(n_later - 1, -1, -1):
         if not active[k]:
             continue  # G_k = G_{k+1} for every pot the seat can face
-        h = probs[k + 1][i_lo:]
+        f = first[k + 1]
+        n_reach = length[k + 1] - f
+        reach = index[k + 1, f:]  # + i_lo: the seat's grid values, ascending
+        h = prob[k + 1, f:]
         bk = bonuses[k] if use_bonus else 0.0
-        reach = reach_all[k]
-        nxt = nxt_all[k]
-        n_reach = n_reach_all[k]
         acc = below0[k]
         for j in range(n_reach):
             cum[j] = acc
-            acc += h[reach[j]]
+            acc += h[j]
         cum[n_reach] = acc
+        r_fold = n_reach + 1  # the first count of values below at which the seat folds at every pot
+        for r in range(n_reach + 1):
+            if (1.0 - cum[r]) * pot_max + bk - 2.0 < fold_below:
+                r_fold = r
+                break
+        if r_fold == 0:
+            continue  # it folds everywhere: G_k = G_{k+1}
+        g_max = K - 1 if r_fold > n_reach else reach[r_fold - 1] - i_lo
+        c = 0
+        g = 0
+        while c < n_reach:
+            r = reach[c] - i_lo
+            if r > g_max:
+                break
+            while g < r:
+                nxt[g] = 2 * c
+                g += 1
+            nxt[r] = 2 * c + 3
+            g = r + 1
+            c += 1
+        while g <= g_max:
+            nxt[g] = 2 * c
+            g += 1
         # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
         for dp in range(k + 1):
             A[n_reach, dp] = 0.0
         for j in range(n_reach - 1, -1, -1):
-            g = reach[j]
-            hg = h[g]
+            g = reach[j] - i_lo
+            hg = h[j]
             for dp in range(k + 1):
                 A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
         # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere)
         for i in range(n_upto[0, k + 1]):
             g = todo[0, i]
-            hs = h[g]
-            jn = nxt[g]
-            bl = cum[jn - 1] if hs > 0.0 else cum[jn]
-            if (1.0 - bl) * pot_max + bk - 2.0 < fold_below:
+            if g > g_max:
                 continue  # the seat folds at every pot: G_k = G_{k+1} here
-            if hs > 0.0:
+            x = nxt[g]
+            jn = x >> 1
+            if x & 1:
+                hs = h[jn - 1]
+                bl = cum[jn - 1]
                 sl = slot[g]
                 for dp in range(k + 1):
                     stay = G0[g, dp]
@@ -353,6 +372,7 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
                     play = bl * G0[g, dp + 1] + t
                     G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
             else:
+                bl = cum[jn]
                 for dp in range(k + 1):
                     stay = G0[g, dp]
                     play = bl * G0[g, dp + 1] + 0.0
@@ -361,11 +381,12 @@ def _continuation_perfect(use_bonus, probs, i_lo, bonuses, below0, n_later, pot1
         for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
                 g = todo[m, i]
-                hs = h[g]
-                jn = nxt[g]
-                bl = cum[jn - 1] if hs > 0.0 else cum[jn]
-                if (1.0 - bl) * pot_max + bk - 2.0 < fold_below:
+                if g > g_max:
                     continue
+                x = nxt[g]
+                jn = x >> 1
+                hs = h[jn - 1] if x & 1 else 0.0
+                bl = cum[jn - 1] if x & 1 else cum[jn]
                 sl = slot[g]
                 for dp in range(k + 1):
                     stay = G12[m - 1, sl, dp]
@@ -415,35 +436,36 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                options, want_shares):
     """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
     ``want_shares`` (else an empty array) as a sixth entry."""
-    values, probs = table_draws(hole, order[pos:], unseen_cards(unseen), best_value)
+    values, index, prob, length = table_rows(hole, order[pos:], unseen_cards(unseen), best_value)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in,
-                                                       n_tied, pot, dealer_kicked, bonus_by_value, options, shares)
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, order, pos, best_value,
+                                                       dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
+                                                       options, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
 
 
 @njit
-def _sparse_bonus(values, h, bonus_by_value):
-    """:func:`expected_bonus` of a distribution ``h`` over ``values`` (ascending, as the dense sum)."""
+def _row_bonus(values, index, prob, n, bonus_by_value):
+    """:func:`expected_bonus` of a compact row (its ``n`` entries ascending, as the dense sum)."""
     b = 0.0
-    for i in range(values.shape[0]):
-        if h[i] > 0.0:
-            b += h[i] * bonus_by_value[values[i]]
+    for j in range(n):
+        b += prob[j] * bonus_by_value[values[index[j]]]
     return b
 
 
 @njit
-def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
+def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options, shares_out):
-    """:func:`seat_values` given the final-value distributions of the acting seat (``probs[0]``)
-    and of the later seats (``probs[1:]``, in order of play) over the ascending ``values``
-    (:func:`~ricochet_math.strategies.draws.table_draws`, which includes ``best_value``);
-    ``shares_out`` (float64[7462] or empty) receives the share by value."""
+    """:func:`seat_values` given the final-value distributions of the acting seat (row 0) and of
+    the later seats (rows 1.., in order of play) as the compact rows of
+    :func:`~ricochet_math.strategies.draws.table_rows` over the ascending ``values`` (which include
+    ``best_value``); ``shares_out`` (float64[7462] or empty) receives the share by value.  Every
+    sum runs over a row's entries in ascending value order, as over the dense histograms (the
+    values a seat cannot reach add exactly 0)."""
     n = order.shape[0]
     ties_dealer = options[Option.dealer_loses_ties] != 0
-    h_me = probs[0]
     U = values.shape[0]
-    b_me = _sparse_bonus(values, h_me, bonus_by_value)
+    b_me = _row_bonus(values, index[0], prob[0], length[0], bonus_by_value)
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
     if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
@@ -463,38 +485,34 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
     while i_lo < U and values[i_lo] < lo:
         i_lo += 1
     K = U - i_lo
-    # the later seats' expected bonuses and mass below the grid: each seat's sums over its values in
-    # ascending order, as over the dense histograms (a term h * 0 adds exactly 0); one seat's row at
-    # a time, and the values without a bonus above the grid read from a list made once
+    # each row's first entry on the grid; the later seats' expected bonuses and mass below the grid:
+    # each seat's sums over its values in ascending order, as over the dense histograms (a term h * 0
+    # adds exactly 0, and no sum is ever -0)
+    first = np.empty(n - pos, dtype=np.int64)
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
-    paying = np.empty(U, dtype=np.int64)
-    n_paying = 0
-    for i in range(i_lo, U):
-        paying[n_paying] = i
-        n_paying += 1 if bonus_by_value[values[i]] != 0.0 else 0
-    for k in range(n_later):
-        row = probs[k + 1]
+    for r in range(n - pos):
         bk = 0.0
         lk = 0.0
-        for i in range(i_lo):  # below the grid: the mass, and the bonus of those values
-            h = row[i]
-            if h > 0.0:
-                bk += h * bonus_by_value[values[i]]
-                lk += h
-        for j in range(n_paying):
-            h = row[paying[j]]
-            if h > 0.0:
-                bk += h * bonus_by_value[values[paying[j]]]
-        bonuses[k] = bk
-        below0[k] = lk
+        j = 0
+        while j < length[r] and index[r, j] < i_lo:  # below the grid: the mass, and the bonus of those values
+            h = prob[r, j]
+            bk += h * bonus_by_value[values[index[r, j]]]
+            lk += h
+            j += 1
+        first[r] = j
+        if r > 0:
+            for j in range(first[r], length[r]):
+                bk += prob[r, j] * bonus_by_value[values[index[r, j]]]
+            bonuses[r - 1] = bk
+            below0[r - 1] = lk
     # the later seats' distributions on the grid, for the readings other than perfect play
     need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
     hists = np.zeros((max(n_later, 1) if need_hists else 1, K), dtype=np.float64)
     if need_hists:
         for k in range(n_later):
-            for i in range(K):
-                hists[k, i] = probs[k + 1, i_lo + i]
+            for j in range(first[k + 1], length[k + 1]):
+                hists[k, index[k + 1, j] - i_lo] = prob[k + 1, j]
     dealer_start = K
     for i in range(K):
         if values[i_lo + i] >= dv_reach:
@@ -510,24 +528,19 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
             if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
                 active[k] = False
     if rd.others == Reading.perfect:
-        mine = np.empty(K, dtype=np.bool_)
-        tie = -1
-        for g in range(K):
-            mine[g] = h_me[i_lo + g] > 0.0
-            if values[i_lo + g] == best_value:
-                tie = g
-        G = _continuation_perfect(rd.others_bonus, probs, i_lo, bonuses, below0, n_later, pot + 1, active, mine,
-                                  tie)
+        # best_value (>= 0) is in the union and is its first value on the grid
+        tie = 0 if best_value >= 0 else -1
+        G = _continuation_perfect(rd.others_bonus, index, prob, length, first, i_lo, K, bonuses, below0, n_later,
+                                  pot + 1, active, tie)
     else:
         G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
                           dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
-    for g in range(K):
-        pf = h_me[i_lo + g]
-        if pf == 0.0:
-            continue
+    for j in range(first[0], length[0]):  # my values on the grid, ascending
+        pf = prob[0, j]
+        g = index[0, j] - i_lo
         f = values[i_lo + g]
         if best_value < 0:
             share = G[0, 0, g]
@@ -554,10 +567,9 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
         G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, pot + 1, dealer_start,
                            dealer_kicked, active)
         e0 = 0.0
-        for g in range(K):
-            pf = h_me[i_lo + g]
-            if pf == 0.0:
-                continue
+        for j in range(first[0], length[0]):
+            pf = prob[0, j]
+            g = index[0, j] - i_lo
             f = values[i_lo + g]
             if best_value < 0 or f > best_value:
                 e0 += pf * G0[0, 0, g]
@@ -573,9 +585,9 @@ def _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_t
             decide = 1e9
         else:
             pr = 0.0
-            for i in range(U):
-                if values[i] >= dv_reach:
-                    pr += h_me[i]
+            for j in range(length[0]):
+                if values[index[0, j]] >= dv_reach:
+                    pr += prob[0, j]
             if rd.mine == Reading.pot_odds_now:
                 final_pot = pot + 1.0
             else:
@@ -688,16 +700,15 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         # its draws are counted once: the full table below reuses them
         entries[0], totals[0] = draw_counts(hole[seats[0], 0], hole[seats[0], 1], cards, vals[0], counts[0])
         first = 1
-        values, probs = table_draws_from(hole, seats[:1], cards, -1, vals, counts, entries, totals, 1)
+        values, index, prob, length = table_rows_from(hole, seats[:1], cards, -1, vals, counts, entries, totals, 1)
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
-        h = probs[0]
         reach = 0.0
-        for i in range(values.shape[0]):
-            if values[i] >= best_value + (1 if ties else 0):
-                reach += h[i]
-        b = _sparse_bonus(values, h, bonus_by_value) if rd.mine_bonus else 0.0
+        for j in range(length[0]):
+            if values[index[0, j]] >= best_value + (1 if ties else 0):
+                reach += prob[0, j]
+        b = _row_bonus(values, index[0], prob[0], length[0], bonus_by_value) if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    values, probs = table_draws_from(hole, seats, cards, best_value, vals, counts, entries, totals, first)
-    return _seat_values(rd, values, probs, hole, order, pos, best_value, dealer_in, n_tied, pot,
+    values, index, prob, length = table_rows_from(hole, seats, cards, best_value, vals, counts, entries, totals, first)
+    return _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
