@@ -98,12 +98,20 @@ def test_table_draws_equal_the_dense_distributions():
 def test_table_rows_equal_table_draws():
     """The compact rows hold each seat's nonzero entries of table_draws, ascending, bit for bit."""
     rng = np.random.default_rng(8)
-    for n in (1, 3, 7):
-        for _ in range(20):
-            perm = rng.permutation(52)
-            hole = perm[:2 * n].reshape(n, 2).astype(np.int64)
-            unseen = np.ones(52, dtype=np.uint8)
-            unseen[perm[:2 * n + 5 + 3 * int(rng.integers(0, n))]] = 0
+    for n in (1, 2, 3, 7):
+        for i in range(40):
+            perm = [int(c) for c in rng.permutation(52)]
+            hole = np.empty((n, 2), dtype=np.int64)
+            for k in range(n):
+                hole[k, 0] = perm.pop(0)
+                # every other table: suited hole cards (a seat's flushes merged into its row)
+                hole[k, 1] = perm.pop(next((j for j, c in enumerate(perm) if c & 3 == hole[k, 0] & 3), 0)
+                                      if i % 2 == 0 else 0)
+            rest = np.array(perm, dtype=np.int64)
+            # decks from empty (no draw) and tiny to everything but the hole cards
+            size = int(rng.choice([0, 2, 3, 4, 7, len(rest)])) if i % 5 == 1 else int(rng.integers(20, 45))
+            unseen = np.zeros(52, dtype=np.uint8)
+            unseen[rest[:size]] = 1
             cards = unseen_cards(unseen)
             seats = rng.permutation(n).astype(np.int64)
             extra = int(rng.integers(-1, NUM_VALUES))

@@ -348,6 +348,44 @@ def draw_counts(c0, c1, cards, vals, counts):
     return e, n * (n - 1) * (n - 2) // 6
 
 
+def _multiset_tables():
+    """The 455 multisets of three ranks (``r1 <= r2 <= r3``, in this order) and, for each of the 91
+    pairs of hole ranks, the multisets in ascending order of the final value they give and the
+    three-rank multisets in ascending order of the flush they make with two suited hole cards."""
+    ranks = np.array([(a, b, c) for a in range(13) for b in range(a, 13) for c in range(b, 13)], dtype=np.int64)
+    distinct = np.flatnonzero((ranks[:, 0] < ranks[:, 1]) & (ranks[:, 1] < ranks[:, 2]))
+    pair_id = np.full((13, 13), -1, dtype=np.int64)
+    pairs = [(a, b) for a in range(13) for b in range(a, 13)]
+    for i, (a, b) in enumerate(pairs):
+        pair_id[a, b] = pair_id[b, a] = i
+    keys = _RANK_KEY[ranks].sum(axis=1)
+    order = np.empty((len(pairs), len(ranks)), dtype=np.int16)
+    value = np.empty((len(pairs), len(ranks)), dtype=np.int16)
+    flush_order = np.empty((len(pairs), len(distinct)), dtype=np.int16)
+    flush_value = np.empty((len(pairs), len(distinct)), dtype=np.int16)
+    for i, (a, b) in enumerate(pairs):
+        hand = np.concatenate([ranks, np.full((len(ranks), 2), (a, b))], axis=1)
+        # five of a rank cannot be dealt (the draw then has no ways): value -1, first in the order
+        possible = np.array([np.bincount(h, minlength=13).max() <= 4 for h in hand])
+        u = (keys + _RANK_KEY[a] + _RANK_KEY[b]).astype(np.uint64)
+        v = np.where(possible, _V5[(_O5[u >> _USHIFT].astype(np.uint64) + (u & _UMASK)).astype(np.int64)], -1)
+        o = np.argsort(v, kind="stable")
+        order[i], value[i] = o, v[o]
+        fv = _FLUSH[(1 << a) | (1 << b) | (1 << ranks[distinct]).sum(axis=1)]
+        fo = np.argsort(fv, kind="stable")
+        flush_order[i], flush_value[i] = distinct[fo], fv[fo]
+    return ranks, pair_id, order, value, flush_order, flush_value
+
+
+#: ``int64[455, 3]``: the multisets of three ranks a draw can hold; ``int64[13, 13]``: the index of a
+#: pair of hole ranks; per pair of hole ranks, the multisets by ascending final value
+#: (``int16[91, 455]``, and the values), and the three-rank multisets by ascending flush value with
+#: suited hole cards (``int16[91, 286]``, and the values; pairs of equal ranks are never suited, and
+#: a multiset holding a hole rank never makes a flush: its suited card is the hole card)
+(MULTISET_RANKS, HOLE_PAIR, MULTISETS_BY_VALUE, MULTISET_VALUES, FLUSHES_BY_VALUE,
+ FLUSH_VALUES) = _multiset_tables()
+
+
 @njit
 def draw_histogram(c0, c1, cards, out):
     """Add to ``out[v]`` the number of three-card draws from ``cards`` (int64[n], distinct, none of

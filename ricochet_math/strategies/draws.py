@@ -18,14 +18,19 @@ few hundred values instead of scanning the union once per seat.
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ricochet_math._numba import njit
-from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts, draw_histogram
+from ricochet_math.evaluator.evaluation import (
+    FLUSH_VALUES, FLUSHES_BY_VALUE, HOLE_PAIR, MAX_DRAW_ENTRIES, MULTISET_RANKS, MULTISET_VALUES, MULTISETS_BY_VALUE,
+    NUM_VALUES, draw_counts, draw_histogram,
+)
 
 __all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws", "table_draws_from",
-           "table_rows", "table_rows_from", "sorted_counts"]
+           "table_rows", "row_workspace", "count_rows", "rows_union", "sorted_counts"]
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
+_WORDS64 = (NUM_VALUES + 63) // 64  # ... of 64-bit words (int64; trailing_zeros finds the lowest set bit)
 # de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
@@ -159,55 +164,154 @@ def table_rows(hole, seats, cards, extra_value):
     their probabilities: ``probs[k, index[k, j]] == prob[k, j]`` bit for bit, and the other
     entries of ``probs[k]`` are 0."""
     n_seats = seats.shape[0]
-    vals = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
-    counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
-    entries = np.empty(n_seats, dtype=np.int64)
-    totals = np.empty(n_seats, dtype=np.int64)
-    return table_rows_from(hole, seats, cards, extra_value, vals, counts, entries, totals, 0)
+    ws = row_workspace(cards, n_seats)
+    count_rows(hole, seats, 0, n_seats, ws)
+    return rows_union(ws, n_seats, extra_value)
 
 
 @njit
-def table_rows_from(hole, seats, cards, extra_value, vals, counts, entries, totals, first):
-    """:func:`table_rows` with the first ``first`` seats' draws already counted (as for
-    :func:`table_draws_from`).  Each row is put in value order by a bitmap over the union's
-    indices (a few dozen words a seat) instead of a dense seats x values matrix."""
-    n_seats = seats.shape[0]
-    for k in range(first, n_seats):
-        s = seats[k]
-        e, total = draw_counts(hole[s, 0], hole[s, 1], cards, vals[k], counts[k])
-        entries[k] = e
-        totals[k] = total
-    values = _union(vals, entries, n_seats, extra_value)
-    u = values.shape[0]
-    where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
-    for i in range(u):
-        where[values[i]] = i
-    n_words = (u + 31) >> 5
-    bits = np.empty(n_words, dtype=np.int64)
-    pbuf = np.empty(u, dtype=np.float64)  # index -> the seat's probability (read only at its indices)
-    index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+def row_workspace(cards, n_seats):
+    """What :func:`count_rows` and :func:`rows_union` share for ``n_seats`` seats drawing three of
+    ``cards``: the number of draws ``C(n, 3)``, the ways to draw each multiset of three ranks
+    (:data:`~ricochet_math.evaluator.evaluation.MULTISET_RANKS`: ``a1 a2 a3``, ``C(a, 2) a'`` or
+    ``C(a, 3)`` from the ``a`` cards of each rank in ``cards``, as
+    :func:`~ricochet_math.evaluator.evaluation.draw_counts` counts them), for three distinct
+    ranks the suits of which all three cards are in ``cards`` (a 4-bit mask), the rows, scratch
+    space and the union's bitmap."""
+    avail = np.zeros(13, dtype=np.int64)
+    suits = np.zeros(13, dtype=np.int64)
+    n = cards.shape[0]
+    for i in range(n):
+        c = cards[i]
+        avail[c >> 2] += 1
+        suits[c >> 2] |= 1 << (c & 3)
+    n_multisets = MULTISET_RANKS.shape[0]
+    ways = np.empty(n_multisets, dtype=np.int64)
+    suited = np.zeros(n_multisets, dtype=np.int64)
+    for m in range(n_multisets):
+        r1 = MULTISET_RANKS[m, 0]
+        r2 = MULTISET_RANKS[m, 1]
+        r3 = MULTISET_RANKS[m, 2]
+        a1 = avail[r1]
+        a2 = avail[r2]
+        a3 = avail[r3]
+        if r1 == r3:
+            ways[m] = a1 * (a1 - 1) * (a1 - 2) // 6
+        elif r1 == r2:
+            ways[m] = (a1 * (a1 - 1) // 2) * a3
+        elif r2 == r3:
+            ways[m] = a1 * (a2 * (a2 - 1) // 2)
+        else:
+            ways[m] = a1 * a2 * a3
+            suited[m] = suits[r1] & suits[r2] & suits[r3]
+    total = n * (n - 1) * (n - 2) // 6
+    row_values = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
     prob = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
-    length = np.empty(n_seats, dtype=np.int64)
-    for k in range(n_seats):
-        total = totals[k]
-        bits[:] = 0
-        for i in range(entries[k]):
-            j = where[vals[k, i]]
-            bits[j >> 5] |= 1 << (j & 31)
-            c = counts[k, i]
-            pbuf[j] = c / total if total > 0 else c
+    length = np.zeros(n_seats, dtype=np.int64)
+    plain_values = np.empty(n_multisets, dtype=np.int64)  # a suited seat's two runs, merged into its row
+    plain_counts = np.empty(n_multisets, dtype=np.int64)
+    flush_values = np.empty(FLUSHES_BY_VALUE.shape[1], dtype=np.int64)
+    union = np.zeros(_WORDS64, dtype=np.int64)
+    return total, ways, suited, row_values, prob, length, plain_values, plain_counts, flush_values, union
+
+
+@njit
+def count_rows(hole, seats, start, stop, ws):
+    """Seats ``start..stop-1`` of ``seats``: each seat's final values ascending in
+    ``row_values[k, :length[k]]`` and their probabilities ``count / C(n, 3)`` in ``prob[k]``
+    (``ws`` from :func:`row_workspace`), and its values added to the union's bitmap.
+
+    The counts are those of :func:`~ricochet_math.evaluator.evaluation.draw_counts` (a multiset's
+    ways; with suited hole cards less the one draw of three more cards of their suit, which is
+    entered at its flush value with count 1), and they come out in value order without sorting:
+    the multisets are read in the order of the values they give to the seat's hole ranks
+    (:data:`~ricochet_math.evaluator.evaluation.MULTISETS_BY_VALUE`, the multisets the seat cannot
+    draw skipped), and a suited seat's flushes, in their own value order, are merged in."""
+    total, ways, suited, row_values, prob, length, plain_values, plain_counts, flush_values, union = ws
+    if total == 0:
+        return  # no three cards to draw: every row is empty
+    n_multisets = ways.shape[0]
+    for k in range(start, stop):
+        c0 = hole[seats[k], 0]
+        c1 = hole[seats[k], 1]
+        p = HOLE_PAIR[c0 >> 2, c1 >> 2]
+        rv = row_values[k]
+        pr = prob[k]
         n = 0
-        for w in range(n_words):
-            x = bits[w]
-            while x != 0:
-                low = x & -x
-                j = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                index[k, n] = j
-                prob[k, n] = pbuf[j]
+        if (c0 & 3) != (c1 & 3):
+            for t in range(n_multisets):  # branch-free: write every entry, keep those that can be drawn
+                w = ways[MULTISETS_BY_VALUE[p, t]]
+                rv[n] = MULTISET_VALUES[p, t]
+                pr[n] = w / total
+                n += 1 if w > 0 else 0
+        else:
+            st = c0 & 3
+            n_plain = 0
+            for t in range(n_multisets):
+                m = MULTISETS_BY_VALUE[p, t]
+                w = ways[m] - ((suited[m] >> st) & 1)
+                plain_values[n_plain] = MULTISET_VALUES[p, t]
+                plain_counts[n_plain] = w
+                n_plain += 1 if w > 0 else 0
+            n_flush = 0
+            for t in range(FLUSHES_BY_VALUE.shape[1]):
+                flush_values[n_flush] = FLUSH_VALUES[p, t]
+                n_flush += (suited[FLUSHES_BY_VALUE[p, t]] >> st) & 1
+            i = 0
+            j = 0
+            while i < n_plain or j < n_flush:  # the two ascending runs merged (no value is in both)
+                if j == n_flush or (i < n_plain and plain_values[i] < flush_values[j]):
+                    rv[n] = plain_values[i]
+                    pr[n] = plain_counts[i] / total
+                    i += 1
+                else:
+                    rv[n] = flush_values[j]
+                    pr[n] = 1 / total
+                    j += 1
                 n += 1
-                x ^= low
         length[k] = n
+        for j in range(n):
+            v = rv[j]
+            union[v >> 6] |= np.int64(1) << (v & 63)
+
+
+@njit
+def rows_union(ws, n_seats, extra_value):
+    """``(values, index, prob, length)`` of :func:`table_rows` from the rows :func:`count_rows`
+    wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
+    values as indices into it."""
+    total, ways, suited, row_values, prob, length, plain_values, plain_counts, flush_values, union = ws
+    if extra_value >= 0:
+        union[extra_value >> 6] |= np.int64(1) << (extra_value & 63)
+    u = 0
+    for w in range(_WORDS64):
+        u += _popcount(union[w])
+    values = np.empty(u, dtype=np.int64)
+    where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
+    u = 0
+    for w in range(_WORDS64):
+        x = union[w]
+        while x != 0:
+            v = (w << 6) + trailing_zeros(x)
+            values[u] = v
+            where[v] = u
+            u += 1
+            x &= x - 1
+    index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    for k in range(n_seats):
+        for j in range(length[k]):
+            index[k, j] = where[row_values[k, j]]
     return values, index, prob, length
+
+
+@njit(inline="always")
+def _popcount(x):
+    """Set bits of an int64 word."""
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @njit

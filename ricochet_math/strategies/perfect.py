@@ -48,9 +48,9 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.rules.layout import Option, layout
-from ricochet_math.evaluator.evaluation import MAX_DRAW_ENTRIES, NUM_VALUES, draw_counts
+from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.strategies.draws import (
-    expected_bonus, final_distribution, table_rows, table_rows_from, unseen_cards,
+    count_rows, expected_bonus, final_distribution, row_workspace, rows_union, table_rows, unseen_cards,
 )
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
@@ -691,24 +691,25 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     cards = unseen_cards(unseen)
     seats = order[pos:]
     n_seats = seats.shape[0]
-    vals = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
-    counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
-    entries = np.empty(n_seats, dtype=np.int64)
-    totals = np.empty(n_seats, dtype=np.int64)
+    ws = row_workspace(cards, n_seats)
     first = 0
     if not auto and best_value >= 0:  # the acting seat's own distribution only
-        # its draws are counted once: the full table below reuses them
-        entries[0], totals[0] = draw_counts(hole[seats[0], 0], hole[seats[0], 1], cards, vals[0], counts[0])
+        # its row is made once: the full table below reuses it
+        count_rows(hole, seats, 0, 1, ws)
         first = 1
-        values, index, prob, length = table_rows_from(hole, seats[:1], cards, -1, vals, counts, entries, totals, 1)
+        row_values, prob, length = ws[3], ws[4], ws[5]
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         reach = 0.0
+        b = 0.0
         for j in range(length[0]):
-            if values[index[0, j]] >= best_value + (1 if ties else 0):
+            if row_values[0, j] >= best_value + (1 if ties else 0):
                 reach += prob[0, j]
-        b = _row_bonus(values, index[0], prob[0], length[0], bonus_by_value) if rd.mine_bonus else 0.0
+            b += prob[0, j] * bonus_by_value[row_values[0, j]]
+        if not rd.mine_bonus:
+            b = 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    values, index, prob, length = table_rows_from(hole, seats, cards, best_value, vals, counts, entries, totals, first)
+    count_rows(hole, seats, first, n_seats, ws)
+    values, index, prob, length = rows_union(ws, n_seats, best_value)
     return _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
