@@ -449,7 +449,9 @@ def _row_bonus(values, index, prob, n, bonus_by_value):
     """:func:`expected_bonus` of a compact row (its ``n`` entries ascending, as the dense sum)."""
     b = 0.0
     for j in range(n):
-        b += prob[j] * bonus_by_value[values[index[j]]]
+        bv = bonus_by_value[values[index[j]]]
+        if bv != 0.0:  # h * 0 adds exactly 0 (the test is well predicted: the values ascend)
+            b += prob[j] * bv
     return b
 
 
@@ -492,18 +494,19 @@ def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer
     bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
     for r in range(n - pos):
-        bk = 0.0
-        lk = 0.0
         j = 0
-        while j < length[r] and index[r, j] < i_lo:  # below the grid: the mass, and the bonus of those values
-            h = prob[r, j]
-            bk += h * bonus_by_value[values[index[r, j]]]
-            lk += h
+        while j < length[r] and index[r, j] < i_lo:
             j += 1
         first[r] = j
         if r > 0:
-            for j in range(first[r], length[r]):
-                bk += prob[r, j] * bonus_by_value[values[index[r, j]]]
+            bk = 0.0
+            lk = 0.0
+            for j in range(first[r]):  # below the grid: the mass
+                lk += prob[r, j]
+            for j in range(length[r]):  # the bonus: the terms h * 0 add exactly 0 and are left out
+                bv = bonus_by_value[values[index[r, j]]]
+                if bv != 0.0:
+                    bk += prob[r, j] * bv
             bonuses[r - 1] = bk
             below0[r - 1] = lk
     # the later seats' distributions on the grid, for the readings other than perfect play
@@ -697,14 +700,16 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         # its row is made once: the full table below reuses it
         count_rows(hole, seats, 0, 1, ws)
         first = 1
-        row_values, prob, length = ws[3], ws[4], ws[5]
+        row_values, prob, length = ws[5], ws[6], ws[7]
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         reach = 0.0
         b = 0.0
         for j in range(length[0]):
             if row_values[0, j] >= best_value + (1 if ties else 0):
                 reach += prob[0, j]
-            b += prob[0, j] * bonus_by_value[row_values[0, j]]
+            bv = bonus_by_value[row_values[0, j]]
+            if bv != 0.0:  # h * 0 adds exactly 0
+                b += prob[0, j] * bv
         if not rd.mine_bonus:
             b = 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
