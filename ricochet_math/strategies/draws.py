@@ -205,14 +205,11 @@ def row_workspace(cards, n_seats):
             ways[m] = a1 * a2 * a3
             suited[m] = suits[r1] & suits[r2] & suits[r3]
     total = n * (n - 1) * (n - 2) // 6
-    # each multiset's probability, and for three ranks less the suited draw (a suited seat's non-flush
-    # count), divided once per table rather than once per seat
+    # each multiset's probability, divided once per table rather than once per seat
     p_ways = np.zeros(n_multisets, dtype=np.float64)
-    p_less_one = np.zeros(n_multisets, dtype=np.float64)
     if total > 0:
         for m in range(n_multisets):
             p_ways[m] = ways[m] / total
-            p_less_one[m] = (ways[m] - 1) / total
     row_values = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
     prob = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
     length = np.zeros(n_seats, dtype=np.int64)
@@ -220,7 +217,7 @@ def row_workspace(cards, n_seats):
     plain_probs = np.empty(n_multisets, dtype=np.float64)
     flush_values = np.empty(FLUSHES_BY_VALUE.shape[1], dtype=np.int64)
     union = np.zeros(_WORDS64, dtype=np.int64)
-    return (total, ways, suited, p_ways, p_less_one, row_values, prob, length, plain_values, plain_probs,
+    return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
             flush_values, union)
 
 
@@ -236,8 +233,7 @@ def count_rows(hole, seats, start, stop, ws):
     the multisets are read in the order of the values they give to the seat's hole ranks
     (:data:`~ricochet_math.evaluator.evaluation.MULTISETS_BY_VALUE`, the multisets the seat cannot
     draw skipped), and a suited seat's flushes, in their own value order, are merged in."""
-    (total, ways, suited, p_ways, p_less_one, row_values, prob, length, plain_values, plain_probs,
-     flush_values, union) = ws
+    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union) = ws
     if total == 0:
         return  # no three cards to draw: every row is empty
     n_multisets = ways.shape[0]
@@ -261,7 +257,7 @@ def count_rows(hole, seats, start, stop, ws):
                 m = MULTISETS_BY_VALUE[p, t]
                 fl = (suited[m] >> st) & 1
                 plain_values[n_plain] = MULTISET_VALUES[p, t]
-                plain_probs[n_plain] = p_less_one[m] if fl else p_ways[m]
+                plain_probs[n_plain] = (ways[m] - 1) / total if fl else p_ways[m]
                 n_plain += 1 if ways[m] > fl else 0
             n_flush = 0
             for t in range(FLUSHES_BY_VALUE.shape[1]):
@@ -290,8 +286,7 @@ def rows_union(ws, n_seats, extra_value):
     """``(values, index, prob, length)`` of :func:`table_rows` from the rows :func:`count_rows`
     wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
     values as indices into it."""
-    (total, ways, suited, p_ways, p_less_one, row_values, prob, length, plain_values, plain_probs,
-     flush_values, union) = ws
+    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union) = ws
     if extra_value >= 0:
         union[extra_value >> 6] |= np.int64(1) << (extra_value & 63)
     u = 0

@@ -223,27 +223,21 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     R = n_later + 1
     never = n_later + 1
     level = np.full((MAX_TIED, K), never, dtype=np.int8)
-    # todo[m]: per m, the grid indices by the level from which they are needed, appended as their
+    # todo[m] for m = 1, 2: the grid indices by the level from which they are needed, appended as their
     # level is found (levels are found in increasing order, each entry once): seat k writes the
     # first n_upto[m, k + 1] of them (each entry is computed on its own: their order does not matter).
     # The tie counts m = 1, 2 are stored only at the values where some tie is needed (a tie of three
     # needs one of two: the m = 2 entries are among the m = 1 ones), at slot[g], in todo[1]'s order.
-    todo = np.empty((MAX_TIED, K), dtype=np.int32)
+    # (m = 0: every grid index is needed from some level on; the backward steps walk them by level[0].)
+    todo = np.empty((MAX_TIED, K + 1), dtype=np.int32)  # one spare: appends are written before they count
     n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
     slot = np.empty(K, dtype=np.int32)
-    n0 = 0
     for j in range(first[0], length[0]):
-        g = index[0, j] - i_lo
-        level[0, g] = 0
-        todo[0, n0] = g
-        n0 += 1
+        level[0, index[0, j] - i_lo] = 0
     n1 = 0
     n2 = 0
     if tie >= 0:
-        if level[0, tie] != 0:
-            level[0, tie] = 0
-            todo[0, n0] = tie
-            n0 += 1
+        level[0, tie] = 0
         level[1, tie] = 0
         level[2, tie] = 0
         slot[tie] = 0
@@ -251,7 +245,6 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         todo[2, 0] = tie
         n1 = 1
         n2 = 1
-    n_upto[0, 1] = n0
     n_upto[1, 1] = n1
     n_upto[2, 1] = n2
     max_reach = 0
@@ -261,22 +254,19 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         for j in range(f, length[k + 1]):  # the seat's values on the grid, ascending
             g = index[k + 1, j] - i_lo
             l0 = level[0, g]
-            l1 = level[1, g]
-            l2 = level[2, g]
             if l0 > k + 1:
                 level[0, g] = k + 1
-                todo[0, n0] = g
-                n0 += 1
-            if l0 <= k and l1 > k + 1:
-                level[1, g] = k + 1
-                slot[g] = n1
-                todo[1, n1] = g
-                n1 += 1
-            if (l1 <= k or l2 <= k) and l2 > k + 1:
-                level[2, g] = k + 1
-                todo[2, n2] = g
-                n2 += 1
-        n_upto[0, k + 2] = n0
+            elif l0 <= k:  # needed with m = 0 already: a tie here continues at m = 1 (and m = 2)
+                l1 = level[1, g]
+                if l1 > k + 1:
+                    level[1, g] = k + 1
+                    slot[g] = n1
+                    todo[1, n1] = g
+                    n1 += 1
+                elif level[2, g] > k + 1:  # l1 <= k: a tie of two is needed already
+                    level[2, g] = k + 1
+                    todo[2, n2] = g
+                    n2 += 1
         n_upto[1, k + 2] = n1
         n_upto[2, k + 2] = n2
         max_reach = max(max_reach, n_reach)
@@ -284,8 +274,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # them together); G12[m - 1, slot[g], dp] for m = 1, 2.  G after the last seat where it is read.
     G0 = np.empty((K, R), dtype=np.float64)
     G12 = np.empty((2, max(n1, 1), R), dtype=np.float64)
-    for i in range(n0):
-        g = todo[0, i]
+    for g in range(K):
         for dp in range(R):
             G0[g, dp] = (pot1 + dp) / 1
     for sl in range(n1):
@@ -300,9 +289,6 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # order as over every grid value (the values it cannot reach add exactly 0)
     cum = np.empty(max_reach + 1, dtype=np.float64)
     A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over its values j.. of h * G0[., dp + 1]
-    # nxt[g] = 2 (the number of the seat's values <= g) + (1 if the seat reaches g), for g <= g_max: the
-    # seat's mass below g is cum[nxt[g] // 2 - (nxt[g] & 1)]
-    nxt = np.empty(K, dtype=np.int64)
     # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
     # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
     # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
@@ -311,82 +297,96 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # those above one grid index, g_max, found once per seat.
     pot_max = pot1 + n_later
     fold_below = -1.0 - 1e-9
+    # The m = 0 entries are visited in grid order: step k walks the entries of level <= k + 1 (those of
+    # level <= k, which it updates, and seat k's values, which it reads), so a pointer into the seat's
+    # values moves by one at each of them (no search); the walk keeps, in place, the entries of level
+    # <= k for the next step.  Every grid index is an m = 0 entry of some level.
+    walk = np.arange(K).astype(np.int32)
+    n_walk = K
+    at = np.empty(K, dtype=np.int64)  # 2 (the seat's values below g) + (1 if it reaches g), for m = 1, 2
+    reach_g = np.empty(max_reach + 1, dtype=np.int64)  # the seat's grid values, and K after the last
+    h = np.zeros(max_reach + 1, dtype=np.float64)  # their probabilities, and 0 after the last
     for k in range(n_later - 1, -1, -1):
-        if not active[k]:
-            continue  # G_k = G_{k+1} for every pot the seat can face
+        g_max = -1  # no entry is updated (the seat folds everywhere, or is inactive)
         f = first[k + 1]
-        n_reach = length[k + 1] - f
-        reach = index[k + 1, f:]  # + i_lo: the seat's grid values, ascending
-        h = prob[k + 1, f:]
         bk = bonuses[k] if use_bonus else 0.0
-        acc = below0[k]
-        for j in range(n_reach):
-            cum[j] = acc
-            acc += h[j]
-        cum[n_reach] = acc
-        r_fold = n_reach + 1  # the first count of values below at which the seat folds at every pot
-        for r in range(n_reach + 1):
-            if (1.0 - cum[r]) * pot_max + bk - 2.0 < fold_below:
-                r_fold = r
-                break
-        if r_fold == 0:
-            continue  # it folds everywhere: G_k = G_{k+1}
-        g_max = K - 1 if r_fold > n_reach else reach[r_fold - 1] - i_lo
-        c = 0
-        g = 0
-        while c < n_reach:
-            r = reach[c] - i_lo
-            if r > g_max:
-                break
-            while g < r:
-                nxt[g] = 2 * c
-                g += 1
-            nxt[r] = 2 * c + 3
-            g = r + 1
-            c += 1
-        while g <= g_max:
-            nxt[g] = 2 * c
-            g += 1
-        # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
-        for dp in range(k + 1):
-            A[n_reach, dp] = 0.0
-        for j in range(n_reach - 1, -1, -1):
-            g = reach[j] - i_lo
-            hg = h[j]
-            for dp in range(k + 1):
-                A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
+        reach_g[0] = K
+        if active[k]:
+            n_reach = length[k + 1] - f
+            acc = below0[k]
+            for j in range(n_reach):
+                cum[j] = acc
+                h[j] = prob[k + 1, f + j]
+                acc += h[j]
+                reach_g[j] = index[k + 1, f + j] - i_lo
+            cum[n_reach] = acc
+            reach_g[n_reach] = K
+            h[n_reach] = 0.0
+            r_fold = n_reach + 1  # the first count of values below at which the seat folds at every pot
+            for r in range(n_reach + 1):
+                if (1.0 - cum[r]) * pot_max + bk - 2.0 < fold_below:
+                    r_fold = r
+                    break
+            if r_fold > 0:
+                g_max = K - 1 if r_fold > n_reach else reach_g[r_fold - 1]
+                # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
+                for dp in range(k + 1):
+                    A[n_reach, dp] = 0.0
+                for j in range(n_reach - 1, -1, -1):
+                    g = reach_g[j]
+                    hg = h[j]
+                    for dp in range(k + 1):
+                        A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
         # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere)
-        for i in range(n_upto[0, k + 1]):
-            g = todo[0, i]
+        c = 0  # the seat's values below g
+        n_keep = 0
+        i = 0
+        while i < n_walk:
+            g = walk[i]
             if g > g_max:
-                continue  # the seat folds at every pot: G_k = G_{k+1} here
-            x = nxt[g]
-            jn = x >> 1
-            if x & 1:
-                hs = h[jn - 1]
-                bl = cum[jn - 1]
-                sl = slot[g]
-                for dp in range(k + 1):
-                    stay = G0[g, dp]
-                    t = hs * G12[0, sl, dp + 1]
-                    play = bl * G0[g, dp + 1] + t
-                    G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
-            else:
-                bl = cum[jn]
-                for dp in range(k + 1):
-                    stay = G0[g, dp]
-                    play = bl * G0[g, dp + 1] + 0.0
-                    G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else stay
-        # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3)
+                break
+            hit = 1 if reach_g[c] == g else 0
+            if level[0, g] <= k:
+                at[g] = 2 * c + hit
+                bl = cum[c]
+                jn = c + hit
+                if hit:
+                    hs = h[c]
+                    sl = slot[g]
+                    for dp in range(k + 1):
+                        stay = G0[g, dp]
+                        t = hs * G12[0, sl, dp + 1]
+                        play = bl * G0[g, dp + 1] + t
+                        G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
+                else:
+                    for dp in range(k + 1):
+                        stay = G0[g, dp]
+                        play = bl * G0[g, dp + 1] + 0.0
+                        G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else stay
+                walk[n_keep] = g
+                n_keep += 1
+            c += hit
+            i += 1
+        while i < n_walk:  # above g_max: left as they are (the seat folds at every pot)
+            g = walk[i]
+            walk[n_keep] = g
+            n_keep += 1 if level[0, g] <= k else 0
+            i += 1
+        n_walk = n_keep
+        if g_max < 0:
+            continue
+        # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3); their
+        # entries are m = 0 entries of the same level or lower, so at[g] is set
         for m in range(1, MAX_TIED):
             for i in range(n_upto[m, k + 1]):
                 g = todo[m, i]
                 if g > g_max:
                     continue
-                x = nxt[g]
-                jn = x >> 1
-                hs = h[jn - 1] if x & 1 else 0.0
-                bl = cum[jn - 1] if x & 1 else cum[jn]
+                x = at[g]
+                c = x >> 1
+                jn = c + (x & 1)
+                hs = h[c] if x & 1 else 0.0
+                bl = cum[c]
                 sl = slot[g]
                 for dp in range(k + 1):
                     stay = G12[m - 1, sl, dp]
@@ -394,10 +394,13 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                     play = bl * G12[m - 1, sl, dp + 1] + t
                     G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
-    for m in range(MAX_TIED):  # the entries of level 0: the first n_upto[m, 1] of each list
-        for i in range(n_upto[m, 1]):
-            g = todo[m, i]
-            out[m, 0, g] = G0[g, 0] if m == 0 else G12[m - 1, slot[g], 0]
+    for j in range(first[0], length[0]):  # the entries of level 0: my values, and the tie
+        g = index[0, j] - i_lo
+        out[0, 0, g] = G0[g, 0]
+    if tie >= 0:
+        out[0, 0, tie] = G0[tie, 0]
+        for m in range(1, MAX_TIED):
+            out[m, 0, tie] = G12[m - 1, slot[tie], 0]
     return out
 
 
@@ -700,7 +703,7 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         # its row is made once: the full table below reuses it
         count_rows(hole, seats, 0, 1, ws)
         first = 1
-        row_values, prob, length = ws[5], ws[6], ws[7]
+        row_values, prob, length = ws[4], ws[5], ws[6]
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         reach = 0.0
         b = 0.0
