@@ -31,6 +31,32 @@ __all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws"
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
 _WORDS64 = (NUM_VALUES + 63) // 64  # ... of 64-bit words (int64; trailing_zeros finds the lowest set bit)
+
+
+def _multiset_parts():
+    """Each rank multiset (:data:`~ricochet_math.evaluator.evaluation.MULTISET_RANKS`) as three
+    (rank, how many) parts, so that its ways are ``C(a, e1) C(a', e2) C(a'', e3)`` without a branch
+    (a part of 0 cards counts 1), and whether its three ranks are distinct (it can make a flush)."""
+    parts = np.zeros((MULTISET_RANKS.shape[0], 6), dtype=np.int64)
+    for m, (r1, r2, r3) in enumerate(MULTISET_RANKS):
+        if r1 == r3:
+            parts[m] = (r1, 3, r1, 0, r1, 0)
+        elif r1 == r2:
+            parts[m] = (r1, 2, r3, 1, r3, 0)
+        elif r2 == r3:
+            parts[m] = (r1, 1, r2, 2, r2, 0)
+        else:
+            parts[m] = (r1, 1, r2, 1, r3, 1)
+    distinct = ((MULTISET_RANKS[:, 0] < MULTISET_RANKS[:, 1])
+                & (MULTISET_RANKS[:, 1] < MULTISET_RANKS[:, 2])).astype(np.int64)
+    return parts, distinct
+
+
+_PARTS, _DISTINCT = _multiset_parts()
+#: C(a, e) for the a <= 4 cards of a rank, e <= 3
+_CHOOSE = np.array([[1, a, a * (a - 1) // 2, a * (a - 1) * (a - 2) // 6] for a in range(5)], dtype=np.int64)
+_UNION_LANES = 4  # the union's bitmap in four copies, OR-ed at the end: consecutive entries update
+#                   different copies, so one update need not wait for the last (the rows ascend)
 # de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
@@ -178,45 +204,41 @@ def row_workspace(cards, n_seats):
     :func:`~ricochet_math.evaluator.evaluation.draw_counts` counts them), for three distinct
     ranks the suits of which all three cards are in ``cards`` (a 4-bit mask), the rows, scratch
     space and the union's bitmap."""
-    avail = np.zeros(13, dtype=np.int64)
-    suits = np.zeros(13, dtype=np.int64)
+    n_multisets = MULTISET_RANKS.shape[0]
+    n_flushes = FLUSHES_BY_VALUE.shape[1]
+    # two allocations, cut into the arrays (the first ones zeroed)
+    n_zero = 26 + n_seats + _UNION_LANES * _WORDS64
+    ints = np.empty(n_zero + 3 * n_multisets + n_flushes + n_seats * MAX_DRAW_ENTRIES, dtype=np.int64)
+    ints[:n_zero] = 0
+    avail = ints[0:13]
+    suits = ints[13:26]
+    length = ints[26:26 + n_seats]
+    union = ints[26 + n_seats:n_zero].reshape((_UNION_LANES, _WORDS64))
+    o = n_zero
+    ways = ints[o:o + n_multisets]
+    suited = ints[o + n_multisets:o + 2 * n_multisets]
+    plain_values = ints[o + 2 * n_multisets:o + 3 * n_multisets]  # a suited seat's two runs, merged into its row
+    o += 3 * n_multisets
+    flush_values = ints[o:o + n_flushes]
+    row_values = ints[o + n_flushes:].reshape((n_seats, MAX_DRAW_ENTRIES))
+    floats = np.empty(2 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
+    p_ways = floats[0:n_multisets]
+    plain_probs = floats[n_multisets:2 * n_multisets]
+    prob = floats[2 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
     n = cards.shape[0]
     for i in range(n):
         c = cards[i]
         avail[c >> 2] += 1
         suits[c >> 2] |= 1 << (c & 3)
-    n_multisets = MULTISET_RANKS.shape[0]
-    ways = np.empty(n_multisets, dtype=np.int64)
-    suited = np.zeros(n_multisets, dtype=np.int64)
-    for m in range(n_multisets):
-        r1 = MULTISET_RANKS[m, 0]
-        r2 = MULTISET_RANKS[m, 1]
-        r3 = MULTISET_RANKS[m, 2]
-        a1 = avail[r1]
-        a2 = avail[r2]
-        a3 = avail[r3]
-        if r1 == r3:
-            ways[m] = a1 * (a1 - 1) * (a1 - 2) // 6
-        elif r1 == r2:
-            ways[m] = (a1 * (a1 - 1) // 2) * a3
-        elif r2 == r3:
-            ways[m] = a1 * (a2 * (a2 - 1) // 2)
-        else:
-            ways[m] = a1 * a2 * a3
-            suited[m] = suits[r1] & suits[r2] & suits[r3]
+    for m in range(n_multisets):  # branch-free
+        ways[m] = (_CHOOSE[avail[_PARTS[m, 0]], _PARTS[m, 1]] * _CHOOSE[avail[_PARTS[m, 2]], _PARTS[m, 3]]
+                   * _CHOOSE[avail[_PARTS[m, 4]], _PARTS[m, 5]])
+        suited[m] = (suits[_PARTS[m, 0]] & suits[_PARTS[m, 2]] & suits[_PARTS[m, 4]]) * _DISTINCT[m]
     total = n * (n - 1) * (n - 2) // 6
     # each multiset's probability, divided once per table rather than once per seat
-    p_ways = np.zeros(n_multisets, dtype=np.float64)
     if total > 0:
         for m in range(n_multisets):
             p_ways[m] = ways[m] / total
-    row_values = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
-    prob = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
-    length = np.zeros(n_seats, dtype=np.int64)
-    plain_values = np.empty(n_multisets, dtype=np.int64)  # a suited seat's two runs, merged into its row
-    plain_probs = np.empty(n_multisets, dtype=np.float64)
-    flush_values = np.empty(FLUSHES_BY_VALUE.shape[1], dtype=np.int64)
-    union = np.zeros(_WORDS64, dtype=np.int64)
     return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
             flush_values, union)
 
@@ -278,7 +300,7 @@ def count_rows(hole, seats, start, stop, ws):
         length[k] = n
         for j in range(n):
             v = rv[j]
-            union[v >> 6] |= np.int64(1) << (v & 63)
+            union[j & (_UNION_LANES - 1), v >> 6] |= np.int64(1) << (v & 63)
 
 
 @njit
@@ -288,15 +310,18 @@ def rows_union(ws, n_seats, extra_value):
     values as indices into it."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union) = ws
     if extra_value >= 0:
-        union[extra_value >> 6] |= np.int64(1) << (extra_value & 63)
+        union[0, extra_value >> 6] |= np.int64(1) << (extra_value & 63)
+    for lane in range(1, _UNION_LANES):
+        for w in range(_WORDS64):
+            union[0, w] |= union[lane, w]
     u = 0
     for w in range(_WORDS64):
-        u += _popcount(union[w])
+        u += _popcount(union[0, w])
     values = np.empty(u, dtype=np.int64)
     where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
     u = 0
     for w in range(_WORDS64):
-        x = union[w]
+        x = union[0, w]
         while x != 0:
             v = (w << 6) + trailing_zeros(x)
             values[u] = v

@@ -229,9 +229,19 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # The tie counts m = 1, 2 are stored only at the values where some tie is needed (a tie of three
     # needs one of two: the m = 2 entries are among the m = 1 ones), at slot[g], in todo[1]'s order.
     # (m = 0: every grid index is needed from some level on; the backward steps walk them by level[0].)
-    todo = np.empty((MAX_TIED, K + 1), dtype=np.int32)  # one spare: appends are written before they count
+    max_reach = 0
+    for k in range(n_later):
+        max_reach = max(max_reach, length[k + 1] - first[k + 1])
+    # the integer arrays in one allocation: todo (one spare: appends are written before they count), slot,
+    # the walk's entries and at (below), the seat's grid values; n_upto apart (zeroed)
+    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1, dtype=np.int32)
+    todo = ints[:MAX_TIED * (K + 1)].reshape((MAX_TIED, K + 1))
+    o = MAX_TIED * (K + 1)
+    slot = ints[o:o + K]
+    walk = ints[o + K:o + 2 * K]
+    at = ints[o + 2 * K:o + 3 * K]
+    reach_g = ints[o + 3 * K:]
     n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
-    slot = np.empty(K, dtype=np.int32)
     for j in range(first[0], length[0]):
         level[0, index[0, j] - i_lo] = 0
     n1 = 0
@@ -247,7 +257,6 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         n2 = 1
     n_upto[1, 1] = n1
     n_upto[2, 1] = n2
-    max_reach = 0
     for k in range(n_later):  # forward: what G_{k+1} must hold, from what G_k must hold
         f = first[k + 1]
         n_reach = length[k + 1] - f
@@ -269,11 +278,14 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                     n2 += 1
         n_upto[1, k + 2] = n1
         n_upto[2, k + 2] = n2
-        max_reach = max(max_reach, n_reach)
     # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
     # them together); G12[m - 1, slot[g], dp] for m = 1, 2.  G after the last seat where it is read.
-    G0 = np.empty((K, R), dtype=np.float64)
-    G12 = np.empty((2, max(n1, 1), R), dtype=np.float64)
+    # the float arrays in one allocation: G0, G12, and cum, A and h (below)
+    n12 = 2 * max(n1, 1) * R
+    floats = np.empty(K * R + n12 + (max_reach + 1) * (R + 2), dtype=np.float64)
+    G0 = floats[:K * R].reshape((K, R))
+    G12 = floats[K * R:K * R + n12].reshape((2, max(n1, 1), R))
+    o = K * R + n12
     for g in range(K):
         for dp in range(R):
             G0[g, dp] = (pot1 + dp) / 1
@@ -287,8 +299,9 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # m = 2 before it is.  Entries a step does not update are never read again.
     # cum[j]: the seat's mass below its j-th grid value (under the grid included), summed in ascending
     # order as over every grid value (the values it cannot reach add exactly 0)
-    cum = np.empty(max_reach + 1, dtype=np.float64)
-    A = np.empty((max_reach + 1, R), dtype=np.float64)  # A[j, dp]: sum over its values j.. of h * G0[., dp + 1]
+    cum = floats[o:o + max_reach + 1]
+    A = floats[o + max_reach + 1:o + (max_reach + 1) * (R + 1)].reshape((max_reach + 1, R))  # A[j, dp]: sum
+    # over the seat's values j.. of h * G0[., dp + 1]
     # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
     # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
     # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
@@ -301,11 +314,12 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # level <= k, which it updates, and seat k's values, which it reads), so a pointer into the seat's
     # values moves by one at each of them (no search); the walk keeps, in place, the entries of level
     # <= k for the next step.  Every grid index is an m = 0 entry of some level.
-    walk = np.arange(K).astype(np.int32)
+    for g in range(K):
+        walk[g] = g
     n_walk = K
-    at = np.empty(K, dtype=np.int64)  # 2 (the seat's values below g) + (1 if it reaches g), for m = 1, 2
-    reach_g = np.empty(max_reach + 1, dtype=np.int64)  # the seat's grid values, and K after the last
-    h = np.zeros(max_reach + 1, dtype=np.float64)  # their probabilities, and 0 after the last
+    # at[g]: 2 (the seat's values below g) + (1 if it reaches g), for m = 1, 2; reach_g: the seat's grid
+    # values, and K after the last; h: their probabilities, and 0 after the last
+    h = floats[o + (max_reach + 1) * (R + 1):]
     for k in range(n_later - 1, -1, -1):
         g_max = -1  # no entry is updated (the seat folds everywhere, or is inactive)
         f = first[k + 1]
@@ -498,14 +512,13 @@ def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer
     below0 = np.zeros(max(n_later, 1), dtype=np.float64)
     for r in range(n - pos):
         j = 0
-        while j < length[r] and index[r, j] < i_lo:
+        lk = 0.0
+        while j < length[r] and index[r, j] < i_lo:  # below the grid: the mass
+            lk += prob[r, j]
             j += 1
         first[r] = j
         if r > 0:
             bk = 0.0
-            lk = 0.0
-            for j in range(first[r]):  # below the grid: the mass
-                lk += prob[r, j]
             for j in range(length[r]):  # the bonus: the terms h * 0 add exactly 0 and are left out
                 bv = bonus_by_value[values[index[r, j]]]
                 if bv != 0.0:
@@ -514,7 +527,9 @@ def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer
             below0[r - 1] = lk
     # the later seats' distributions on the grid, for the readings other than perfect play
     need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
-    hists = np.zeros((max(n_later, 1) if need_hists else 1, K), dtype=np.float64)
+    # (a myopic seat's own look-ahead runs over the grid with no later seat: the shape, not the rows)
+    hists = np.zeros((max(n_later, 1), K) if need_hists or rd.mine != Reading.perfect else (1, 1),
+                     dtype=np.float64)
     if need_hists:
         for k in range(n_later):
             for j in range(first[k + 1], length[k + 1]):
