@@ -15,7 +15,9 @@ that compiles or loads the kernels; for the solo row the warm-up is one class):
 * the same decisions at kernel level (``kernel4``, ``kernel7``): a numba loop over the
   packed tables (:mod:`kernel_timing`), CPU seconds of this thread per decision, with
   the frozen pre-issue-14 kernel (:mod:`perfect_reference`) timed in the same run
-  beside it, so the old/new ratio holds under any load;
+  beside it, so the old/new ratio holds under any load; each timed run alternates the
+  two for at least ``--kernel-seconds`` (one pass over the tables takes a few hundredths
+  of a second, and the load average moves every five seconds) and keeps the medians;
 * perfect-play rounds at N = 7 (every core, control variates on): rounds per second;
 * ``rtp7``: the projected wall time of an N = 7 perfect-play RTP to +/- 0.02
   percentage points (95%): a pilot run (``--pilot`` rounds, its own seed) gives the
@@ -24,7 +26,7 @@ that compiles or loads the kernels; for the solo row the warm-up is one class):
   rounds per second are printed beside it.
 
 Beside each: the machine's one-minute load average at the start of each timed
-run (the median, and the range), the baseline figure from
+run (and at its end for the kernel rows; the median, and the range), the baseline figure from
 ``benchmarks/baseline.json`` and the ratio, written so that > 1 is faster now,
 and for the kernel rows the old kernel's figure from the same run and that ratio.
 On a shared machine compare figures taken at similar loads.
@@ -129,8 +131,9 @@ def decision_row(rules, players, tables, seed):
     return run, tables, run
 
 
-def kernel_row(players, tables, seed):
-    """Kernel-level decisions: (new s/decision, old s/decision) per run, CPU time (see the docstring)."""
+def kernel_row(players, tables, seed, seconds=5.0):
+    """Kernel-level decisions: (new s/decision, old s/decision) per run, CPU time, each the median of
+    passes alternating the two kernels for at least ``seconds`` of wall time (see the docstring)."""
     import perfect_reference
 
     from ricochet_math.strategies import perfect
@@ -140,8 +143,12 @@ def kernel_row(players, tables, seed):
     rd = perfect.readings("perfect")
 
     def run():
-        return (kernel_timing.time_per_decision(new, rd, packed, repeat=1),
-                kernel_timing.time_per_decision(old, rd, packed, repeat=1))
+        news, olds = [], []
+        t0 = time.perf_counter()
+        while not news or time.perf_counter() - t0 < seconds:
+            news.append(kernel_timing.time_per_decision(new, rd, packed, repeat=1))
+            olds.append(kernel_timing.time_per_decision(old, rd, packed, repeat=1))
+        return statistics.median(news), statistics.median(olds)
     return run
 
 
@@ -179,9 +186,9 @@ ROWS = {
     "decision7": ("perfect-play decision, N = 7, first to act (advise)", "s/decision", True,
                   lambda a, r: decision_row(r, 7, a.decisions, a.seed), "timed"),
     "kernel4": ("decision kernel, N = 4, first to act (CPU)", "s/decision", True,
-                lambda a, r: kernel_row(4, a.tables, a.seed), "pair"),
+                lambda a, r: kernel_row(4, a.tables, a.seed, a.kernel_seconds), "pair"),
     "kernel7": ("decision kernel, N = 7, first to act (CPU)", "s/decision", True,
-                lambda a, r: kernel_row(7, a.tables, a.seed), "pair"),
+                lambda a, r: kernel_row(7, a.tables, a.seed, a.kernel_seconds), "pair"),
     "rounds7": ("perfect-play rounds, N = 7", "rounds/s", False, lambda a, r: rounds_row(r, a.rounds, a.seed),
                 "timed"),
     "rtp7": ("N = 7 perfect-play RTP to +/- 0.02 pp (projected)", "s", True,
@@ -204,12 +211,14 @@ def measure(fn, count, warm, repeat, per_item):
 
 
 def measure_pair(fn, repeat):
-    """Medians of the new and the old figure over ``repeat`` runs (after a warm-up), and the loads."""
+    """Medians of the new and the old figure over ``repeat`` runs (after a warm-up), and the loads
+    (at the start and the end of each run: a run is short beside other rows')."""
     fn()
     pairs, loads = [], []
     for _ in range(repeat):
         loads.append(os.getloadavg()[0])
         pairs.append(fn())
+        loads.append(os.getloadavg()[0])
     return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs), loads
 
 
@@ -230,6 +239,8 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="timed runs per row (the median is reported)")
     p.add_argument("--decisions", type=int, default=20, help="random tables per advise decision row")
     p.add_argument("--tables", type=int, default=200, help="random tables per kernel row")
+    p.add_argument("--kernel-seconds", type=float, default=5.0,
+                   help="least wall seconds of each timed kernel run (the median of its passes is kept)")
     p.add_argument("--rounds", type=int, default=4_000, help="rounds of the N = 7 perfect-play row")
     p.add_argument("--pilot", type=int, default=8_000, help="pilot rounds of the rtp7 projection")
     p.add_argument("--seed", type=int, default=1)
