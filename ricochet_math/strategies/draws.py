@@ -53,6 +53,22 @@ def _multiset_parts():
 
 
 _PARTS, _DISTINCT = _multiset_parts()
+
+
+def _pair_bits():
+    """Per pair of hole ranks: the bitmap (64-bit words) of the values its multisets give, and the
+    value of each multiset (-1 where it cannot be dealt)."""
+    value_of = np.full(MULTISETS_BY_VALUE.shape, -1, dtype=np.int64)
+    bits = np.zeros((MULTISETS_BY_VALUE.shape[0], _WORDS64), dtype=np.uint64)
+    for p in range(MULTISETS_BY_VALUE.shape[0]):
+        value_of[p, MULTISETS_BY_VALUE[p]] = MULTISET_VALUES[p]
+        v = MULTISET_VALUES[p][MULTISET_VALUES[p] >= 0].astype(np.int64)
+        np.bitwise_or.at(bits[p], v >> 6, np.left_shift(np.uint64(1), (v & 63).astype(np.uint64)))
+    return bits.view(np.int64), value_of
+
+
+#: a seat's values without a suit: its pair's bitmap less the values of the multisets the table cannot deal
+_PAIR_BITS, _VALUE_OF = _pair_bits()
 #: C(a, e) for the a <= 4 cards of a rank, e <= 3
 _CHOOSE = np.array([[1, a, a * (a - 1) // 2, a * (a - 1) * (a - 2) // 6] for a in range(5)], dtype=np.int64)
 _UNION_LANES = 4  # the union's bitmap in four copies, OR-ed at the end: consecutive entries update
@@ -208,7 +224,7 @@ def row_workspace(cards, n_seats):
     n_flushes = FLUSHES_BY_VALUE.shape[1]
     # two allocations, cut into the arrays (the first ones zeroed)
     n_zero = 26 + n_seats + _UNION_LANES * _WORDS64
-    ints = np.empty(n_zero + 3 * n_multisets + n_flushes + n_seats * MAX_DRAW_ENTRIES, dtype=np.int64)
+    ints = np.empty(n_zero + 4 * n_multisets + n_flushes + 2 + _WORDS64 + n_seats * MAX_DRAW_ENTRIES, dtype=np.int64)
     ints[:n_zero] = 0
     avail = ints[0:13]
     suits = ints[13:26]
@@ -217,14 +233,18 @@ def row_workspace(cards, n_seats):
     o = n_zero
     ways = ints[o:o + n_multisets]
     suited = ints[o + n_multisets:o + 2 * n_multisets]
-    plain_values = ints[o + 2 * n_multisets:o + 3 * n_multisets]  # a suited seat's two runs, merged into its row
-    o += 3 * n_multisets
-    flush_values = ints[o:o + n_flushes]
-    row_values = ints[o + n_flushes:].reshape((n_seats, MAX_DRAW_ENTRIES))
-    floats = np.empty(2 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
+    plain_values = ints[o + 2 * n_multisets:o + 3 * n_multisets + 1]  # a suited seat's two runs, merged
+    o += 3 * n_multisets + 1
+    flush_values = ints[o:o + n_flushes + 1]
+    o += n_flushes + 1
+    absent = ints[o:o + n_multisets]  # the multisets with no way to be drawn
+    seat_bits = ints[o + n_multisets:o + n_multisets + _WORDS64]
+    row_values = ints[o + n_multisets + _WORDS64:].reshape((n_seats, MAX_DRAW_ENTRIES))
+    floats = np.empty(3 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
     p_ways = floats[0:n_multisets]
-    plain_probs = floats[n_multisets:2 * n_multisets]
-    prob = floats[2 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
+    p_less_one = floats[n_multisets:2 * n_multisets]  # set where some suit can make the flush
+    plain_probs = floats[2 * n_multisets:3 * n_multisets]
+    prob = floats[3 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
     n = cards.shape[0]
     for i in range(n):
         c = cards[i]
@@ -239,8 +259,14 @@ def row_workspace(cards, n_seats):
     if total > 0:
         for m in range(n_multisets):
             p_ways[m] = ways[m] / total
+            if suited[m] != 0:  # a suited seat's non-flush count: one draw less
+                p_less_one[m] = (ways[m] - 1) / total
+    n_absent = 0
+    for m in range(n_multisets):
+        absent[n_absent] = m
+        n_absent += 1 if ways[m] == 0 else 0
     return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
-            flush_values, union)
+            flush_values, union, absent[:n_absent], seat_bits, p_less_one)
 
 
 @njit
@@ -255,7 +281,8 @@ def count_rows(hole, seats, start, stop, ws):
     the multisets are read in the order of the values they give to the seat's hole ranks
     (:data:`~ricochet_math.evaluator.evaluation.MULTISETS_BY_VALUE`, the multisets the seat cannot
     draw skipped), and a suited seat's flushes, in their own value order, are merged in."""
-    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union) = ws
+    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
+     absent, seat_bits, p_less_one) = ws
     if total == 0:
         return  # no three cards to draw: every row is empty
     n_multisets = ways.shape[0]
@@ -272,35 +299,51 @@ def count_rows(hole, seats, start, stop, ws):
                 rv[n] = MULTISET_VALUES[p, t]
                 pr[n] = p_ways[m]
                 n += 1 if ways[m] > 0 else 0
+            # its values into the union: the pair's bitmap less the multisets the table cannot deal
+            for w in range(_WORDS64):
+                seat_bits[w] = _PAIR_BITS[p, w]
+            for i in range(absent.shape[0]):
+                v = _VALUE_OF[p, absent[i]]
+                if v >= 0:
+                    seat_bits[v >> 6] &= ~(np.int64(1) << (v & 63))
+            for w in range(_WORDS64):
+                union[0, w] |= seat_bits[w]
         else:
             st = c0 & 3
             n_plain = 0
             for t in range(n_multisets):
                 m = MULTISETS_BY_VALUE[p, t]
                 fl = (suited[m] >> st) & 1
+                less = p_less_one[m]  # (read either way: a select, not a branch)
+                full = p_ways[m]
                 plain_values[n_plain] = MULTISET_VALUES[p, t]
-                plain_probs[n_plain] = (ways[m] - 1) / total if fl else p_ways[m]
+                plain_probs[n_plain] = less if fl else full
                 n_plain += 1 if ways[m] > fl else 0
             n_flush = 0
             for t in range(FLUSHES_BY_VALUE.shape[1]):
                 flush_values[n_flush] = FLUSH_VALUES[p, t]
                 n_flush += (suited[FLUSHES_BY_VALUE[p, t]] >> st) & 1
+            # the two ascending runs merged (no value is in both), branch-free; each run ends in a value
+            # above every other
+            plain_values[n_plain] = NUM_VALUES
+            flush_values[n_flush] = NUM_VALUES
+            p_flush = 1 / total
             i = 0
             j = 0
-            while i < n_plain or j < n_flush:  # the two ascending runs merged (no value is in both)
-                if j == n_flush or (i < n_plain and plain_values[i] < flush_values[j]):
-                    rv[n] = plain_values[i]
-                    pr[n] = plain_probs[i]
-                    i += 1
-                else:
-                    rv[n] = flush_values[j]
-                    pr[n] = 1 / total
-                    j += 1
-                n += 1
+            for n in range(n_plain + n_flush):
+                a = plain_values[i]
+                b = flush_values[j]
+                pa = plain_probs[i]
+                take = a < b
+                rv[n] = a if take else b
+                pr[n] = pa if take else p_flush
+                i += 1 if take else 0
+                j += 0 if take else 1
+            n = n_plain + n_flush
+            for j in range(n):
+                v = rv[j]
+                union[j & (_UNION_LANES - 1), v >> 6] |= np.int64(1) << (v & 63)
         length[k] = n
-        for j in range(n):
-            v = rv[j]
-            union[j & (_UNION_LANES - 1), v >> 6] |= np.int64(1) << (v & 63)
 
 
 @njit
@@ -308,16 +351,17 @@ def rows_union(ws, n_seats, extra_value):
     """``(values, index, prob, length)`` of :func:`table_rows` from the rows :func:`count_rows`
     wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
     values as indices into it."""
-    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union) = ws
+    (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
+     absent, seat_bits, p_less_one) = ws
     if extra_value >= 0:
         union[0, extra_value >> 6] |= np.int64(1) << (extra_value & 63)
     for lane in range(1, _UNION_LANES):
         for w in range(_WORDS64):
             union[0, w] |= union[lane, w]
-    u = 0
-    for w in range(_WORDS64):
-        u += _popcount(union[0, w])
-    values = np.empty(u, dtype=np.int64)
+    n_entries = 1
+    for k in range(n_seats):
+        n_entries += length[k]
+    values = np.empty(min(n_entries, NUM_VALUES), dtype=np.int64)  # the union's size at most
     where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
     u = 0
     for w in range(_WORDS64):
@@ -332,17 +376,7 @@ def rows_union(ws, n_seats, extra_value):
     for k in range(n_seats):
         for j in range(length[k]):
             index[k, j] = where[row_values[k, j]]
-    return values, index, prob, length
-
-
-@njit(inline="always")
-def _popcount(x):
-    """Set bits of an int64 word."""
-    n = 0
-    while x != 0:
-        x &= x - 1
-        n += 1
-    return n
+    return values[:u], index, prob, length
 
 
 @njit
