@@ -176,29 +176,6 @@ def table_draws_from(hole, seats, cards, extra_value, vals, counts, entries, tot
 
 
 @njit
-def _union(vals, entries, n_seats, extra_value):
-    """The ascending union of the first ``entries[k]`` values of ``vals[k]`` for every seat
-    (and ``extra_value`` when >= 0), from a bitmap of the 7,462 values."""
-    words = np.zeros(_WORDS, dtype=np.int64)
-    for k in range(n_seats):
-        for i in range(entries[k]):
-            v = vals[k, i]
-            words[v >> 5] |= 1 << (v & 31)
-    if extra_value >= 0:
-        words[extra_value >> 5] |= 1 << (extra_value & 31)
-    u = 0
-    values = np.empty(n_seats * MAX_DRAW_ENTRIES + 1, dtype=np.int64)
-    for w in range(_WORDS):
-        x = words[w]
-        while x != 0:
-            low = x & -x
-            values[u] = 32 * w + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-            u += 1
-            x ^= low
-    return values[:u]
-
-
-@njit
 def table_rows(hole, seats, cards, extra_value):
     """:func:`table_draws` as compact rows: ``(values, index, prob, length)`` with ``values`` the
     same ascending union (int64[U]) and, for seat ``k``, ``index[k, :length[k]]`` (int64) the
