@@ -71,6 +71,7 @@ def _pair_bits():
 _PAIR_BITS, _VALUE_OF = _pair_bits()
 #: C(a, e) for the a <= 4 cards of a rank, e <= 3
 _CHOOSE = np.array([[1, a, a * (a - 1) // 2, a * (a - 1) * (a - 2) // 6] for a in range(5)], dtype=np.int64)
+_MAX_WAYS = 64  # the most ways to draw one multiset of ranks: 4 x 4 x 4
 _UNION_LANES = 4  # the union's bitmap in four copies, OR-ed at the end: consecutive entries update
 #                   different copies, so one update need not wait for the last (the rows ascend)
 # de Bruijn sequence: the index of a word's lowest set bit from one multiply and one lookup
@@ -217,11 +218,11 @@ def row_workspace(cards, n_seats):
     absent = ints[o:o + n_multisets]  # the multisets with no way to be drawn
     seat_bits = ints[o + n_multisets:o + n_multisets + _WORDS64]
     row_values = ints[o + n_multisets + _WORDS64:].reshape((n_seats, MAX_DRAW_ENTRIES))
-    floats = np.empty(3 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
-    p_ways = floats[0:n_multisets]
-    p_less_one = floats[n_multisets:2 * n_multisets]  # set where some suit can make the flush
-    plain_probs = floats[2 * n_multisets:3 * n_multisets]
-    prob = floats[3 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
+    floats = np.empty(_MAX_WAYS + 1 + 2 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
+    p_count = floats[0:_MAX_WAYS + 1]
+    p_ways = floats[_MAX_WAYS + 1:_MAX_WAYS + 1 + n_multisets]
+    plain_probs = floats[_MAX_WAYS + 1 + n_multisets:_MAX_WAYS + 1 + 2 * n_multisets]
+    prob = floats[_MAX_WAYS + 1 + 2 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
     n = cards.shape[0]
     for i in range(n):
         c = cards[i]
@@ -232,18 +233,19 @@ def row_workspace(cards, n_seats):
                    * _CHOOSE[avail[_PARTS[m, 4]], _PARTS[m, 5]])
         suited[m] = (suits[_PARTS[m, 0]] & suits[_PARTS[m, 2]] & suits[_PARTS[m, 4]]) * _DISTINCT[m]
     total = n * (n - 1) * (n - 2) // 6
-    # each multiset's probability, divided once per table rather than once per seat
+    # a multiset is drawn in at most 4 x 4 x 4 ways: count / C(n, 3) for each count, divided once per
+    # table (the same division as per entry: the same bits)
     if total > 0:
+        for w in range(_MAX_WAYS + 1):
+            p_count[w] = w / total
         for m in range(n_multisets):
-            p_ways[m] = ways[m] / total
-            if suited[m] != 0:  # a suited seat's non-flush count: one draw less
-                p_less_one[m] = (ways[m] - 1) / total
+            p_ways[m] = p_count[ways[m]]
     n_absent = 0
     for m in range(n_multisets):
         absent[n_absent] = m
         n_absent += 1 if ways[m] == 0 else 0
     return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
-            flush_values, union, absent[:n_absent], seat_bits, p_less_one)
+            flush_values, union, absent[:n_absent], seat_bits, p_count)
 
 
 @njit
@@ -259,7 +261,7 @@ def count_rows(hole, seats, start, stop, ws):
     (:data:`~ricochet_math.evaluator.evaluation.MULTISETS_BY_VALUE`, the multisets the seat cannot
     draw skipped), and a suited seat's flushes, in their own value order, are merged in."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
-     absent, seat_bits, p_less_one) = ws
+     absent, seat_bits, p_count) = ws
     if total == 0:
         return  # no three cards to draw: every row is empty
     n_multisets = ways.shape[0]
@@ -291,11 +293,10 @@ def count_rows(hole, seats, start, stop, ws):
             for t in range(n_multisets):
                 m = MULTISETS_BY_VALUE[p, t]
                 fl = (suited[m] >> st) & 1
-                less = p_less_one[m]  # (read either way: a select, not a branch)
-                full = p_ways[m]
+                w = ways[m] - fl  # the suited draw of three ranks is a flush
                 plain_values[n_plain] = MULTISET_VALUES[p, t]
-                plain_probs[n_plain] = less if fl else full
-                n_plain += 1 if ways[m] > fl else 0
+                plain_probs[n_plain] = p_count[max(w, 0)]
+                n_plain += 1 if w > 0 else 0
             n_flush = 0
             for t in range(FLUSHES_BY_VALUE.shape[1]):
                 flush_values[n_flush] = FLUSH_VALUES[p, t]
@@ -304,7 +305,7 @@ def count_rows(hole, seats, start, stop, ws):
             # above every other
             plain_values[n_plain] = NUM_VALUES
             flush_values[n_flush] = NUM_VALUES
-            p_flush = 1 / total
+            p_flush = p_count[1]
             i = 0
             j = 0
             for n in range(n_plain + n_flush):
@@ -329,7 +330,7 @@ def rows_union(ws, n_seats, extra_value):
     wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
     values as indices into it."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
-     absent, seat_bits, p_less_one) = ws
+     absent, seat_bits, p_count) = ws
     if extra_value >= 0:
         union[0, extra_value >> 6] |= np.int64(1) << (extra_value & 63)
     for lane in range(1, _UNION_LANES):
