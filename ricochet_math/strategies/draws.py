@@ -35,8 +35,9 @@ _WORDS64 = (NUM_VALUES + 63) // 64  # ... of 64-bit words (int64; trailing_zeros
 
 def _multiset_parts():
     """Each rank multiset (:data:`~ricochet_math.evaluator.evaluation.MULTISET_RANKS`) as three
-    (rank, how many) parts, so that its ways are ``C(a, e1) C(a', e2) C(a'', e3)`` without a branch
-    (a part of 0 cards counts 1), and whether its three ranks are distinct (it can make a flush)."""
+    (rank, how many) parts, ``4 rank + how many``, so that its ways are ``C(a, e1) C(a', e2) C(a'', e3)``
+    without a branch (a part of 0 cards counts 1), and whether its three ranks are distinct (it can
+    make a flush)."""
     parts = np.zeros((MULTISET_RANKS.shape[0], 6), dtype=np.int64)
     for m, (r1, r2, r3) in enumerate(MULTISET_RANKS):
         if r1 == r3:
@@ -49,7 +50,8 @@ def _multiset_parts():
             parts[m] = (r1, 1, r2, 1, r3, 1)
     distinct = ((MULTISET_RANKS[:, 0] < MULTISET_RANKS[:, 1])
                 & (MULTISET_RANKS[:, 1] < MULTISET_RANKS[:, 2])).astype(np.int64)
-    return parts, distinct
+    # (rank, how many) as one index 4 rank + how many, into a table's C(a, e) by rank
+    return parts[:, 0::2] * 4 + parts[:, 1::2], distinct
 
 
 _PARTS, _DISTINCT = _multiset_parts()
@@ -228,10 +230,15 @@ def row_workspace(cards, n_seats):
         c = cards[i]
         avail[c >> 2] += 1
         suits[c >> 2] |= 1 << (c & 3)
+    choose = np.empty(52, dtype=np.int64)  # C(a, e) of this table, by 4 rank + e
+    for i in range(52):
+        choose[i] = _CHOOSE[avail[i >> 2], i & 3]
     for m in range(n_multisets):  # branch-free
-        ways[m] = (_CHOOSE[avail[_PARTS[m, 0]], _PARTS[m, 1]] * _CHOOSE[avail[_PARTS[m, 2]], _PARTS[m, 3]]
-                   * _CHOOSE[avail[_PARTS[m, 4]], _PARTS[m, 5]])
-        suited[m] = (suits[_PARTS[m, 0]] & suits[_PARTS[m, 2]] & suits[_PARTS[m, 4]]) * _DISTINCT[m]
+        i1 = _PARTS[m, 0]
+        i2 = _PARTS[m, 1]
+        i3 = _PARTS[m, 2]
+        ways[m] = choose[i1] * choose[i2] * choose[i3]
+        suited[m] = (suits[i1 >> 2] & suits[i2 >> 2] & suits[i3 >> 2]) * _DISTINCT[m]
     total = n * (n - 1) * (n - 2) // 6
     # a multiset is drawn in at most 4 x 4 x 4 ways: count / C(n, 3) for each count, divided once per
     # table (the same division as per entry: the same bits)
