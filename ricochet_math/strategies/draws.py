@@ -181,7 +181,7 @@ def table_draws_from(hole, seats, cards, extra_value, vals, counts, entries, tot
 @njit
 def table_rows(hole, seats, cards, extra_value):
     """:func:`table_draws` as compact rows: ``(values, index, prob, length)`` with ``values`` the
-    same ascending union (int64[U]) and, for seat ``k``, ``index[k, :length[k]]`` (int64) the
+    same ascending union (int64[U]) and, for seat ``k``, ``index[k, :length[k]]`` (int32) the
     indices into ``values`` of the values it reaches, ascending, and ``prob[k, :length[k]]``
     their probabilities: ``probs[k, index[k, j]] == prob[k, j]`` bit for bit, and the other
     entries of ``probs[k]`` are 0."""
@@ -347,7 +347,7 @@ def rows_union(ws, n_seats, extra_value):
     for k in range(n_seats):
         n_entries += length[k]
     values = np.empty(min(n_entries, NUM_VALUES), dtype=np.int64)  # the union's size at most
-    where = np.empty(NUM_VALUES, dtype=np.int64)  # value -> index in values (read only at those values)
+    where = np.empty(NUM_VALUES, dtype=np.int32)  # value -> index in values (read only at those values)
     u = 0
     for w in range(_WORDS64):
         x = union[0, w]
@@ -357,7 +357,7 @@ def rows_union(ws, n_seats, extra_value):
             where[v] = u
             u += 1
             x &= x - 1
-    index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int64)
+    index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int32)
     for k in range(n_seats):
         for j in range(length[k]):
             index[k, j] = where[row_values[k, j]]
