@@ -203,7 +203,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                           tie):
     """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
     the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
-    the grid indices ``g`` where ``mine`` is True, and ``G[m, 0, tie]`` for every ``m`` when
+    the grid indices ``g`` of the acting seat's values, and ``G[m, 0, tie]`` for every ``m`` when
     ``tie`` >= 0); other entries are left unset.
 
     Which entries are read: seat ``k``'s step reads ``G_{k+1}`` at the values it writes (the
