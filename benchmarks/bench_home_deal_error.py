@@ -1,7 +1,10 @@
 """The optimal strategy's error from the deal, where the whole two-player tree is solved (two starting cards).
 
     PYTHONPATH=. python benchmarks/bench_home_deal_error.py                    # 2c2d v 3c3d (about 5 min)
-    PYTHONPATH=. python benchmarks/bench_home_deal_error.py --deals "7s 8d/Ah Kc" --games 0
+    PYTHONPATH=. python benchmarks/bench_home_deal_error.py --deals "2c 2d/3c 3d" "7s 8d/Ah Kc" --games 4000 \
+        --kernel-games 500000                                                 # the CSV's first two rows
+    PYTHONPATH=. python benchmarks/bench_home_deal_error.py --deals "Kh Qs/Ac 2d" "Kc Qd/Kh Js" --games 4000 \
+        --kernel-games 500000 --append                                        # and the next two
 
 For each deal (two starting cards each, five-card limit, two players, pot 2): the exact solve (positions,
 seconds), and from :func:`ricochet_math.games.home.deal_error.deal_error` the first to act's exact EV, the
@@ -9,8 +12,8 @@ EV when both play the ``optimal`` abstraction (exact once 4 cards of room are le
 before: as played, each pot-odds decision over ``--draws`` generator states, and with exact chances), the
 best responses to it, and its pot-odds decisions' agreement and regret.  Two Monte Carlo checks from the same
 deal, seeded (``--seed``), the rest of the deck shuffled per game: ``--games`` games of the readable engine
-with ``optimal`` at both seats (its exact decisions read the table solved above: the shared table of
-``exact.exact_solver``, which holds up to 12.5 million positions, so only deals that small), and
+with ``optimal`` at both seats (its exact decisions read the table solved above, put in the place of this
+thread's shared table, ``exact.exact_solver``), and
 ``--kernel-games`` games of the kernel with ``pot-odds`` at both seats.  One row per deal in
 ``reports/home/tables/home-deal-error.csv`` (``--csv``).
 """
@@ -28,7 +31,8 @@ import pandas as pd
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.deal_error import deal_error
 from ricochet_math.games.home.engine import play_game
-from ricochet_math.games.home.exact import SHARED_CAPACITY, ExactSolver, exact_solver
+from ricochet_math.games.home import exact as _exact
+from ricochet_math.games.home.exact import ExactSolver, exact_solver
 from ricochet_math.games.home.kernel import play_batch
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.strategies import parse_strategies
@@ -61,6 +65,7 @@ def main(argv=None) -> None:
     p.add_argument("--kernel-games", type=int, default=1_000_000, help="kernel games of pot-odds v pot-odds")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--csv", type=Path, default=REPO / "reports/home/tables/home-deal-error.csv")
+    p.add_argument("--append", action="store_true", help="add the rows to the CSV's (other deals' rows kept)")
     args = p.parse_args(argv)
     rules = HomeRules(players=2, start_cards=2)
     print(f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
@@ -68,10 +73,16 @@ def main(argv=None) -> None:
     for text in args.deals:
         a, b = (t.strip() for t in text.split("/"))
         est = estimate_positions(rules, a, b, 2, samples=200_000, seed=args.seed, tree=False)
-        shared = est.positions.high * 4 / 3 < SHARED_CAPACITY and args.games > 0
-        solver = exact_solver(rules) if shared else ExactSolver(rules, capacity=1 << 20, max_capacity=1 << 28)
+        slots = 1 << 20
+        while slots * 3 < est.positions.high * 4:
+            slots *= 2
+        solver = ExactSolver(rules, capacity=slots, max_capacity=2 * slots)
+        shared = args.games > 0
         if shared:
-            solver.clear()
+            # the readable games' optimal strategy reads this thread's shared table (exact.exact_solver, at most
+            # SHARED_CAPACITY slots): put the table solved here in its place, so that its decisions are lookups
+            exact_solver(rules)
+            _exact._LOCAL.solvers[(rules, 0)] = solver
         t0 = time.perf_counter()
         err = deal_error(rules, a, b, exact_room=4, draws=args.draws, seed=args.seed, solver=solver,
                          progress=lambda s: print(s, flush=True))
@@ -94,12 +105,16 @@ def main(argv=None) -> None:
                              for g in range(args.games)])
             row["optimal_mc"], row["optimal_mc_se"] = float(nets.mean()), float(nets.std(ddof=1) / math.sqrt(len(nets)))
             row["games"], row["games_seconds"] = args.games, time.perf_counter() - t1
-            row["optimal_mc_inside"] = abs(row["optimal_mc"] - err.both) < 1.96 * row["optimal_mc_se"]
+            row["optimal_mc_inside"] = abs(row["optimal_mc"] - err.both) <= 1.96 * row["optimal_mc_se"] + 1e-12
         row["load_end"] = os.getloadavg()[0]
         print({k: v for k, v in row.items()}, flush=True)
         rows.append(row)
     args.csv.parent.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(args.csv, index=False)
+    out = pd.DataFrame(rows)
+    if args.append and args.csv.exists():
+        old = pd.read_csv(args.csv)
+        out = pd.concat([old[~(old["first"] + "/" + old["second"]).isin(out["first"] + "/" + out["second"])], out])
+    out.to_csv(args.csv, index=False)
 
 
 if __name__ == "__main__":
