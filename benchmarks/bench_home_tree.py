@@ -112,12 +112,16 @@ def main(argv=None) -> None:
     if args.all_deals:
         by_deal = []
         t0 = time.perf_counter()
-        for x in range(52):
-            for y in range(x + 1, 52):
-                est = estimate_positions(rules1, (x,), (y,), 2, samples=args.deal_samples, seed=args.seed,
-                                         exact_below=2_000, pilot=args.deal_pilot, floor=20, tree=False)
-                by_deal.append({"first": format_cards((x,)), "second": format_cards((y,)),
-                                "estimate": est.positions.estimate, "se": est.positions.std_error})
+        pairs = [(x, y) for x in range(52) for y in range(x + 1, 52)]
+        # one seed per deal (spawned from --seed): with one seed for all, deals alike in shape draw the same
+        # pairs and their errors are correlated, and the sum's interval would be too narrow
+        seeds = [int.from_bytes(ss.generate_state(2, np.uint64).tobytes(), "little")
+                 for ss in np.random.SeedSequence(args.seed).spawn(len(pairs))]
+        for (x, y), deal_seed in zip(pairs, seeds):
+            est = estimate_positions(rules1, (x,), (y,), 2, samples=args.deal_samples, seed=deal_seed,
+                                     exact_below=2_000, pilot=args.deal_pilot, floor=20, tree=False)
+            by_deal.append({"first": format_cards((x,)), "second": format_cards((y,)),
+                            "estimate": est.positions.estimate, "se": est.positions.std_error})
         deals = pd.DataFrame(by_deal)
         deals.to_csv(args.csv.with_name("home-tree-size-by-deal.csv"), index=False)
         total, se = float(deals.estimate.sum()), math.sqrt(float((deals.se ** 2).sum()))
