@@ -1,7 +1,7 @@
 """How large is the exact two-player tree of the home game: positions below a position, estimated and counted.
 
-    PYTHONPATH=. python benchmarks/bench_home_tree.py                        # validation + deals (about 5 min)
-    PYTHONPATH=. python benchmarks/bench_home_tree.py --all-deals            # + every one-card deal (+5 min)
+    PYTHONPATH=. python benchmarks/bench_home_tree.py                        # validation + deals (2 to 5 min)
+    PYTHONPATH=. python benchmarks/bench_home_tree.py --all-deals            # + every one-card deal (+1 to 4 min)
     PYTHONPATH=. python benchmarks/bench_home_tree.py --no-solve --samples 200000   # estimates only (seconds)
 
 Three parts, one table (printed; ``--csv`` writes it, default ``reports/home/tables/home-tree-size.csv``):

@@ -4,8 +4,9 @@ The compiled solver (:mod:`ricochet_math.games.home.exact`) stores one memo entr
 **position** ``(hand to act or receiving, other hand, pot)``; the hand that acts is always the lower
 one, so a position is a pair of card sets and a pot.  Transpositions are merged: the same two hands
 and pot reached through other card orders or other splits of the buys are one entry.  This module
-estimates that count (``ExactSolver.positions`` after ``values()`` at the root) for trees too large
-to solve, and counts it exactly where they are small.
+estimates that count (``ExactSolver.positions`` after ``values()`` at the root, which stores the root;
+``solve_exact`` does not, one fewer) for trees too large to solve, and counts it exactly where they are
+small.
 
 **Reachability of one pair of final hands** (the exact part).  Every card a hand ever holds is its
 starting cards plus cards it received, so the positions below a root ``(A0, B0, pot0)`` are indexed
