@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from ricochet_math.errors import RicochetError, TableStateError
+from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.exact import ExactSolver, solve_deals, solve_exact
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import (
@@ -201,3 +202,20 @@ def test_the_shared_table_is_emptied_when_full(monkeypatch):
             continue  # larger than the small shared table itself
         assert solve_exact(rules, pos).values == fresh.values
     assert exact.exact_solver(rules).positions > 0
+
+
+def test_bad_masks_are_refused_in_one_line():
+    """A mask built with a narrow integer type (``1 << c`` on int8 cards) used to send the kernel
+    round an endless loop; every malformed position is now refused before the kernel runs."""
+    solver = ExactSolver(HomeRules(), capacity=1 << 10)
+    kd, ks = 1 << 45, 1 << 47  # K♦, K♠ (card = rank * 4 + suit)
+    a, b = (sum(1 << int(c) for c in parse_cards(t)) for t in ("Kd 5h 8d 8s", "2h 2d 9c 7s"))
+    assert np.isfinite(solver.values([a], [b], [15])[0])  # two cards of room: 18 positions
+    bad = np.int64(np.int8(1) << np.int8(7))  # what an int8 shift gives: -128
+    for a, b, pot, match in ((int(bad), ks, 2, "not a set of live cards"), (kd, 1 << 60, 2, "not a set"),
+                             (kd, kd, 2, "share cards"), (0b111111, ks, 2, "over the limit"),
+                             (kd, ks, -1, "pot")):
+        with pytest.raises(RicochetError, match=match):
+            solver.values([a], [b], [pot])
+    with pytest.raises(RicochetError, match="share cards"):
+        solver.action_values(kd, kd | ks, 2)

@@ -269,8 +269,26 @@ class ExactSolver:
                                     f"{self.capacity:,} slots; max_capacity {self.max_capacity:,})")
             self._allocate(2 * self.capacity)  # the partial table is dropped: redo with room
 
+    def _check_hands(self, a: int, b: int, pot: int, where: str) -> None:
+        """One line naming the problem (RicochetError) for a position the kernel cannot take: a mask
+        built with a narrow integer type (``1 << c`` on int8 cards overflows) would otherwise send the
+        kernel round a loop that never ends."""
+        limit, live = self.rules.hand_limit, int(self.live_mask)
+        for name, m in (("a", a), ("b", b)):
+            if m <= 0 or m & ~live:
+                raise RicochetError(f"{where}: hand {name} mask {m:#x} is not a set of live cards of this deck "
+                                    f"(cards 0..{self.rules.deck_size - 1}, none dead; build masks from Python ints)")
+            if bin(m).count("1") > limit:
+                raise RicochetError(f"{where}: hand {name} holds {bin(m).count('1')} cards, over the limit {limit}")
+        if a & b:
+            raise RicochetError(f"{where}: the two hands share cards (masks {a:#x}, {b:#x})")
+        if pot < 0:
+            raise RicochetError(f"{where}: the pot must be >= 0, got {pot}")
+
     def values(self, a_masks, b_masks, pots) -> np.ndarray:
         """Hand ``a``'s value (future net, chips) at each settled two-hand position (either may act)."""
+        for i, (x, y, q) in enumerate(zip(a_masks, b_masks, pots)):
+            self._check_hands(int(x), int(y), int(q), f"position {i}")
         a = np.asarray(a_masks, dtype=np.uint64)
         b = np.asarray(b_masks, dtype=np.uint64)
         p = np.asarray(pots, dtype=np.int64)
@@ -281,6 +299,7 @@ class ExactSolver:
 
     def action_values(self, a: int, b: int, pot: int) -> np.ndarray:
         """The acting (lowest) hand ``a``'s value of fold (index 0) and of buying k (index k)."""
+        self._check_hands(int(a), int(b), int(pot), "action_values")
         out = np.full(8, np.nan)
         self._out = (out,)
         room = self._run(_action_values, np.uint64(a), np.uint64(b), np.int64(pot))
