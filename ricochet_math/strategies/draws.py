@@ -203,14 +203,17 @@ def row_workspace(cards, n_seats):
     n_multisets = MULTISET_RANKS.shape[0]
     n_flushes = FLUSHES_BY_VALUE.shape[1]
     # two allocations, cut into the arrays (the first ones zeroed)
-    n_zero = 26 + n_seats + _UNION_LANES * _WORDS64
-    ints = np.empty(n_zero + 4 * n_multisets + n_flushes + 2 + _WORDS64 + n_seats * MAX_DRAW_ENTRIES, dtype=np.int64)
+    n_zero = 26 + 2 * n_seats + _UNION_LANES * _WORDS64
+    ints = np.empty(n_zero + 52 + 4 * n_multisets + n_flushes + 2 + _WORDS64 + n_seats * MAX_DRAW_ENTRIES,
+                    dtype=np.int64)
     ints[:n_zero] = 0
     avail = ints[0:13]
     suits = ints[13:26]
     length = ints[26:26 + n_seats]
-    union = ints[26 + n_seats:n_zero].reshape((_UNION_LANES, _WORDS64))
-    o = n_zero
+    first = ints[26 + n_seats:26 + 2 * n_seats]  # each row's first entry at or above lo
+    union = ints[26 + 2 * n_seats:n_zero].reshape((_UNION_LANES, _WORDS64))
+    choose = ints[n_zero:n_zero + 52]  # C(a, e) of this table, by 4 rank + e
+    o = n_zero + 52
     ways = ints[o:o + n_multisets]
     suited = ints[o + n_multisets:o + 2 * n_multisets]
     plain_values = ints[o + 2 * n_multisets:o + 3 * n_multisets + 1]  # a suited seat's two runs, merged
@@ -228,13 +231,11 @@ def row_workspace(cards, n_seats):
     sums = floats[o:o + 2 * n_seats].reshape((2, n_seats))  # each row's expected bonus and mass below lo
     sums[:] = 0.0
     prob = floats[o + 2 * n_seats:].reshape((n_seats, MAX_DRAW_ENTRIES))
-    first = np.zeros(n_seats, dtype=np.int64)  # each row's first entry at or above lo
     n = cards.shape[0]
     for i in range(n):
         c = cards[i]
         avail[c >> 2] += 1
         suits[c >> 2] |= 1 << (c & 3)
-    choose = np.empty(52, dtype=np.int64)  # C(a, e) of this table, by 4 rank + e
     for i in range(52):
         choose[i] = _CHOOSE[avail[i >> 2], i & 3]
     for m in range(n_multisets):  # branch-free

@@ -233,15 +233,15 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     for k in range(n_later):
         max_reach = max(max_reach, length[k + 1] - first[k + 1])
     # the integer arrays in one allocation: todo (one spare: appends are written before they count), slot,
-    # the walk's entries and at (below), the seat's grid values; n_upto apart (zeroed)
-    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1, dtype=np.int32)
+    # the walk's entries and at (below), the seat's grid values, n_upto (every entry read is written below)
+    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1 + MAX_TIED * (R + 2), dtype=np.int32)
     todo = ints[:MAX_TIED * (K + 1)].reshape((MAX_TIED, K + 1))
     o = MAX_TIED * (K + 1)
     slot = ints[o:o + K]
     walk = ints[o + K:o + 2 * K]
     at = ints[o + 2 * K:o + 3 * K]
-    reach_g = ints[o + 3 * K:]
-    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    reach_g = ints[o + 3 * K:o + 3 * K + max_reach + 1]
+    n_upto = ints[o + 3 * K + max_reach + 1:].reshape((MAX_TIED, R + 2))
     for j in range(first[0], length[0]):
         level[0, index[0, j] - i_lo] = 0
     n1 = 0
