@@ -521,11 +521,12 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
         for k in range(n_later):
             for j in range(first[k + 1], length[k + 1]):
                 hists[k, index[k + 1, j] - i_lo] = prob[k + 1, j]
-    dealer_start = K
-    for i in range(K):
-        if values[i_lo + i] >= dv_reach:
-            dealer_start = i
-            break
+    dealer_start = K  # (read by the dealer-only readings only: the same condition as the distributions')
+    if need_hists:
+        for i in range(K):
+            if values[i_lo + i] >= dv_reach:
+                dealer_start = i
+                break
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
     # pay for their play at the lowest value that can stand) are skipped.
     active = np.ones(max(n_later, 1), dtype=np.bool_)
