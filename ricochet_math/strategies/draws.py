@@ -187,7 +187,7 @@ def table_rows(hole, seats, cards, extra_value):
     entries of ``probs[k]`` are 0."""
     n_seats = seats.shape[0]
     ws = row_workspace(cards, n_seats)
-    count_rows(hole, seats, 0, n_seats, ws)
+    count_rows(hole, seats, 0, n_seats, ws, np.zeros(NUM_VALUES), 0)
     return rows_union(ws, n_seats, extra_value)
 
 
@@ -203,14 +203,17 @@ def row_workspace(cards, n_seats):
     n_multisets = MULTISET_RANKS.shape[0]
     n_flushes = FLUSHES_BY_VALUE.shape[1]
     # two allocations, cut into the arrays (the first ones zeroed)
-    n_zero = 26 + n_seats + _UNION_LANES * _WORDS64
-    ints = np.empty(n_zero + 4 * n_multisets + n_flushes + 2 + _WORDS64 + n_seats * MAX_DRAW_ENTRIES, dtype=np.int64)
+    n_zero = 26 + 2 * n_seats + _UNION_LANES * _WORDS64
+    ints = np.empty(n_zero + 52 + 4 * n_multisets + n_flushes + 2 + _WORDS64 + n_seats * MAX_DRAW_ENTRIES,
+                    dtype=np.int64)
     ints[:n_zero] = 0
     avail = ints[0:13]
     suits = ints[13:26]
     length = ints[26:26 + n_seats]
-    union = ints[26 + n_seats:n_zero].reshape((_UNION_LANES, _WORDS64))
-    o = n_zero
+    first = ints[26 + n_seats:26 + 2 * n_seats]  # each row's first entry at or above lo
+    union = ints[26 + 2 * n_seats:n_zero].reshape((_UNION_LANES, _WORDS64))
+    choose = ints[n_zero:n_zero + 52]  # C(a, e) of this table, by 4 rank + e
+    o = n_zero + 52
     ways = ints[o:o + n_multisets]
     suited = ints[o + n_multisets:o + 2 * n_multisets]
     plain_values = ints[o + 2 * n_multisets:o + 3 * n_multisets + 1]  # a suited seat's two runs, merged
@@ -220,17 +223,19 @@ def row_workspace(cards, n_seats):
     absent = ints[o:o + n_multisets]  # the multisets with no way to be drawn
     seat_bits = ints[o + n_multisets:o + n_multisets + _WORDS64]
     row_values = ints[o + n_multisets + _WORDS64:].reshape((n_seats, MAX_DRAW_ENTRIES))
-    floats = np.empty(_MAX_WAYS + 1 + 2 * n_multisets + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
+    floats = np.empty(_MAX_WAYS + 1 + 2 * n_multisets + 2 * n_seats + n_seats * MAX_DRAW_ENTRIES, dtype=np.float64)
     p_count = floats[0:_MAX_WAYS + 1]
     p_ways = floats[_MAX_WAYS + 1:_MAX_WAYS + 1 + n_multisets]
     plain_probs = floats[_MAX_WAYS + 1 + n_multisets:_MAX_WAYS + 1 + 2 * n_multisets]
-    prob = floats[_MAX_WAYS + 1 + 2 * n_multisets:].reshape((n_seats, MAX_DRAW_ENTRIES))
+    o = _MAX_WAYS + 1 + 2 * n_multisets
+    sums = floats[o:o + 2 * n_seats].reshape((2, n_seats))  # each row's expected bonus and mass below lo
+    sums[:] = 0.0
+    prob = floats[o + 2 * n_seats:].reshape((n_seats, MAX_DRAW_ENTRIES))
     n = cards.shape[0]
     for i in range(n):
         c = cards[i]
         avail[c >> 2] += 1
         suits[c >> 2] |= 1 << (c & 3)
-    choose = np.empty(52, dtype=np.int64)  # C(a, e) of this table, by 4 rank + e
     for i in range(52):
         choose[i] = _CHOOSE[avail[i >> 2], i & 3]
     for m in range(n_multisets):  # branch-free
@@ -252,14 +257,18 @@ def row_workspace(cards, n_seats):
         absent[n_absent] = m
         n_absent += 1 if ways[m] == 0 else 0
     return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
-            flush_values, union, absent[:n_absent], seat_bits, p_count)
+            flush_values, union, absent[:n_absent], seat_bits, p_count, sums, first)
 
 
 @njit
-def count_rows(hole, seats, start, stop, ws):
+def count_rows(hole, seats, start, stop, ws, bonus_by_value, lo):
     """Seats ``start..stop-1`` of ``seats``: each seat's final values ascending in
     ``row_values[k, :length[k]]`` and their probabilities ``count / C(n, 3)`` in ``prob[k]``
-    (``ws`` from :func:`row_workspace`), and its values added to the union's bitmap.
+    (``ws`` from :func:`row_workspace`), and its values added to the union's bitmap; and, summed
+    as the row is written, its expected bonus (``bonus_by_value``, float64[7462]) in
+    ``sums[0, k]``, its mass below value ``lo`` in ``sums[1, k]`` and its number of entries below
+    ``lo`` in ``first[k]``: each a sum over the row's entries in ascending value order, as over
+    the dense histogram (a term ``h * 0`` adds exactly 0 and is left out; no sum is ever -0).
 
     The counts are those of :func:`~ricochet_math.evaluator.evaluation.draw_counts` (a multiset's
     ways; with suited hole cards less the one draw of three more cards of their suit, which is
@@ -268,7 +277,7 @@ def count_rows(hole, seats, start, stop, ws):
     (:data:`~ricochet_math.evaluator.evaluation.MULTISETS_BY_VALUE`, the multisets the seat cannot
     draw skipped), and a suited seat's flushes, in their own value order, are merged in."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
-     absent, seat_bits, p_count) = ws
+     absent, seat_bits, p_count, sums, first) = ws
     if total == 0:
         return  # no three cards to draw: every row is empty
     n_multisets = ways.shape[0]
@@ -280,11 +289,18 @@ def count_rows(hole, seats, start, stop, ws):
         pr = prob[k]
         n = 0
         if (c0 & 3) != (c1 & 3):
+            b = 0.0
             for t in range(n_multisets):  # branch-free: write every entry, keep those that can be drawn
                 m = MULTISETS_BY_VALUE[p, t]
-                rv[n] = MULTISET_VALUES[p, t]
-                pr[n] = p_ways[m]
-                n += 1 if ways[m] > 0 else 0
+                v = MULTISET_VALUES[p, t]
+                q = p_ways[m]
+                rv[n] = v
+                pr[n] = q
+                keep = ways[m] > 0
+                n += 1 if keep else 0
+                bv = bonus_by_value[v]
+                if keep and bv != 0.0:
+                    b += q * bv
             # its values into the union: the pair's bitmap less the multisets the table cannot deal
             for w in range(_WORDS64):
                 seat_bits[w] = _PAIR_BITS[p, w]
@@ -325,10 +341,22 @@ def count_rows(hole, seats, start, stop, ws):
                 i += 1 if take else 0
                 j += 0 if take else 1
             n = n_plain + n_flush
+            b = 0.0
             for j in range(n):
                 v = rv[j]
                 union[j & (_UNION_LANES - 1), v >> 6] |= np.int64(1) << (v & 63)
+                bv = bonus_by_value[v]
+                if bv != 0.0:
+                    b += pr[j] * bv
         length[k] = n
+        sums[0, k] = b
+        lk = 0.0
+        j = 0
+        while j < n and rv[j] < lo:
+            lk += pr[j]
+            j += 1
+        sums[1, k] = lk
+        first[k] = j
 
 
 @njit
@@ -337,7 +365,7 @@ def rows_union(ws, n_seats, extra_value):
     wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
     values as indices into it."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
-     absent, seat_bits, p_count) = ws
+     absent, seat_bits, p_count, sums, first) = ws
     if extra_value >= 0:
         union[0, extra_value >> 6] |= np.int64(1) << (extra_value & 63)
     for lane in range(1, _UNION_LANES):

@@ -50,7 +50,7 @@ from ricochet_math._numba import njit
 from ricochet_math.rules.layout import Option, layout
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.strategies.draws import (
-    count_rows, expected_bonus, final_distribution, row_workspace, rows_union, table_rows, unseen_cards,
+    count_rows, expected_bonus, final_distribution, row_workspace, rows_union, unseen_cards,
 )
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
@@ -233,15 +233,15 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     for k in range(n_later):
         max_reach = max(max_reach, length[k + 1] - first[k + 1])
     # the integer arrays in one allocation: todo (one spare: appends are written before they count), slot,
-    # the walk's entries and at (below), the seat's grid values; n_upto apart (zeroed)
-    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1, dtype=np.int32)
+    # the walk's entries and at (below), the seat's grid values, n_upto (every entry read is written below)
+    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1 + MAX_TIED * (R + 2), dtype=np.int32)
     todo = ints[:MAX_TIED * (K + 1)].reshape((MAX_TIED, K + 1))
     o = MAX_TIED * (K + 1)
     slot = ints[o:o + K]
     walk = ints[o + K:o + 2 * K]
     at = ints[o + 2 * K:o + 3 * K]
-    reach_g = ints[o + 3 * K:]
-    n_upto = np.zeros((MAX_TIED, R + 2), dtype=np.int64)
+    reach_g = ints[o + 3 * K:o + 3 * K + max_reach + 1]
+    n_upto = ints[o + 3 * K + max_reach + 1:].reshape((MAX_TIED, R + 2))
     for j in range(first[0], length[0]):
         level[0, index[0, j] - i_lo] = 0
     n1 = 0
@@ -453,38 +453,45 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
                options, want_shares):
     """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
     ``want_shares`` (else an empty array) as a sixth entry."""
-    values, index, prob, length = table_rows(hole, order[pos:], unseen_cards(unseen), best_value)
+    seats = order[pos:]
+    n_seats = seats.shape[0]
+    ws = row_workspace(unseen_cards(unseen), n_seats)
+    count_rows(hole, seats, 0, n_seats, ws, bonus_by_value, _grid_lo(rd, best_value, options))
+    values, index, prob, length = rows_union(ws, n_seats, best_value)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, order, pos, best_value,
-                                                       dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
-                                                       options, shares)
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, ws[14], ws[15], order,
+                                                       pos, best_value, dealer_in, n_tied, pot, dealer_kicked,
+                                                       bonus_by_value, options, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
 
 
 @njit
-def _row_bonus(values, index, prob, n, bonus_by_value):
-    """:func:`expected_bonus` of a compact row (its ``n`` entries ascending, as the dense sum)."""
-    b = 0.0
-    for j in range(n):
-        bv = bonus_by_value[values[index[j]]]
-        if bv != 0.0:  # h * 0 adds exactly 0 (the test is well predicted: the values ascend)
-            b += prob[j] * bv
-    return b
+def _grid_lo(rd, best_value, options):
+    """The lowest value of the look-ahead's grid (see :func:`_seat_values`): the value to beat, or
+    lower for the dealer-only readings, which also need the values that reach the dealer's hand."""
+    lo = max(best_value, 0)
+    if rd.others >= Reading.pot_odds_now or rd.mine >= Reading.pot_odds_now:
+        dv = options[Option.dealer_value]
+        dv_reach = dv if options[Option.dealer_loses_ties] != 0 else dv + 1
+        lo = max(min(lo, dv_reach), 0)
+    return lo
 
 
 @njit
-def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer_in, n_tied, pot,
+def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_value, dealer_in, n_tied, pot,
                  dealer_kicked, bonus_by_value, options, shares_out):
     """:func:`seat_values` given the final-value distributions of the acting seat (row 0) and of
     the later seats (rows 1.., in order of play) as the compact rows of
     :func:`~ricochet_math.strategies.draws.table_rows` over the ascending ``values`` (which include
     ``best_value``); ``shares_out`` (float64[7462] or empty) receives the share by value.  Every
     sum runs over a row's entries in ascending value order, as over the dense histograms (the
-    values a seat cannot reach add exactly 0)."""
+    values a seat cannot reach add exactly 0).  ``sums`` and ``first``: each row's expected bonus,
+    mass below the grid and first entry on the grid, as
+    :func:`~ricochet_math.strategies.draws.count_rows` sums them with ``lo = _grid_lo(...)``."""
     n = order.shape[0]
     ties_dealer = options[Option.dealer_loses_ties] != 0
     U = values.shape[0]
-    b_me = _row_bonus(values, index[0], prob[0], length[0], bonus_by_value)
+    b_me = sums[0, 0]
     n_later = n - pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
     if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
@@ -497,34 +504,14 @@ def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer
     # beat (the union ``values`` from its first value >= lo).  Whatever stands after my play
     # is >= best_value, so lower values only count as "below" (the dealer-only readings also
     # need the values that reach her hand).
-    lo = max(best_value, 0)
-    if rd.others >= Reading.pot_odds_now or rd.mine >= Reading.pot_odds_now:
-        lo = max(min(lo, dv_reach), 0)
+    lo = _grid_lo(rd, best_value, options)
     i_lo = 0
     while i_lo < U and values[i_lo] < lo:
         i_lo += 1
     K = U - i_lo
-    # each row's first entry on the grid; the later seats' expected bonuses and mass below the grid:
-    # each seat's sums over its values in ascending order, as over the dense histograms (a term h * 0
-    # adds exactly 0, and no sum is ever -0)
-    first = np.empty(n - pos, dtype=np.int64)
-    bonuses = np.zeros(max(n_later, 1), dtype=np.float64)
-    below0 = np.zeros(max(n_later, 1), dtype=np.float64)
-    for r in range(n - pos):
-        j = 0
-        lk = 0.0
-        while j < length[r] and index[r, j] < i_lo:  # below the grid: the mass
-            lk += prob[r, j]
-            j += 1
-        first[r] = j
-        if r > 0:
-            bk = 0.0
-            for j in range(length[r]):  # the bonus: the terms h * 0 add exactly 0 and are left out
-                bv = bonus_by_value[values[index[r, j]]]
-                if bv != 0.0:
-                    bk += prob[r, j] * bv
-            bonuses[r - 1] = bk
-            below0[r - 1] = lk
+    # the later seats' expected bonuses and mass below the grid (count_rows' sums)
+    bonuses = sums[0, 1:]  # (empty with no later seat: nothing reads them then)
+    below0 = sums[1, 1:]
     # the later seats' distributions on the grid, for the readings other than perfect play
     need_hists = rd.others != Reading.perfect or rd.mine >= Reading.pot_odds_now
     # (a myopic seat's own look-ahead runs over the grid with no later seat: the shape, not the rows)
@@ -534,11 +521,12 @@ def _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer
         for k in range(n_later):
             for j in range(first[k + 1], length[k + 1]):
                 hists[k, index[k + 1, j] - i_lo] = prob[k + 1, j]
-    dealer_start = K
-    for i in range(K):
-        if values[i_lo + i] >= dv_reach:
-            dealer_start = i
-            break
+    dealer_start = K  # (read by the dealer-only readings only: the same condition as the distributions')
+    if need_hists:
+        for i in range(K):
+            if values[i_lo + i] >= dv_reach:
+                dealer_start = i
+                break
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
     # pay for their play at the lowest value that can stand) are skipped.
     active = np.ones(max(n_later, 1), dtype=np.bool_)
@@ -713,26 +701,22 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     seats = order[pos:]
     n_seats = seats.shape[0]
     ws = row_workspace(cards, n_seats)
+    lo = _grid_lo(rd, best_value, options)
     first = 0
     if not auto and best_value >= 0:  # the acting seat's own distribution only
         # its row is made once: the full table below reuses it
-        count_rows(hole, seats, 0, 1, ws)
+        count_rows(hole, seats, 0, 1, ws, bonus_by_value, lo)
         first = 1
         row_values, prob, length = ws[4], ws[5], ws[6]
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         reach = 0.0
-        b = 0.0
         for j in range(length[0]):
             if row_values[0, j] >= best_value + (1 if ties else 0):
                 reach += prob[0, j]
-            bv = bonus_by_value[row_values[0, j]]
-            if bv != 0.0:  # h * 0 adds exactly 0
-                b += prob[0, j] * bv
-        if not rd.mine_bonus:
-            b = 0.0
+        b = ws[14][0, 0] if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
-    count_rows(hole, seats, first, n_seats, ws)
+    count_rows(hole, seats, first, n_seats, ws, bonus_by_value, lo)
     values, index, prob, length = rows_union(ws, n_seats, best_value)
-    return _seat_values(rd, values, index, prob, length, order, pos, best_value, dealer_in, n_tied, pot,
+    return _seat_values(rd, values, index, prob, length, ws[14], ws[15], order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
