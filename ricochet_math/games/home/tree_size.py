@@ -483,7 +483,7 @@ def estimate_positions(rules: HomeRules, first, second, pot: int = 2, *, dead=()
     pairs are enumerated (``None``: all of them, the exact count), the others sampled, ``pilot`` pairs a
     stratum for the allocation and ``samples`` pairs in all for the estimate (seeded: the same digits for
     the same arguments; every sampled stratum gets at least ``floor`` of them, so that a stratum the pilot saw
-as empty still has an honest variance).  ``tree``: count the unmemoised tree's nodes too (slower)."""
+    as empty still has an honest variance).  ``tree``: count the unmemoised tree's nodes too (slower)."""
     check_whole(samples, "samples", low=0)
     check_whole(pilot, "pilot", low=2)
     seed = check_seed(seed, allow_none=False)
