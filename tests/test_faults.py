@@ -30,8 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN = dict(players=3, strategy="pair", rounds=240 * 512 + 77, seed=11, chunk_size=512)
 
 DRIVER = textwrap.dedent("""
-    import hashlib, json, sys, time
+    import hashlib, json, signal, sys, time
     import ricochet_math.solvers.montecarlo as mc
+    # A process started in the background by a non-interactive shell (CI under nohup, `cmd &`) inherits
+    # SIGINT ignored, and Python then installs no KeyboardInterrupt handler: restore it, since the test is
+    # about what the run does on Ctrl-C, not about how its shell started it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     ck, log, delay, workers = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
     run = json.loads(sys.argv[5])
