@@ -33,7 +33,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
-from ricochet_math.games.home.hands import hand_keys
+from ricochet_math.games.home.hands import hand_keys, next_combination
 
 __all__ = ["ONE", "LIMIT", "MIN_LIFT", "POT_ODDS", "OPTIMAL", "CODES", "HomeStrategy", "View", "parse_strategy",
            "parse_strategies", "decide", "SAMPLES", "EXACT_TWO_HAND_ROOM", "splitmix64", "kernel_strategies"]
@@ -205,14 +205,8 @@ def _can_lift(hand, n, k, target, unseen, n_unseen, idx):
             hand[n + i] = unseen[idx[i]]
         if _lifts_k(hand, n + k, target):
             return True
-        i = k - 1
-        while i >= 0 and idx[i] == n_unseen - k + i:
-            i -= 1
-        if i < 0:
+        if not next_combination(idx, k, n_unseen):
             return False
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
 
 
 @njit

@@ -46,7 +46,7 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.games.home.exact import _popcount
-from ricochet_math.games.home.hands import hand_keys
+from ricochet_math.games.home.hands import hand_keys, next_combination
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.solvers.stats import Estimate
 
@@ -219,27 +219,11 @@ def _enumerate_stratum(a0, b0, pot0, unseen, n_u, i, j, limit, live, tie_ends, w
             c, q = _pair(a0, b0, pot0, ea, i, eb, j, limit, live, tie_ends, want_paths, pots, paths, work)
             total += c
             nodes += q
-            if not _next_combination(ib, j, n_r):
+            if not next_combination(ib, j, n_r):
                 break
-        if not _next_combination(ia, i, n_u):
+        if not next_combination(ia, i, n_u):
             break
     return total, nodes
-
-
-@njit
-def _next_combination(idx, k, n):
-    """Advance ``idx[:k]`` to the next k-combination of ``range(n)`` in order; False after the last."""
-    if k == 0:
-        return False
-    i = k - 1
-    while i >= 0 and idx[i] == n - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    idx[i] += 1
-    for t in range(i + 1, k):
-        idx[t] = idx[t - 1] + 1
-    return True
 
 
 @njit
