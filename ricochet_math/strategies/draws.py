@@ -26,7 +26,7 @@ from ricochet_math.evaluator.evaluation import (
     NUM_VALUES, draw_counts, draw_histogram,
 )
 
-__all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws", "table_draws_from",
+__all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws",
            "table_rows", "row_workspace", "count_rows", "rows_union", "sorted_counts"]
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
@@ -133,25 +133,12 @@ def table_draws(hole, seats, cards, extra_value):
     counts = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.float64)
     entries = np.empty(n_seats, dtype=np.int64)
     totals = np.empty(n_seats, dtype=np.int64)
-    return table_draws_from(hole, seats, cards, extra_value, vals, counts, entries, totals, 0)
-
-
-@njit
-def table_draws_from(hole, seats, cards, extra_value, vals, counts, entries, totals, first):
-    """:func:`table_draws` with the draws of the first ``first`` seats already counted by
-    :func:`~ricochet_math.evaluator.evaluation.draw_counts` into ``vals[k]``, ``counts[k]`` (its
-    entries), ``entries[k]`` and ``totals[k]`` (its return values); the other seats' rows are
-    filled here.  The same numbers as :func:`table_draws`, for a caller that has read one seat's
-    draws before deciding whether it needs the others'."""
-    n_seats = seats.shape[0]
     words = np.zeros(_WORDS, dtype=np.int64)
     for k in range(n_seats):
-        if k >= first:
-            s = seats[k]
-            e, total = draw_counts(hole[s, 0], hole[s, 1], cards, vals[k], counts[k])
-            entries[k] = e
-            totals[k] = total
-        e = entries[k]
+        s = seats[k]
+        e, total = draw_counts(hole[s, 0], hole[s, 1], cards, vals[k], counts[k])
+        entries[k] = e
+        totals[k] = total
         for i in range(e):
             v = vals[k, i]
             words[v >> 5] |= 1 << (v & 31)
