@@ -234,14 +234,21 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         max_reach = max(max_reach, length[k + 1] - first[k + 1])
     # the integer arrays in one allocation: todo (one spare: appends are written before they count), slot,
     # the walk's entries and at (below), the seat's grid values, n_upto (every entry read is written below)
-    ints = np.empty(MAX_TIED * (K + 1) + 3 * K + max_reach + 1 + MAX_TIED * (R + 2), dtype=np.int32)
+    ints = np.empty(MAX_TIED * (K + 1) + 7 * K + max_reach + 1 + MAX_TIED * (R + 2), dtype=np.int32)
     todo = ints[:MAX_TIED * (K + 1)].reshape((MAX_TIED, K + 1))
     o = MAX_TIED * (K + 1)
     slot = ints[o:o + K]
     walk = ints[o + K:o + 2 * K]
     at = ints[o + 2 * K:o + 3 * K]
     reach_g = ints[o + 3 * K:o + 3 * K + max_reach + 1]
-    n_upto = ints[o + 3 * K + max_reach + 1:].reshape((MAX_TIED, R + 2))
+    n_upto = ints[o + 3 * K + max_reach + 1:o + 3 * K + max_reach + 1 + MAX_TIED * (R + 2)].reshape((MAX_TIED, R + 2))
+    o += 3 * K + max_reach + 1 + MAX_TIED * (R + 2)
+    # a step's m = 0 updates, as lists (grid index, the seat's values below it): where the seat cannot tie
+    # (plain) and where it can (tie)
+    plain_g = ints[o:o + K]
+    plain_c = ints[o + K:o + 2 * K]
+    tie_g = ints[o + 2 * K:o + 3 * K]
+    tie_c = ints[o + 3 * K:o + 4 * K]
     for j in range(first[0], length[0]):
         level[0, index[0, j] - i_lo] = 0
     n1 = 0
@@ -278,17 +285,16 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                     n2 += 1
         n_upto[1, k + 2] = n1
         n_upto[2, k + 2] = n2
-    # Storage: G0[g, dp] (m = 0) over the grid, the pots of one value side by side (a step reads
-    # them together); G12[m - 1, slot[g], dp] for m = 1, 2.  G after the last seat where it is read.
+    # Storage: G0[dp, g] (m = 0) over the grid, one pot at a time (a step updates its entries pot by
+    # pot); G12[m - 1, slot[g], dp] for m = 1, 2.  G after the last seat where it is read.
     # the float arrays in one allocation: G0, G12, and cum, A and h (below)
     n12 = 2 * max(n1, 1) * R
     floats = np.empty(K * R + n12 + (max_reach + 1) * (R + 2), dtype=np.float64)
-    G0 = floats[:K * R].reshape((K, R))
+    G0 = floats[:K * R].reshape((R, K))
     G12 = floats[K * R:K * R + n12].reshape((2, max(n1, 1), R))
     o = K * R + n12
-    for g in range(K):
-        for dp in range(R):
-            G0[g, dp] = (pot1 + dp) / 1
+    for dp in range(R):
+        G0[dp, :] = (pot1 + dp) / 1
     for sl in range(n1):
         for m in range(1, MAX_TIED):
             for dp in range(R):
@@ -300,8 +306,8 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     # cum[j]: the seat's mass below its j-th grid value (under the grid included), summed in ascending
     # order as over every grid value (the values it cannot reach add exactly 0)
     cum = floats[o:o + max_reach + 1]
-    A = floats[o + max_reach + 1:o + (max_reach + 1) * (R + 1)].reshape((max_reach + 1, R))  # A[j, dp]: sum
-    # over the seat's values j.. of h * G0[., dp + 1]
+    A = floats[o + max_reach + 1:o + (max_reach + 1) * (R + 1)].reshape((R, max_reach + 1))  # A[dp, j]: sum
+    # over the seat's values j.. of h * G0[dp + 1, .]
     # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
     # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
     # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
@@ -345,15 +351,18 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                 g_max = K - 1 if r_fold > n_reach else reach_g[r_fold - 1]
                 # the suffix sums, every pot the seat can face (dp <= k: the later seats before k may have played)
                 for dp in range(k + 1):
-                    A[n_reach, dp] = 0.0
+                    A[dp, n_reach] = 0.0
                 for j in range(n_reach - 1, -1, -1):
                     g = reach_g[j]
                     hg = h[j]
                     for dp in range(k + 1):
-                        A[j, dp] = A[j + 1, dp] + hg * G0[g, dp + 1]
-        # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere)
+                        A[dp, j] = A[dp, j + 1] + hg * G0[dp + 1, g]
+        # m = 0: a tie continues at m = 1 (read only where the seat can tie: t = 0 exactly elsewhere).
+        # The walk lists the entries to update, then they are updated pot by pot.
         c = 0  # the seat's values below g
         n_keep = 0
+        n_plain = 0
+        n_tie = 0
         i = 0
         while i < n_walk:
             g = walk[i]
@@ -362,21 +371,14 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
             hit = 1 if reach_g[c] == g else 0
             if level[0, g] <= k:
                 at[g] = 2 * c + hit
-                bl = cum[c]
-                jn = c + hit
                 if hit:
-                    hs = h[c]
-                    sl = slot[g]
-                    for dp in range(k + 1):
-                        stay = G0[g, dp]
-                        t = hs * G12[0, sl, dp + 1]
-                        play = bl * G0[g, dp + 1] + t
-                        G0[g, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
+                    tie_g[n_tie] = g
+                    tie_c[n_tie] = c
+                    n_tie += 1
                 else:
-                    for dp in range(k + 1):
-                        stay = G0[g, dp]
-                        play = bl * G0[g, dp + 1] + 0.0
-                        G0[g, dp] = play if A[jn, dp] + 0.0 + bk - 2.0 > -1.0 else stay
+                    plain_g[n_plain] = g
+                    plain_c[n_plain] = c
+                    n_plain += 1
                 walk[n_keep] = g
                 n_keep += 1
             c += hit
@@ -389,6 +391,23 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         n_walk = n_keep
         if g_max < 0:
             continue
+        for dp in range(k + 1):  # ascending: each reads the next pot before it is replaced
+            now = G0[dp]
+            nxt = G0[dp + 1]
+            a = A[dp]
+            for i in range(n_plain):
+                g = plain_g[i]
+                c = plain_c[i]
+                stay = now[g]
+                play = cum[c] * nxt[g] + 0.0
+                now[g] = play if a[c] + 0.0 + bk - 2.0 > -1.0 else stay
+            for i in range(n_tie):
+                g = tie_g[i]
+                c = tie_c[i]
+                stay = now[g]
+                t = h[c] * G12[0, slot[g], dp + 1]
+                play = cum[c] * nxt[g] + t
+                now[g] = play if a[c + 1] + t + bk - 2.0 > -1.0 else stay
         # m = 1, 2: a tie continues at m = 2 (ties beyond MAX_TIED = 3 holders count as 3); their
         # entries are m = 0 entries of the same level or lower, so at[g] is set
         for m in range(1, MAX_TIED):
@@ -406,13 +425,13 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                     stay = G12[m - 1, sl, dp]
                     t = hs * G12[1, sl, dp + 1]  # 0 * share = 0 exactly where the seat cannot tie
                     play = bl * G12[m - 1, sl, dp + 1] + t
-                    G12[m - 1, sl, dp] = play if A[jn, dp] + t + bk - 2.0 > -1.0 else stay
+                    G12[m - 1, sl, dp] = play if A[dp, jn] + t + bk - 2.0 > -1.0 else stay
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
     for j in range(first[0], length[0]):  # the entries of level 0: my values, and the tie
         g = index[0, j] - i_lo
-        out[0, 0, g] = G0[g, 0]
+        out[0, 0, g] = G0[0, g]
     if tie >= 0:
-        out[0, 0, tie] = G0[tie, 0]
+        out[0, 0, tie] = G0[0, tie]
         for m in range(1, MAX_TIED):
             out[m, 0, tie] = G12[m - 1, slot[tie], 0]
     return out
