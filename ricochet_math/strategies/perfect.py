@@ -692,36 +692,48 @@ def _reading_decision(reading, use_bonus, unseen, hole, order, pos, best_value, 
 
 
 @njit
-def _plays_surely(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer, use_bonus, others_perfect,
-                  others_bonus):
-    """True when a lower bound of the acting seat's EV(play) (its reading's bonus term counted as in
-    :func:`_seat_values`, ante units) is above -1 by more than 1e-9: it plays, whatever the
-    look-ahead gives.  Read from :func:`~ricochet_math.strategies.draws.count_rows`' rows alone
-    (row 0 the acting seat's, rows 1.. the later seats' in order of play), before any look-ahead.
+def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer, use_bonus, others_perfect,
+                    others_bonus):
+    """1 (play) or -1 (fold) where bounds of the acting seat's EV(play) decide it before any look-ahead,
+    else 0.  EV(play) counts the bonus term as its reading does (:func:`_seat_values`), in ante units;
+    read from :func:`~ricochet_math.strategies.draws.count_rows`' rows alone (row 0 the acting seat's,
+    rows 1.. the later seats' in order of play).
 
-    The bound: one of ``m + 1`` holders at value ``s`` keeps at least ``P / (m + 1)`` whenever every
+    Lower bound: one of ``m + 1`` holders at value ``s`` keeps at least ``P / (m + 1)`` whenever every
     later seat ends below ``s`` or folds (a seat that plays and ends below only adds to the pot; any
     other outcome counts 0), so the look-ahead's share at ``s`` is at least ``(pot + 1) / (m + 1)
     prod_k f_k(s)`` with ``f_k(s) = P_k(final < s)`` (by induction over the backward steps of
-    :func:`_continuation`: ``G_k >= f_k(s) G_{k+1}`` whether seat ``k`` plays or folds), and
-    ``f_k(s) = 1`` where a perfect later seat folds for sure facing ``s`` (its EV(play) is at most
-    its mass at and above ``s`` times the largest pot, plus its bonus, minus 2).  1e-9 is far above
-    any rounding of these sums or of the look-ahead's (about 1e-15), so the decision is the one the
-    full look-ahead makes, never another (tests/test_speed_perfect.py checks it on every state).
+    :func:`_continuation`: ``G_k >= f_k(s) G_{k+1}`` whether seat ``k`` plays or folds), and ``f_k(s)
+    = 1`` where a perfect later seat folds for sure facing ``s`` (its EV(play) is at most its mass at
+    and above ``s`` times the largest pot, plus its bonus, minus 2).
 
-    Summed from my highest value down, where the shares are largest, and stopped as soon as the
-    bound clears -1, or cannot any more: ``prod_k f_k(s)`` only falls as ``s`` falls, so what is
-    left adds at most ``(pot + 1) prod_k f_k(s)`` times my mass still to come."""
+    Upper bound: the share is at most the largest pot over ``m + 1``, times ``P_k(final <= s)`` for each
+    later seat ``k`` that plays for sure facing ``s`` (whatever the pot and the ties; counted only when
+    the later seats play perfectly): by the lower bound applied to it, its EV(play) is at least ``(pot + 2)`` times its mass above ``s`` times
+    ``prod_{j > k} f_j(s)`` (``f_j`` only rises with the value), plus its bonus, minus 2.
+
+    Either bound decides when it is beyond -1 by 1e-9, far above any rounding of these sums or of
+    the look-ahead's (about 1e-15), so the decision is the one the full look-ahead makes, never
+    another (tests/test_speed_perfect.py checks both bounds against it).  Summed from my highest
+    value down, where the shares are largest, and stopped once neither can decide: what is left
+    adds at most ``(pot + 1) prod_k f_k(s)`` times my mass still to come to the lower bound (the
+    product only falls as ``s`` falls), and the upper bound only grows."""
     row_values, prob, length = ws[4], ws[5], ws[6]
     n_later = n_seats - 1
-    ptr = np.empty(max(n_later, 1), dtype=np.int64)  # each later seat's lowest value >= s
-    above = np.zeros(max(n_later, 1), dtype=np.float64)  # its mass at and above s
+    size = max(n_later, 1)
+    ptr = np.empty(size, dtype=np.int64)  # each later seat's lowest value >= s
+    above = np.zeros(size, dtype=np.float64)  # its mass at and above s
+    at_s = np.empty(size, dtype=np.float64)  # its mass at s
+    fac = np.empty(size, dtype=np.float64)  # f_k(s)
     for k in range(n_later):
         ptr[k] = length[k + 1]
     pot1 = pot + 1.0
     pot_max = pot1 + n_later
-    target = -1.0 + 1e-9 + 2.0 - (ws[14][0, 0] if use_bonus else 0.0)  # what the shares must sum above
-    ev = 0.0
+    b_me = ws[14][0, 0] if use_bonus else 0.0
+    play_above = 1.0 + 1e-9 - b_me  # the shares' sum that makes EV(play) > -1 + 1e-9
+    fold_below = 1.0 - 1e-9 - b_me  # ... that makes it <= -1 - 1e-9
+    lower = 0.0
+    upper = 0.0
     left = 1.0 + 1e-9  # my mass not yet summed, rounded up
     for j in range(length[0] - 1, -1, -1):  # my values, descending
         f = row_values[0, j]
@@ -730,7 +742,7 @@ def _plays_surely(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer, 
         elif f == best_value and (not dealer_in or ties_dealer):
             holders = 1 if dealer_in else min(n_tied, MAX_TIED - 1) + 1
         else:
-            return False  # this value and every lower one does not stand: the bound is complete
+            break  # this value and every lower one does not stand: both sums are complete
         prod = 1.0
         for k in range(n_later):
             r = k + 1
@@ -741,15 +753,29 @@ def _plays_surely(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer, 
                 acc += prob[r, i]
             ptr[k] = i
             above[k] = acc
-            if not (others_perfect and acc * pot_max + (ws[14][0, r] if others_bonus else 0.0) - 2.0 < -1.0 - 1e-9):
-                prod *= max(1.0 - acc, 0.0)  # seat k may play facing s (else its factor is 1)
-        ev += prob[0, j] * (pot1 / holders) * prod
-        left -= prob[0, j]
-        if ev > target:
-            return True
-        if ev + pot1 * prod * left <= target:
-            return False
-    return False
+            at_s[k] = prob[r, i] if i < length[r] and row_values[r, i] == f else 0.0
+            b_k = ws[14][0, r] if others_bonus else 0.0
+            folds = others_perfect and acc * pot_max + b_k - 2.0 < -1.0 - 1e-9
+            fac[k] = 1.0 if folds else max(1.0 - acc, 0.0)
+            prod *= fac[k]
+        cap = 1.0  # the upper bound's factors, from the last seat back
+        after = 1.0  # prod_{j > k} f_j(s)
+        for k in range(n_later - 1, -1, -1):
+            b_k = ws[14][0, k + 1] if others_bonus else 0.0
+            if others_perfect and (pot1 + 1.0) * (above[k] - at_s[k]) * after + b_k - 2.0 > -1.0 + 1e-9:
+                cap *= min(1.0 - above[k] + at_s[k], 1.0)  # seat k plays for sure: it must not beat s
+            after *= fac[k]
+        p = prob[0, j]
+        lower += p * (pot1 / holders) * prod
+        upper += p * (pot_max / holders) * cap
+        left -= p
+        if lower > play_above:
+            return 1
+        if upper > fold_below and lower + pot1 * prod * left <= play_above:
+            return 0
+    if upper <= fold_below:
+        return -1
+    return 1 if lower > play_above else 0
 
 
 @njit
@@ -797,10 +823,11 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
     count_rows(hole, seats, first, n_seats, ws, bonus_by_value, lo)
-    if not auto and _plays_surely(ws, n_seats, best_value, dealer_in, n_tied, pot,
-                                  options[Option.dealer_loses_ties] != 0, rd.mine_bonus,
-                                  rd.others == Reading.perfect, rd.others_bonus):
-        return True  # exact shortcut, never a different decision (see _plays_surely)
+    if not auto:
+        early = _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, options[Option.dealer_loses_ties] != 0,
+                                rd.mine_bonus, rd.others == Reading.perfect, rd.others_bonus)
+        if early != 0:
+            return early > 0  # exact shortcut, never a different decision (see _early_decision)
     values, index, prob, length = rows_union(ws, n_seats, best_value)
     return _seat_values(rd, values, index, prob, length, ws[14], ws[15], order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
