@@ -725,8 +725,10 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
     above = np.zeros(size, dtype=np.float64)  # its mass at and above s
     at_s = np.empty(size, dtype=np.float64)  # its mass at s
     fac = np.empty(size, dtype=np.float64)  # f_k(s)
+    bonus = np.empty(size, dtype=np.float64)  # its bonus as its reading counts it
     for k in range(n_later):
         ptr[k] = length[k + 1]
+        bonus[k] = ws[14][0, k + 1] if others_bonus else 0.0
     pot1 = pot + 1.0
     pot_max = pot1 + n_later
     b_me = ws[14][0, 0] if use_bonus else 0.0
@@ -735,6 +737,8 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
     lower = 0.0
     upper = 0.0
     left = 1.0 + 1e-9  # my mass not yet summed, rounded up
+    can_play = True  # each bound is summed only while it can still decide
+    can_fold = True
     for j in range(length[0] - 1, -1, -1):  # my values, descending
         f = row_values[0, j]
         if best_value < 0 or f > best_value:
@@ -753,29 +757,30 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
                 acc += prob[r, i]
             ptr[k] = i
             above[k] = acc
-            at_s[k] = prob[r, i] if i < length[r] and row_values[r, i] == f else 0.0
-            b_k = ws[14][0, r] if others_bonus else 0.0
-            folds = others_perfect and acc * pot_max + b_k - 2.0 < -1.0 - 1e-9
+            folds = others_perfect and acc * pot_max + bonus[k] - 2.0 < -1.0 - 1e-9
             fac[k] = 1.0 if folds else max(1.0 - acc, 0.0)
             prod *= fac[k]
-        cap = 1.0  # the upper bound's factors, from the last seat back
-        after = 1.0  # prod_{j > k} f_j(s)
-        for k in range(n_later - 1, -1, -1):
-            b_k = ws[14][0, k + 1] if others_bonus else 0.0
-            if others_perfect and (pot1 + 1.0) * (above[k] - at_s[k]) * after + b_k - 2.0 > -1.0 + 1e-9:
-                cap *= min(1.0 - above[k] + at_s[k], 1.0)  # seat k plays for sure: it must not beat s
-            after *= fac[k]
+            if can_fold:
+                at_s[k] = prob[r, i] if i < length[r] and row_values[r, i] == f else 0.0
         p = prob[0, j]
-        lower += p * (pot1 / holders) * prod
-        upper += p * (pot_max / holders) * cap
         left -= p
-        if lower > play_above:
-            return 1
-        if upper > fold_below and lower + pot1 * prod * left <= play_above:
+        if can_fold:
+            cap = 1.0  # the upper bound's factors, from the last seat back
+            after = 1.0  # prod_{j > k} f_j(s)
+            for k in range(n_later - 1, -1, -1):
+                if others_perfect and (pot1 + 1.0) * (above[k] - at_s[k]) * after + bonus[k] - 2.0 > -1.0 + 1e-9:
+                    cap *= min(1.0 - above[k] + at_s[k], 1.0)  # seat k plays for sure: it must not beat s
+                after *= fac[k]
+            upper += p * (pot_max / holders) * cap
+            can_fold = upper <= fold_below  # (the sum only grows)
+        if can_play:
+            lower += p * (pot1 / holders) * prod
+            if lower > play_above:
+                return 1
+            can_play = lower + pot1 * prod * left > play_above  # (what is left only shrinks)
+        if not can_play and not can_fold:
             return 0
-    if upper <= fold_below:
-        return -1
-    return 1 if lower > play_above else 0
+    return -1 if can_fold else 0
 
 
 @njit
