@@ -347,10 +347,12 @@ def count_rows(hole, seats, start, stop, ws, bonus_by_value, lo):
 
 
 @njit
-def rows_union(ws, n_seats, extra_value):
+def rows_union(ws, n_seats, extra_value, lo=0):
     """``(values, index, prob, length)`` of :func:`table_rows` from the rows :func:`count_rows`
-    wrote: the union of their values (and ``extra_value`` when >= 0), ascending, and each row's
-    values as indices into it."""
+    wrote: the union of their values from ``lo`` up (and ``extra_value`` when >= ``lo``),
+    ascending, and each row's values from ``lo`` up as indices into it (``index[k, j]`` for ``j >=
+    first[k]``, the row's first entry at or above the ``lo`` that :func:`count_rows` was given,
+    which must be this one; the entries below are not set)."""
     (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs, flush_values, union,
      absent, seat_bits, p_count, sums, first) = ws
     if extra_value >= 0:
@@ -358,6 +360,10 @@ def rows_union(ws, n_seats, extra_value):
     for lane in range(1, _UNION_LANES):
         for w in range(_WORDS64):
             union[0, w] |= union[lane, w]
+    if lo > 0:  # the values below lo left out
+        for w in range(lo >> 6):
+            union[0, w] = 0
+        union[0, lo >> 6] &= -(np.int64(1) << (lo & 63))
     n_entries = 1
     for k in range(n_seats):
         n_entries += length[k]
@@ -374,7 +380,7 @@ def rows_union(ws, n_seats, extra_value):
             x &= x - 1
     index = np.empty((n_seats, MAX_DRAW_ENTRIES), dtype=np.int32)
     for k in range(n_seats):
-        for j in range(length[k]):
+        for j in range(first[k] if lo > 0 else 0, length[k]):
             index[k, j] = where[row_values[k, j]]
     return values[:u], index, prob, length
 

@@ -199,7 +199,7 @@ def _continuation(reading, use_bonus, hists, bonuses, below0, n_later, pot1, dea
 
 
 @njit
-def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuses, below0, n_later, pot1, active,
+def _continuation_perfect(use_bonus, index, prob, length, first, K, bonuses, below0, n_later, pot1, active,
                           tie):
     """:func:`_continuation` for later seats that play perfectly, computed only where it is read:
     the same numbers, bit for bit, at every entry the acting seat's EV reads (``G[0, 0, g]`` at
@@ -217,8 +217,8 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
 
     The distributions are :func:`~ricochet_math.strategies.draws.table_rows`' compact rows: row 0
     the acting seat's, row ``1 + k`` later seat ``k``'s (``hists[k]`` of :func:`_continuation`
-    where it is not 0), the grid index of entry ``j`` being ``index[row, j] - i_lo`` for ``j >=
-    first[row]`` (the entries below are under the grid).  The acting seat's values on the grid
+    where it is not 0), the grid index of entry ``j`` being ``index[row, j]`` for ``j >=
+    first[row]`` (the entries below are under the grid and have no index).  The acting seat's values on the grid
     are the entries of ``G[0, 0]`` its EV reads."""
     R = n_later + 1
     never = n_later + 1
@@ -250,7 +250,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
     tie_g = ints[o + 2 * K:o + 3 * K]
     tie_c = ints[o + 3 * K:o + 4 * K]
     for j in range(first[0], length[0]):
-        level[0, index[0, j] - i_lo] = 0
+        level[0, index[0, j]] = 0
     n1 = 0
     n2 = 0
     if tie >= 0:
@@ -268,7 +268,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
         f = first[k + 1]
         n_reach = length[k + 1] - f
         for j in range(f, length[k + 1]):  # the seat's values on the grid, ascending
-            g = index[k + 1, j] - i_lo
+            g = index[k + 1, j]
             l0 = level[0, g]
             if l0 > k + 1:
                 level[0, g] = k + 1
@@ -338,7 +338,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                 cum[j] = acc
                 h[j] = prob[k + 1, f + j]
                 acc += h[j]
-                reach_g[j] = index[k + 1, f + j] - i_lo
+                reach_g[j] = index[k + 1, f + j]
             cum[n_reach] = acc
             reach_g[n_reach] = K
             h[n_reach] = 0.0
@@ -428,7 +428,7 @@ def _continuation_perfect(use_bonus, index, prob, length, first, i_lo, K, bonuse
                     G12[m - 1, sl, dp] = play if A[dp, jn] + t + bk - 2.0 > -1.0 else stay
     out = np.empty((MAX_TIED, 1, K), dtype=np.float64)  # the entries the acting seat reads, as _continuation's
     for j in range(first[0], length[0]):  # the entries of level 0: my values, and the tie
-        g = index[0, j] - i_lo
+        g = index[0, j]
         out[0, 0, g] = G0[0, g]
     if tie >= 0:
         out[0, 0, tie] = G0[0, tie]
@@ -475,8 +475,9 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
     seats = order[pos:]
     n_seats = seats.shape[0]
     ws = row_workspace(unseen_cards(unseen), n_seats)
-    count_rows(hole, seats, 0, n_seats, ws, bonus_by_value, _grid_lo(rd, best_value, options))
-    values, index, prob, length = rows_union(ws, n_seats, best_value)
+    lo = _grid_lo(rd, best_value, options)
+    count_rows(hole, seats, 0, n_seats, ws, bonus_by_value, lo)
+    values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
     ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, ws[14], ws[15], order,
                                                        pos, best_value, dealer_in, n_tied, pot, dealer_kicked,
@@ -501,7 +502,8 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
                  dealer_kicked, bonus_by_value, options, shares_out):
     """:func:`seat_values` given the final-value distributions of the acting seat (row 0) and of
     the later seats (rows 1.., in order of play) as the compact rows of
-    :func:`~ricochet_math.strategies.draws.table_rows` over the ascending ``values`` (which include
+    :func:`~ricochet_math.strategies.draws.table_rows` over the ascending ``values``, the grid
+    (:func:`~ricochet_math.strategies.draws.rows_union` from ``lo = _grid_lo(...)`` up, with
     ``best_value``); ``shares_out`` (float64[7462] or empty) receives the share by value.  Every
     sum runs over a row's entries in ascending value order, as over the dense histograms (the
     values a seat cannot reach add exactly 0).  ``sums`` and ``first``: each row's expected bonus,
@@ -519,15 +521,11 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
     dv = options[Option.dealer_value]
     dv_reach = dv if ties_dealer else dv + 1
-    # The value grid: every value some seat can reach from ``lo`` up, plus the value to
-    # beat (the union ``values`` from its first value >= lo).  Whatever stands after my play
-    # is >= best_value, so lower values only count as "below" (the dealer-only readings also
-    # need the values that reach her hand).
-    lo = _grid_lo(rd, best_value, options)
-    i_lo = 0
-    while i_lo < U and values[i_lo] < lo:
-        i_lo += 1
-    K = U - i_lo
+    # The value grid: every value some seat can reach from ``lo = _grid_lo(...)`` up, plus the
+    # value to beat (the union ``values``).  Whatever stands after my play is >= best_value, so
+    # lower values only count as "below" (the dealer-only readings also need the values that
+    # reach her hand).
+    K = U
     # the later seats' expected bonuses and mass below the grid (count_rows' sums)
     bonuses = sums[0, 1:]  # (empty with no later seat: nothing reads them then)
     below0 = sums[1, 1:]
@@ -539,11 +537,11 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     if need_hists:
         for k in range(n_later):
             for j in range(first[k + 1], length[k + 1]):
-                hists[k, index[k + 1, j] - i_lo] = prob[k + 1, j]
+                hists[k, index[k + 1, j]] = prob[k + 1, j]
     dealer_start = K  # (read by the dealer-only readings only: the same condition as the distributions')
     if need_hists:
         for i in range(K):
-            if values[i_lo + i] >= dv_reach:
+            if values[i] >= dv_reach:
                 dealer_start = i
                 break
     # Later seats that fold whatever stands (exact: even the largest final pot cannot
@@ -558,7 +556,7 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     if rd.others == Reading.perfect:
         # best_value (>= 0) is in the union and is its first value on the grid
         tie = 0 if best_value >= 0 else -1
-        G = _continuation_perfect(rd.others_bonus, index, prob, length, first, i_lo, K, bonuses, below0, n_later,
+        G = _continuation_perfect(rd.others_bonus, index, prob, length, first, K, bonuses, below0, n_later,
                                   pot + 1, active, tie)
     else:
         G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
@@ -568,8 +566,8 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     p_win = 0.0
     for j in range(first[0], length[0]):  # my values on the grid, ascending
         pf = prob[0, j]
-        g = index[0, j] - i_lo
-        f = values[i_lo + g]
+        g = index[0, j]
+        f = values[g]
         if best_value < 0:
             share = G[0, 0, g]
         elif f > best_value:
@@ -597,8 +595,8 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
         e0 = 0.0
         for j in range(first[0], length[0]):
             pf = prob[0, j]
-            g = index[0, j] - i_lo
-            f = values[i_lo + g]
+            g = index[0, j]
+            f = values[g]
             if best_value < 0 or f > best_value:
                 e0 += pf * G0[0, 0, g]
             elif f == best_value:
@@ -613,7 +611,7 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
             decide = 1e9
         else:
             pr = 0.0
-            for j in range(length[0]):
+            for j in range(first[0], length[0]):  # (the values below the grid are below dv_reach)
                 if values[index[0, j]] >= dv_reach:
                     pr += prob[0, j]
             if rd.mine == Reading.pot_odds_now:
@@ -833,6 +831,6 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
                                 rd.mine_bonus, rd.others == Reading.perfect, rd.others_bonus)
         if early != 0:
             return early > 0  # exact shortcut, never a different decision (see _early_decision)
-    values, index, prob, length = rows_union(ws, n_seats, best_value)
+    values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
     return _seat_values(rd, values, index, prob, length, ws[14], ws[15], order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]
