@@ -703,19 +703,23 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
     prod_k f_k(s)`` with ``f_k(s) = P_k(final < s)`` (by induction over the backward steps of
     :func:`_continuation`: ``G_k >= f_k(s) G_{k+1}`` whether seat ``k`` plays or folds), and ``f_k(s)
     = 1`` where a perfect later seat folds for sure facing ``s`` (its EV(play) is at most its mass at
-    and above ``s`` times the largest pot, plus its bonus, minus 2).
+    and above ``s`` times the largest pot, plus its bonus, minus 2).  Each later seat that plays for
+    sure facing ``s`` (below) has added its unit to the pot when every seat ends below ``s``: the pot
+    in the bound is ``pot + 1`` plus their number.
 
     Upper bound: the share is at most the largest pot over ``m + 1``, times ``P_k(final <= s)`` for each
     later seat ``k`` that plays for sure facing ``s`` (whatever the pot and the ties; counted only when
-    the later seats play perfectly): by the lower bound applied to it, its EV(play) is at least ``(pot + 2)`` times its mass above ``s`` times
-    ``prod_{j > k} f_j(s)`` (``f_j`` only rises with the value), plus its bonus, minus 2.
+    the later seats play perfectly), and the largest pot leaves out the seats that fold for sure
+    facing ``s`` (where I end holding ``s``, every later seat faced ``s``).  A seat plays for sure when,
+    by the lower bound applied to it, its EV(play) is at least ``(pot + 2)`` times its mass above ``s``
+    times ``prod_{j > k} f_j(s)`` (``f_j`` only rises with the value), plus its bonus, minus 2, above -1.
 
     Either bound decides when it is beyond -1 by 1e-9, far above any rounding of these sums or of
     the look-ahead's (about 1e-15), so the decision is the one the full look-ahead makes, never
     another (tests/test_speed_perfect.py checks both bounds against it).  Summed from my highest
     value down, where the shares are largest, and stopped once neither can decide: what is left
-    adds at most ``(pot + 1) prod_k f_k(s)`` times my mass still to come to the lower bound (the
-    product only falls as ``s`` falls), and the upper bound only grows."""
+    adds at most the largest pot times ``prod_k f_k(s)`` times my mass still to come to the lower
+    bound (the product only falls as ``s`` falls), and the upper bound only grows."""
     row_values, prob, length = ws[4], ws[5], ws[6]
     n_later = n_seats - 1
     size = max(n_later, 1)
@@ -746,6 +750,7 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
         else:
             break  # this value and every lower one does not stand: both sums are complete
         prod = 1.0
+        n_fold = 0  # later seats that fold for sure facing s
         for k in range(n_later):
             r = k + 1
             i = ptr[k]
@@ -756,26 +761,30 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
             ptr[k] = i
             above[k] = acc
             folds = others_perfect and acc * pot_max + bonus[k] - 2.0 < -1.0 - 1e-9
+            n_fold += folds
             fac[k] = 1.0 if folds else max(1.0 - acc, 0.0)
             prod *= fac[k]
-            if can_fold:
-                at_s[k] = prob[r, i] if i < length[r] and row_values[r, i] == f else 0.0
-        p = prob[0, j]
-        left -= p
-        if can_fold:
-            cap = 1.0  # the upper bound's factors, from the last seat back
+            at_s[k] = prob[r, i] if i < length[r] and row_values[r, i] == f else 0.0
+        cap = 1.0  # the upper bound's factors, from the last seat back
+        n_sure = 0  # later seats that play for sure facing s
+        if others_perfect:
             after = 1.0  # prod_{j > k} f_j(s)
             for k in range(n_later - 1, -1, -1):
-                if others_perfect and (pot1 + 1.0) * (above[k] - at_s[k]) * after + bonus[k] - 2.0 > -1.0 + 1e-9:
+                if (pot1 + 1.0) * (above[k] - at_s[k]) * after + bonus[k] - 2.0 > -1.0 + 1e-9:
                     cap *= min(1.0 - above[k] + at_s[k], 1.0)  # seat k plays for sure: it must not beat s
+                    n_sure += 1
                 after *= fac[k]
-            upper += p * (pot_max / holders) * cap
+        p = prob[0, j]
+        left -= p
+        if can_fold:  # the pot I can end with: the seats that fold for sure add nothing to it
+            upper += p * ((pot_max - n_fold) / holders) * cap
             can_fold = upper <= fold_below  # (the sum only grows)
-        if can_play:
-            lower += p * (pot1 / holders) * prod
+        if can_play:  # ... the seats that play for sure add theirs when every seat ends below s
+            lower += p * ((pot1 + n_sure) / holders) * prod
             if lower > play_above:
                 return 1
-            can_play = lower + pot1 * prod * left > play_above  # (what is left only shrinks)
+            # what is left adds at most (pot + 1 + every later seat) prod times my mass still to come
+            can_play = lower + pot_max * prod * left > play_above
         if not can_play and not can_fold:
             return 0
     return -1 if can_fold else 0
