@@ -160,11 +160,14 @@ def compute() -> dict:
 
 
 # Provenance rows that describe the checkout, not the figures: they change with every commit.
-CHECKOUT_ROWS = ("git commit,", "uncommitted changes to tracked files,")
+# rows about the checkout and the machine, not figures: the operating system's build string differs from
+# machine to machine (the kernel's version is in it)
+CHECKOUT_ROWS = ("git commit,", "uncommitted changes to tracked files,", "platform,")
 
 
 def build_report_tables(out_dir: Path) -> dict[str, str]:
-    """The tiny report's CSV tables, by file name (the checkout's provenance rows left out)."""
+    """The tiny report's CSV tables, by file name (the checkout's and the platform's provenance rows
+    left out)."""
     rm.build_report(out_dir=out_dir, **REPORT_KW)
     tables = {p.name: p.read_text(encoding="utf-8") for p in sorted((out_dir / "tables").glob("*.csv"))}
     tables["provenance.csv"] = "".join(line for line in tables["provenance.csv"].splitlines(keepends=True)

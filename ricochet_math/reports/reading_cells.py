@@ -35,6 +35,7 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.classes import class_index_table, player_classes
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import chunk_seed
+from ricochet_math.solvers.linear import dot, quadratic, solve_psd
 from ricochet_math.solvers.stats import z_value
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
@@ -205,7 +206,8 @@ def _run_chunk(rules, players: int, reading: str, seed: int, i: int):
     setup = prepare(rules, players, reading, control_variates=True)
     chunk = run_chunk_records(setup, chunk_seed(int(np.random.SeedSequence(seed).entropy), i), CHUNK_ROUNDS)
     v = _frequency_vectors(chunk.records, chunk.decks, players, setup.game.kick_value)
-    return chunk.sums, v.T @ v
+    # v^T v summed round by round in a fixed order (a BLAS product adds in an order of the CPU's own)
+    return chunk.sums, np.stack([(v * v[:, [i]]).sum(axis=0) for i in range(v.shape[1])])
 
 
 def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int, *,
@@ -266,7 +268,7 @@ def controlled_mean(cross, means, target: int, controls, level: float = 0.95):
         return (math.nan,) * 4
 
     def fit(cov):
-        return np.linalg.lstsq(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)[0]
+        return solve_psd(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)
 
     crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= max(1200, 50 * len(ctl))
     if crossed:
@@ -280,8 +282,9 @@ def controlled_mean(cross, means, target: int, controls, level: float = 0.95):
     est = var = pm = pv = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = betas[1 - i] if len(halves) == 2 else betas[0]
-        est += n * (mean[target] - beta @ (mean[ctl] - means[ctl]))
-        var += n * max(cov[target, target] - 2 * beta @ cov[ctl, target] + beta @ cov[np.ix_(ctl, ctl)] @ beta, 0.0)
+        est += n * (mean[target] - dot(beta, mean[ctl] - means[ctl]))
+        var += n * max(cov[target, target] - 2 * dot(beta, cov[ctl, target]) + quadratic(beta, cov[np.ix_(ctl, ctl)]),
+                       0.0)
         pm += n * mean[target]
         pv += n * cov[target, target]
     return est / n_all, math.sqrt(var) / n_all, pm / n_all, math.sqrt(pv) / n_all

@@ -8,6 +8,8 @@ a narrower interval, unbiased.
 
 The coefficients
 ----------------
+(Their fit and the corrections are computed by :mod:`ricochet_math.solvers.linear`, in a
+fixed order, so the digits do not depend on the CPU's BLAS kernels.)
 ``beta`` is fitted by least squares, **cross-fitted**: the engine keeps the
 sums of ``u u^T`` separately for even and odd chunks, and each half is
 corrected with the coefficients fitted on the other half, so ``beta`` never
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ricochet_math.engine.controls import U, control_indices, seat_index
+from ricochet_math.solvers.linear import dot, quadratic, solve_psd
 from ricochet_math.solvers.stats import Estimate, z_value
 
 __all__ = ["MIN_HALF_ROUNDS", "ControlledEstimate", "controlled_estimate", "controlled_ratio", "seat_index"]
@@ -58,7 +61,7 @@ def _half(cross):
 
 
 def _fit(cov, target, ctl):
-    return np.linalg.lstsq(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)[0]
+    return solve_psd(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)
 
 
 def controlled_estimate(cross, means, level: float = 0.95, target: int = U.x) -> ControlledEstimate:
@@ -81,9 +84,9 @@ def controlled_estimate(cross, means, level: float = 0.95, target: int = U.x) ->
     for i, (n, mean, cov) in enumerate(halves):
         beta = betas[1 - i]
         dz = mean[ctl] - means[ctl]
-        est += n * (mean[target] - beta @ dz)
+        est += n * (mean[target] - dot(beta, dz))
         c_zz = cov[np.ix_(ctl, ctl)]
-        var_sum += n * max(cov[target, target] - 2 * beta @ cov[ctl, target] + beta @ c_zz @ beta, 0.0)
+        var_sum += n * max(cov[target, target] - 2 * dot(beta, cov[ctl, target]) + quadratic(beta, c_zz), 0.0)
         plain_mean += n * mean[target]
         plain_var += n * cov[target, target]
     z = z_value(level)
@@ -113,8 +116,8 @@ def controlled_ratio(cross, means, level: float = 0.95) -> Estimate:
     var_sum = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = est.beta[1 - i]
-        v_res = cov[U.x, U.x] - 2 * beta @ cov[ctl, U.x] + beta @ cov[np.ix_(ctl, ctl)] @ beta
-        c_rw = cov[U.x, U.w] - beta @ cov[ctl, U.w]
+        v_res = cov[U.x, U.x] - 2 * dot(beta, cov[ctl, U.x]) + quadratic(beta, cov[np.ix_(ctl, ctl)])
+        c_rw = cov[U.x, U.w] - dot(beta, cov[ctl, U.w])
         var_sum += n * max(v_res - 2 * ratio * c_rw + ratio * ratio * cov[U.w, U.w], 0.0)
     se = float(np.sqrt(var_sum) / n_all / w_bar)
     z = z_value(level)
