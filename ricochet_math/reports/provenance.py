@@ -12,11 +12,9 @@ import platform
 import subprocess
 from pathlib import Path
 
-import matplotlib
 import numba
 import numpy as np
 import pandas
-import scipy
 
 from ricochet_math._version import __version__
 from ricochet_math.rules.files import paytables_dir
@@ -87,6 +85,10 @@ def git_state(where: str | os.PathLike | None = None) -> tuple[str, str]:
 
 def provenance_rows(rules, size, players, rounds, seed, date: str) -> list[tuple[str, str, bool]]:
     """(item, value, volatile) rows of the provenance table."""
+    # lazy: scipy and matplotlib add about a second to `import ricochet_math` (and to every command)
+    import matplotlib
+    import scipy
+
     commit, dirty = git_state()
     rows = [
         ("package", f"ricochet_math {__version__}", False),

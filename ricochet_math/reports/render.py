@@ -21,10 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import matplotlib as mpl
 import pandas as pd
 from markupsafe import Markup, escape
-from matplotlib.figure import Figure
 
 from ricochet_math.reports.document import Para, Plot, Table, Volatile
 
@@ -46,6 +44,9 @@ _RC = {
 @contextmanager
 def rc_context():
     """Matplotlib settings of the report (fixed SVG hash salt, fonts), restored on leaving."""
+    # lazy, like the figure below: matplotlib adds about half a second to `import ricochet_math`
+    import matplotlib as mpl
+
     with mpl.rc_context():
         mpl.rcdefaults()
         mpl.rcParams.update(_RC)
@@ -54,6 +55,8 @@ def rc_context():
 
 def _svg(plot: Plot) -> str:
     """The plot as an inline SVG element: no XML header, metadata or namespaces; ids prefixed by the plot's name."""
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(plot.width, plot.height))
     plot.draw(fig, (0.0, 0.0, plot.width, plot.height))
     buf = io.StringIO()

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.evaluator.cards import RANKS
@@ -66,6 +65,9 @@ def _wald(total: np.ndarray, cross: np.ndarray, n: int, what: str) -> EqualityTe
     d = a @ mean
     c = a @ cov @ a.T / n
     w = float(d @ np.linalg.lstsq(c, d, rcond=None)[0]) if np.any(c) else 0.0
+    # lazy: scipy.stats adds about 0.6 s to `import ricochet_math` (and to every `ricochet` command)
+    from scipy.stats import chi2
+
     return EqualityTest(what, w, k - 1, float(chi2.sf(w, k - 1)), float(mean.max() - mean.min()))
 
 
