@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from ricochet_math.solvers.linear import dot, quadratic, solve_psd
+from ricochet_math.solvers.linear import dot, gram, quadratic, solve_psd, wald_statistic
 
 
 def _covariance(rng, rows, cols):
@@ -68,3 +68,28 @@ def test_the_fit_is_repeatable_to_the_bit():
     b = rng.normal(size=8)
     first = solve_psd(m, b)
     assert all(np.array_equal(first, solve_psd(m.copy(), b.copy())) for _ in range(3))
+
+
+def test_gram_is_the_cross_product_summed_row_by_row():
+    rng = np.random.default_rng(11)
+    v = rng.choice([0.0, 1.0, 0.5, 1 / 3], size=(257, 6))
+    got = gram(v)
+    # the same sums, one row at a time in order, in plain Python floats
+    want = np.zeros((6, 6))
+    for row in v.tolist():
+        for i in range(6):
+            for j in range(6):
+                want[i, j] += row[i] * row[j]
+    assert np.array_equal(got, want)
+    assert np.allclose(got, v.T @ v, rtol=1e-14, atol=0)
+    assert gram(np.zeros((4, 0))).shape == (0, 0)
+    with pytest.raises(ValueError, match="2-D"):
+        gram(np.zeros(3))
+
+
+def test_wald_statistic_is_the_quadratic_form_of_the_inverse():
+    rng = np.random.default_rng(12)
+    c = _covariance(rng, 200, 4) / 200
+    d = rng.normal(size=4) * 0.1
+    assert wald_statistic(d, c) == pytest.approx(float(d @ np.linalg.solve(c, d)), rel=1e-12)
+    assert wald_statistic(d, np.zeros((4, 4))) == 0.0

@@ -35,7 +35,7 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.classes import class_index_table, player_classes
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import chunk_seed
-from ricochet_math.solvers.linear import dot, quadratic, solve_psd
+from ricochet_math.solvers.linear import dot, gram, quadratic, solve_psd
 from ricochet_math.solvers.stats import z_value
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
@@ -206,8 +206,7 @@ def _run_chunk(rules, players: int, reading: str, seed: int, i: int):
     setup = prepare(rules, players, reading, control_variates=True)
     chunk = run_chunk_records(setup, chunk_seed(int(np.random.SeedSequence(seed).entropy), i), CHUNK_ROUNDS)
     v = _frequency_vectors(chunk.records, chunk.decks, players, setup.game.kick_value)
-    # v^T v summed round by round in a fixed order (a BLAS product adds in an order of the CPU's own)
-    return chunk.sums, np.stack([(v * v[:, [i]]).sum(axis=0) for i in range(v.shape[1])])
+    return chunk.sums, gram(v)  # fixed order (a BLAS product adds in an order of the CPU's own)
 
 
 def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int, *,

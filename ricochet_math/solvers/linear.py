@@ -15,12 +15,24 @@ import math
 
 import numpy as np
 
-__all__ = ["dot", "quadratic", "solve_psd"]
+__all__ = ["dot", "gram", "quadratic", "solve_psd", "wald_statistic"]
 
 
 def dot(a, b) -> float:
     """``sum_i a[i] b[i]``, exactly rounded (each product is rounded once, then the sum once)."""
     return math.fsum(float(x) * float(y) for x, y in zip(np.asarray(a).tolist(), np.asarray(b).tolist()))
+
+
+def gram(v) -> np.ndarray:
+    """``v^T v`` for a rounds x k array (the cross-product sums of a batch), each entry summed down the
+    rows in order: numpy's reduction along the first axis adds row after row, whatever the CPU, where
+    a BLAS product would add in an order of its own."""
+    v = np.ascontiguousarray(v, dtype=np.float64)
+    if v.ndim != 2:
+        raise ValueError(f"gram: a 2-D array is needed, not {v.ndim}-D")
+    if v.shape[1] == 0:
+        return np.zeros((0, 0))
+    return np.stack([(v * v[:, [i]]).sum(axis=0) for i in range(v.shape[1])])
 
 
 def quadratic(x, m) -> float:
@@ -83,3 +95,12 @@ def solve_psd(m, b, rcond: float = 1e-12) -> np.ndarray:
     for i in range(rank):
         out[order[i]] = x[i]
     return out
+
+
+def wald_statistic(d, c) -> float:
+    """``d^T c^-1 d`` for a covariance matrix ``c`` (the Wald statistic of a difference ``d`` of means),
+    through :func:`solve_psd` (a singular ``c`` uses the basic solution: the same value wherever ``d``
+    lies in ``c``'s range, as it does for differences of the means ``c`` describes); 0 when ``c`` is
+    all zeros."""
+    d = np.asarray(d, dtype=np.float64)
+    return dot(d, solve_psd(c, d)) if np.any(c) else 0.0

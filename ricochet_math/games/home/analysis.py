@@ -35,6 +35,7 @@ from ricochet_math.games.home.kernel import Records, play_batch
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.strategies import HomeStrategy, parse_strategies
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.linear import gram, wald_statistic
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
 __all__ = ["HomeSimulation", "EqualityTest", "simulate", "simulate_games", "record_sums", "records_of_games",
@@ -61,10 +62,10 @@ def _wald(total: np.ndarray, cross: np.ndarray, n: int, what: str) -> EqualityTe
     k = len(total)
     mean = total / n
     cov = (cross / n - np.outer(mean, mean)) * n / (n - 1)
-    a = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
-    d = a @ mean
-    c = a @ cov @ a.T / n
-    w = float(d @ np.linalg.lstsq(c, d, rcond=None)[0]) if np.any(c) else 0.0
+    # the k - 1 differences from the last mean, and their covariance, elementwise in a fixed order
+    d = mean[:-1] - mean[-1]
+    c = (cov[:-1, :-1] - cov[:-1, [-1]] - cov[[-1], :-1] + cov[-1, -1]) / n
+    w = wald_statistic(d, c)
     # lazy: scipy.stats adds about 0.6 s to `import ricochet_math` (and to every `ricochet` command)
     from scipy.stats import chi2
 
@@ -171,10 +172,10 @@ def record_sums(rec: Records, players: int) -> dict[str, np.ndarray]:
     by_order_fold[rows, order] = rec.status == 2
     # the starting card: the higher of the starting cards (cards in deal order: the first start_cards)
     start = rec.cards[:, :, :1].astype(np.int64) >> 2
-    return {
+    return {  # seat_cross by gram: summed in a fixed order, the same digits on any CPU
         "seat_net": net.sum(0), "seat_net_sq": (net * net).sum(0),
         "seat_share": share.sum(0), "seat_share_sq": (share * share).sum(0),
-        "seat_cross": net.T @ net, "seat_bought": rec.bought.sum(0).astype(np.float64),
+        "seat_cross": gram(net), "seat_bought": rec.bought.sum(0).astype(np.float64),
         "seat_turns": rec.turns.sum(0).astype(np.float64),
         "seat_status": np.stack([(rec.status == j).sum(0) for j in range(len(STATUS_NAMES))], axis=1).astype(
             np.float64),

@@ -29,6 +29,7 @@ from ricochet_math.games.ring.strategies import (
     strategy_code,
 )
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.linear import gram, wald_statistic
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
 __all__ = [
@@ -69,7 +70,7 @@ def _batch_sums(keys: np.ndarray, points: np.ndarray, shares: np.ndarray) -> dic
     return {
         "games": np.array([points.shape[0]], dtype=np.int64),
         "share": shares.sum(axis=0),
-        "share_x": shares.T @ shares,
+        "share_x": gram(shares),  # fixed order: the same digits on any CPU
         "points": points.sum(axis=0),
         "points_sq": (points.astype(np.int64) ** 2).sum(axis=0),
         "outright": (shares == 1.0).sum(axis=0),
@@ -135,7 +136,7 @@ class RingSimulation:
         cov = (self.sums["share_x"] - n * np.outer(mean, mean)) / (n - 1)
         d = mean[: p - 1] - 1.0 / p
         c = cov[: p - 1, : p - 1] / n
-        stat = float(d @ np.linalg.solve(c, d))
+        stat = wald_statistic(d, c)
         return EqualChances(stat, p - 1, _chi2_sf(stat, p - 1))
 
     def starts(self, seat: int) -> int:
