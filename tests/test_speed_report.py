@@ -72,3 +72,24 @@ def test_fixed_sizes_keep_their_job_keys(name, tmp_path):
     want = job_key("perfect N=2", {"rules": RULES.sha256, "seed": 7, "players": 2, "strategy": "perfect",
                                    "rounds": size.rounds})
     assert keys[("perfect", 2)] == want
+
+
+@pytest.mark.parametrize("rounds, sized", [(200_000, True), (50_000, False)])
+def test_method_table_says_how_the_rounds_were_chosen(rounds, sized):
+    """The report's Method table names the precision a sized build aimed at (not the nominal 200,000),
+    and the fixed count where the build fixed it."""
+    from types import SimpleNamespace
+
+    from ricochet_math.reports import sections
+    d = SimpleNamespace(size=SIZES["full"], rounds=rounds, seed=7, solo=SimpleNamespace(complete=True),
+                        perfect={}, response={}, weak={}, distribution=(4,))
+    sec = sections._method(d)
+    frame = next(b.data for b in sec.blocks if getattr(b, "csv", None) == "method")
+    text = dict(zip(frame["item"], frame["detail"]))
+    main, readings = text["Main game, 2-7 players"], text["Strategy readings, published figures"]
+    if sized:
+        assert "95% half-width of 0.05 points" in main and "200,000" not in main
+        assert "95% half-width of 0.1 points" in readings and "200,000" not in readings
+    else:
+        assert main.startswith("50,000 rounds per player count") and "half-width" not in main
+        assert readings.startswith("50,000 rounds per player count and reading")

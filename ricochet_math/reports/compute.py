@@ -138,7 +138,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
     ``rounds`` rounds."""
     many = [n for n in players if n >= 2]
     weak_rounds = size.weak_rounds(rounds)
-    sized = size.precision is not None and rounds == size.rounds
+    sized = size.sized(rounds)
     base = {"rules": rules.sha256, "seed": seed}
     jobs: list[Job] = []
     keys: dict[tuple, str] = {}

@@ -126,10 +126,19 @@ def _method(d: ReportData) -> Section:
                  if d.solo.complete else
                  f"exact counts over {int(d.solo.classes_done.sum())} of the 169 starting-hand classes only "
                  "(test size): not the game's figures")
+    if size.sized(d.rounds):  # runs sized to a precision: say so, not the nominal count
+        main_rounds = (f"rounds per player count chosen by a pilot run (its own seed) for a 95% half-width of "
+                       f"{size.precision:g} points on the RTP per initial bet (each run's rounds in the table of "
+                       "Section 3)")
+        reading_rounds = (f"rounds per player count and reading chosen by a pilot run for a 95% half-width of "
+                          f"{size.reading_precision:g} points (perfect play: the main game's runs)")
+    else:
+        main_rounds = f"{d.rounds:,} rounds per player count"
+        reading_rounds = f"{d.rounds:,} rounds per player count and reading"
     rows = [
         ("Main game, 1 player", "exact", solo_text),
         ("Main game, 2-7 players", "Monte Carlo, control variates",
-         f"{d.rounds:,} rounds per player count, perfect play, seed {d.seed}; RTP by the control-variate "
+         f"{main_rounds}, perfect play, seed {d.seed}; RTP by the control-variate "
          "estimate (below), the plain sample mean beside it as a check"),
         ("Chunks and seeding", "Monte Carlo",
          f"rounds in chunks ({_chunk_text(d)}); chunk i is dealt from numpy SeedSequence(seed).spawn(n)[i] "
@@ -137,7 +146,7 @@ def _method(d: ReportData) -> Section:
         ("N = 1 perfect-play simulation", "Monte Carlo",
          f"{size.solo_rounds:,} rounds, to reconcile the engine with the exact analysis (Section 5b)"),
         ("Strategy readings, published figures", "exact (N = 1) and Monte Carlo",
-         f"{d.rounds:,} rounds per player count and reading (ricochet_math.reports.published)"),
+         f"{reading_rounds} (ricochet_math.reports.published)"),
         ("Weak-player profiles", "Monte Carlo", f"{size.weak_rounds(d.rounds):,} rounds per player count and profile"),
         ("Perfect seat among publisher-like players", "Monte Carlo",
          f"{size.response_rounds:,} rounds per player count"),
@@ -444,8 +453,11 @@ def _published(d: ReportData) -> Section:
     s = Section("7", "Published figures vs computed")
     pub = d.published.to_frame()
     s.p("The publisher's figures (rulebook, second casino page) next to ours under every strategy reading. "
-        f"N = 1 is exact; N >= 2 is Monte Carlo, {d.rounds:,} rounds per player count and reading, seed "
-        f"{d.seed}, common random numbers across readings. RTP is per initial bet.")
+        f"N = 1 is exact; N >= 2 is Monte Carlo, "
+        + (f"each run sized by a pilot for a 95% half-width of {d.size.reading_precision:g} points "
+           f"({d.size.precision:g} for perfect play)" if d.size.sized(d.rounds)
+           else f"{d.rounds:,} rounds per player count and reading")
+        + f", seed {d.seed}, common random numbers across readings. RTP is per initial bet.")
     s.table("Published vs computed", ["figure", "published", "reading", "computed", CI_TEXT, "difference"],
             [[r.figure, pct(r.published, 2), r.reading, pct(r.computed, 2), ci(r.ci_low, r.ci_high),
               f"{100 * r.difference:+.2f} pts"] for r in pub.itertuples()], csv="published_vs_computed",

@@ -58,6 +58,11 @@ class ReportSize:
     precision: float | None = None
     reading_precision: float | None = None
 
+    def sized(self, rounds: int) -> bool:
+        """Whether a build with ``rounds`` sizes its runs to ``precision`` (a rounds count of its own
+        means fixed rounds)."""
+        return self.precision is not None and rounds == self.rounds
+
     def weak_rounds(self, rounds: int | None = None) -> int:
         return max(int(rounds if rounds is not None else self.rounds), 50_000)
 
@@ -80,6 +85,5 @@ SIZES: dict[str, ReportSize] = {
         note="FULL SIZE: N = 1 exact; every N >= 2 perfect-play run is sized by a pilot run (its own seed) to a "
              "95% half-width of 0.05 percentage points on the RTP per initial bet, and every other solver "
              "reading's run to 0.1 points (control variates of exactly known mean); each table row names the "
-             "rounds its run played, and 200,000 is the nominal count the text quotes. The weak-player and "
-             "best-response runs play fixed counts."),
+             "rounds its run played. The weak-player and best-response runs play fixed counts."),
 }
