@@ -35,9 +35,9 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.classes import class_index_table, player_classes
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import chunk_seed
-from ricochet_math.solvers.linear import dot, gram, quadratic, solve_psd
+from ricochet_math.solvers.linear import dot, gram
 from ricochet_math.solvers.stats import z_value
-from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
+from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio, fit_coefficients, residual_variance
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 
 __all__ = ["TARGET_HALF_WIDTH", "STORE_ALIASES", "CHUNK_ROUNDS", "Q_THRESHOLDS", "cell_seed", "Cell",
@@ -266,24 +266,20 @@ def controlled_mean(cross, means, target: int, controls, level: float = 0.95):
     if not halves:
         return (math.nan,) * 4
 
-    def fit(cov):
-        return solve_psd(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)
-
     crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= max(1200, 50 * len(ctl))
     if crossed:
-        betas = [fit(cov) for _, _, cov in halves]
+        betas = [fit_coefficients(cov, target, ctl) for _, _, cov in halves]
     else:
         tot = cross.sum(axis=0)
         n = tot[0, 0]
         mean = tot[0] / n
-        betas = [fit((tot - n * np.outer(mean, mean)) / max(n - 1.0, 1.0))] * 2
+        betas = [fit_coefficients((tot - n * np.outer(mean, mean)) / max(n - 1.0, 1.0), target, ctl)] * 2
     n_all = sum(n for n, _, _ in halves)
     est = var = pm = pv = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = betas[1 - i] if len(halves) == 2 else betas[0]
         est += n * (mean[target] - dot(beta, mean[ctl] - means[ctl]))
-        var += n * max(cov[target, target] - 2 * dot(beta, cov[ctl, target]) + quadratic(beta, cov[np.ix_(ctl, ctl)]),
-                       0.0)
+        var += n * max(residual_variance(cov, target, ctl, beta), 0.0)
         pm += n * mean[target]
         pv += n * cov[target, target]
     return est / n_all, math.sqrt(var) / n_all, pm / n_all, math.sqrt(pv) / n_all

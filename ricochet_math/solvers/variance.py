@@ -29,7 +29,8 @@ from ricochet_math.engine.controls import U, control_indices, seat_index
 from ricochet_math.solvers.linear import dot, quadratic, solve_psd
 from ricochet_math.solvers.stats import Estimate, z_value
 
-__all__ = ["MIN_HALF_ROUNDS", "ControlledEstimate", "controlled_estimate", "controlled_ratio", "seat_index"]
+__all__ = ["MIN_HALF_ROUNDS", "ControlledEstimate", "controlled_estimate", "controlled_ratio", "fit_coefficients",
+           "residual_variance", "seat_index"]
 
 #: fewer rounds than this (or than 50 per control) in either half: fit the coefficients on all
 #: rounds instead of cross-fitting (about 50 rounds per coefficient keeps a half's fit stable)
@@ -60,8 +61,15 @@ def _half(cross):
     return n, mean, cov
 
 
-def _fit(cov, target, ctl):
+def fit_coefficients(cov, target: int, ctl) -> np.ndarray:
+    """The least-squares ``beta`` of ``u[target]`` on the controls ``u[ctl]`` from a covariance matrix
+    of ``u`` (:func:`~ricochet_math.solvers.linear.solve_psd`: the same digits on every CPU)."""
     return solve_psd(cov[np.ix_(ctl, ctl)], cov[ctl, target], rcond=1e-12)
+
+
+def residual_variance(cov, target: int, ctl, beta) -> float:
+    """``Var(u[target] - beta . u[ctl])`` from a covariance matrix of ``u``, in a fixed order (unclipped)."""
+    return cov[target, target] - 2 * dot(beta, cov[ctl, target]) + quadratic(beta, cov[np.ix_(ctl, ctl)])
 
 
 def controlled_estimate(cross, means, level: float = 0.95, target: int = U.x) -> ControlledEstimate:
@@ -76,17 +84,16 @@ def controlled_estimate(cross, means, level: float = 0.95, target: int = U.x) ->
         raise ValueError("no rounds recorded for the control variates")
     crossed = len(halves) == 2 and min(n for n, _, _ in halves) >= max(MIN_HALF_ROUNDS, 50 * len(ctl))
     if crossed:
-        betas = [_fit(cov, target, ctl) for _, _, cov in halves]
+        betas = [fit_coefficients(cov, target, ctl) for _, _, cov in halves]
     else:  # too few rounds to fit on one half alone: pooled coefficients for both (bias O(1/rounds))
-        betas = [_fit(_half(cross.sum(axis=0))[2], target, ctl)] * 2
+        betas = [fit_coefficients(_half(cross.sum(axis=0))[2], target, ctl)] * 2
     n_all = sum(n for n, _, _ in halves)
     est = var_sum = plain_var = plain_mean = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = betas[1 - i]
         dz = mean[ctl] - means[ctl]
         est += n * (mean[target] - dot(beta, dz))
-        c_zz = cov[np.ix_(ctl, ctl)]
-        var_sum += n * max(cov[target, target] - 2 * dot(beta, cov[ctl, target]) + quadratic(beta, c_zz), 0.0)
+        var_sum += n * max(residual_variance(cov, target, ctl, beta), 0.0)
         plain_mean += n * mean[target]
         plain_var += n * cov[target, target]
     z = z_value(level)
@@ -116,7 +123,7 @@ def controlled_ratio(cross, means, level: float = 0.95) -> Estimate:
     var_sum = 0.0
     for i, (n, mean, cov) in enumerate(halves):
         beta = est.beta[1 - i]
-        v_res = cov[U.x, U.x] - 2 * dot(beta, cov[ctl, U.x]) + quadratic(beta, cov[np.ix_(ctl, ctl)])
+        v_res = residual_variance(cov, U.x, ctl, beta)
         c_rw = cov[U.x, U.w] - dot(beta, cov[ctl, U.w])
         var_sum += n * max(v_res - 2 * ratio * c_rw + ratio * ratio * cov[U.w, U.w], 0.0)
     se = float(np.sqrt(var_sum) / n_all / w_bar)
