@@ -24,9 +24,9 @@ def dot(a, b) -> float:
 
 
 def gram(v) -> np.ndarray:
-    """``v^T v`` for a rounds x k array (the cross-product sums of a batch), each entry summed down the
-    rows in order: numpy's reduction along the first axis adds row after row, whatever the CPU, where
-    a BLAS product would add in an order of its own."""
+    """``v^T v`` for a rounds x k array (the cross-product sums of a batch) by numpy's own reduction
+    down the rows (row after row; pairwise for a single column), whose order does not depend on the
+    CPU, where a BLAS product adds in an order of its own."""
     v = np.ascontiguousarray(v, dtype=np.float64)
     if v.ndim != 2:
         raise ValueError(f"gram: a 2-D array is needed, not {v.ndim}-D")
