@@ -10,18 +10,18 @@ module of :mod:`ricochet_math.cli` and add that module to the explicit list in
 ``ricochet_math/cli/__init__.py``::
 
     from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-    from ricochet_math.engine.round import rtp
 
-    def _rtp_arguments(parser):
+    def _exact_row_arguments(parser):
         add_rules_option(parser)
         add_format_option(parser)
-        parser.add_argument("--players", type=int, default=1)
 
-    @subcommand("rtp", help="return to player of a rule set",
-                example="ricochet rtp --rules publisher-4p-tens --players 3",
-                arguments=_rtp_arguments)
-    def _rtp(args) -> int:
-        print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format, wide=args.wide)
+    @subcommand("exact-row", help="the exact one-player RTP row of a rule set",
+                example="ricochet exact-row --rules publisher-4p-tens",
+                arguments=_exact_row_arguments)
+    def _exact_row(args) -> int:
+        from ricochet_math.solvers.exact_row import exact_rtp_row  # the library loads in the handler
+
+        print_frame(exact_rtp_row(load_rules_option(args)), args.format)
         return 0
 
 ``run`` returns the exit status.  User errors are raised as

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ricochet_math.engine.shuffle import seed_state
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.cards import format_card, format_cards
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.evaluator.names import describe
 from ricochet_math.games.freeride.rules import HAND, PLAYS, FreeRideRules
 from ricochet_math.games.freeride.strategies import FOLD, View, get_strategy
+from ricochet_math.random_streams import Xoshiro256
 
 __all__ = ["Round", "RoundRecord", "GameRecord", "play_round", "play_game", "game_decks", "player_leaves"]
 
@@ -305,32 +305,10 @@ def player_leaves(chips: Sequence[int], seat: int, middle: int = 0) -> list[int]
 def game_decks(seed_sequence: np.random.SeedSequence):
     """The decks a game is dealt, round after round: xoshiro256** seeded from ``seed_sequence``, a full
     Fisher-Yates of a deck that is not reset between rounds (pure Python; the kernel's twin)."""
-    s = [int(x) for x in seed_state(seed_sequence)]
-    m64 = (1 << 64) - 1
+    rng = Xoshiro256(seed_sequence)
     deck = list(range(52))
-
-    def nxt() -> int:
-        result = (((s[1] * 5) & m64) << 7 | ((s[1] * 5) & m64) >> 57) & m64
-        result = (result * 9) & m64
-        t = (s[1] << 17) & m64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = ((s[3] << 45) | (s[3] >> 19)) & m64
-        return result
-
     while True:
-        for i in range(52):
-            m = 52 - i
-            while True:
-                prod = (nxt() >> 32) * m
-                low = prod & 0xFFFFFFFF
-                if low >= m or low >= (0x100000000 - m) % m:
-                    break
-            j = i + (prod >> 32)
-            deck[i], deck[j] = deck[j], deck[i]
+        rng.shuffle_prefix(deck, 52)
         yield list(deck)
 
 

@@ -159,12 +159,12 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
 
 def _pot_odds_rule(rules: HomeRules, strategy):
     """The pot-odds rule at a solver position (its 128 draws from a fixed splitmix64 stream, as the kernel runs it)."""
-    from ricochet_math.games.home.solver import _keys, _Solver
+    from ricochet_math.games.home.solver import keys_of, HomeSolver
     from ricochet_math.games.home.strategies import View
 
     def pick(pos: Position) -> int:
-        low, room = _Solver(rules, 10).settle(pos.hands, pos.unseen)
-        target = min(_keys(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
+        low, room = HomeSolver(rules, 10).settle(pos.hands, pos.unseen)
+        target = min(keys_of(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
         live = sum(h is not None for h in pos.hands)
         view = View(pos.hands[low], target, pos.pot, room, live, tuple(pos.unseen_cards()))
         return strategy.decide(view, [12345])

@@ -51,6 +51,7 @@ from ricochet_math.games.ring.hands import (
 from ricochet_math.games.ring.rules import Joker, RingRules
 
 __all__ = [
+    "arrange_kernel",
     "MAX_CARDS",
     "OBJECTIVES",
     "SUBSETS",
@@ -337,7 +338,7 @@ _NO_EXCLUDE = np.full(3, -1, dtype=np.int64)
 
 
 @njit
-def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
+def arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
     """Keys of the subsets, their order, and the best arrangement (see :func:`solve_keys`)."""
     subset_keys(cards, n, rule, keys)
     return solve_keys(keys, n, hands, objective, samples, _NO_EXCLUDE, out)
