@@ -107,11 +107,11 @@ def xoshiro_below(m, s0, s1, s2, s3):
 
 
 @njit(inline="always")
-def shuffle_array(values, n, s0, s1, s2, s3):
-    """Fisher-Yates of ``values[:n]`` in place (any length), the bounded integers of :func:`xoshiro_below`;
-    returns the advanced state.  :meth:`Xoshiro256.shuffle_prefix` over ``n`` positions is its twin."""
-    for i in range(n - 1):
-        j, s0, s1, s2, s3 = xoshiro_below(n - i, s0, s1, s2, s3)
+def _fisher_yates(values, size, count, s0, s1, s2, s3):
+    """Partial Fisher-Yates: positions ``0..count-1`` of ``values[:size]`` each swapped with a uniform
+    position at or after it (:func:`xoshiro_below`); returns the advanced state."""
+    for i in range(count):
+        j, s0, s1, s2, s3 = xoshiro_below(size - i, s0, s1, s2, s3)
         c = values[i]
         values[i] = values[i + j]
         values[i + j] = c
@@ -119,23 +119,18 @@ def shuffle_array(values, n, s0, s1, s2, s3):
 
 
 @njit(inline="always")
+def shuffle_array(values, n, s0, s1, s2, s3):
+    """Fisher-Yates of ``values[:n]`` in place (any length); returns the advanced state.
+    :meth:`Xoshiro256.shuffle_prefix` over ``n`` of ``n`` positions is its twin."""
+    return _fisher_yates(values, n, n, s0, s1, s2, s3)
+
+
+@njit(inline="always")
 def shuffle_prefix(deck, n_cards, s0, s1, s2, s3):
     """Partial Fisher-Yates of ``deck[:n_cards]`` (a 52-card deck) with Lemire's unbiased bounded
     integers from xoshiro256** state ``s0..s3``; returns the advanced state.  :meth:`Xoshiro256.shuffle_prefix`
     is its twin."""
-    for i in range(n_cards):
-        m = np.uint64(52 - i)
-        while True:
-            x, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
-            prod = (x >> np.uint64(32)) * m
-            low = prod & np.uint64(0xFFFFFFFF)
-            if low >= m or low >= (np.uint64(0x100000000) - m) % m:
-                break
-        j = i + np.int64(prod >> np.uint64(32))
-        c = deck[i]
-        deck[i] = deck[j]
-        deck[j] = c
-    return s0, s1, s2, s3
+    return _fisher_yates(deck, 52, n_cards, s0, s1, s2, s3)
 
 
 # ------------------------------------------------------------------ splitmix64 (numba)

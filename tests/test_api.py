@@ -26,7 +26,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 
 # Layer of each top-level part of the package, bottom up (docs/architecture.md).
 LAYERS = {
-    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0,
+    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,
@@ -39,8 +39,8 @@ LAYERS = {
 }
 FACADE = 9  # the package root: imports everything, imported by nothing inside the package
 #: the parts of the package a game may import besides its own package (docs/architecture.md)
-GAME_MAY_IMPORT = {"errors", "_numba", "_version", "storage", "arguments", "random_streams", "evaluator", "solvers",
-                   "reports"}
+GAME_MAY_IMPORT = {"errors", "_numba", "_version", "storage", "arguments", "random_streams", "game_rules",
+                   "evaluator", "solvers", "reports"}
 
 
 def _module_name(path: Path) -> str:
@@ -259,3 +259,60 @@ def test_no_game_name_leaks_to_the_top_level():
     for game in GAMES:  # the casino game's names that a game shares (simulate, best_response, ...) stay its own
         ns = getattr(rm, game)
         assert [n for n in ns.__all__ if getattr(rm, n, None) is getattr(ns, n)] == [], game
+
+
+# ------------------------------------------------------------------ the game contract (docs/adding-a-game.md)
+#: what each game's simulate counts (its third argument): games, rounds or pots
+COUNT = {"home": "games", "ring": "games", "rococo": "pots", "freeride": "games"}
+#: each game's readable state machine
+STATE_MACHINE = {"home": "HomeGame", "ring": "RingGame", "rococo": "RococoGame", "freeride": "Round"}
+
+
+def _hints(fn):
+    import typing
+
+    return typing.get_type_hints(fn)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_keeps_the_contract(game):
+    import dataclasses
+    import inspect
+
+    from ricochet_math.game_rules import GameRules
+    from ricochet_math.reports.build import ReportResult
+    from ricochet_math.solvers.game_result import GameResult
+
+    ns = getattr(rm, game)
+    # Rules: a frozen dataclass that reads TOML, describes itself and gives its digest
+    assert ns.Rules is getattr(ns, RULES[game]) and issubclass(ns.Rules, GameRules)
+    assert dataclasses.is_dataclass(ns.Rules) and ns.Rules.__dataclass_params__.frozen
+    rules = ns.Rules()
+    assert ns.Rules.from_dict(rules.to_dict()) == rules and isinstance(rules.describe(), str)
+    assert len(rules.sha256) == 64
+    # a readable state machine
+    machine = getattr(ns, STATE_MACHINE[game])
+    assert machine.__module__ == f"{PACKAGE}.games.{game}.engine"
+    for name in ("current_seat", "legal_actions", "apply", "is_terminal"):
+        assert callable(getattr(machine, name, None)), name
+    # play_game(rules, strategies, seed) -> the engine's GameRecord
+    assert list(inspect.signature(ns.play_game).parameters)[:3] == ["rules", "strategies", "seed"]
+    assert _hints(ns.play_game)["return"] is ns.GameRecord
+    # simulate(rules, strategies, games|rounds|pots, seed, *, workers, executor, progress) -> a GameResult
+    params = inspect.signature(ns.simulate).parameters
+    assert list(params)[:4] == ["rules", "strategies", COUNT[game], "seed"]
+    for name in ("workers", "executor", "progress"):
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+    assert params["seed"].default is None, "the same default seed in every game: fresh entropy, recorded"
+    result = _hints(ns.simulate)["return"]
+    assert issubclass(result, GameResult) and result.COUNT == COUNT[game]
+    assert dataclasses.is_dataclass(result) and result.__dataclass_params__.frozen
+    assert result.__dataclass_params__.repr is False, "the readable __repr__ of GameResult, not the dataclass's"
+    fields = {f.name for f in dataclasses.fields(result)}
+    assert {"rules", "seed", "run_time", "sums", "merged_seeds", COUNT[game]} <= fields, "raw sums kept"
+    assert _hints(result.summary)["return"] == dict[str, object]
+    assert _hints(result.describe)["return"] is str
+    assert callable(result.to_frame) and callable(result.merge) and callable(result._repr_html_)
+    # build_report(out_dir, ...) -> the casino report's ReportResult
+    assert list(inspect.signature(ns.build_report).parameters)[0] == "out_dir"
+    assert _hints(ns.build_report)["return"] is ReportResult

@@ -7,7 +7,7 @@ import numpy as np
 
 from ricochet_math.random_streams import (
     FRESH_SEED_BITS, SPLITMIX_GAMMA, Xoshiro256, chunk_seed, mix64, py_mix64, py_splitmix_next, resolve_seed,
-    seed_state, shuffle_prefix, splitmix_next, xoshiro_next,
+    seed_state, shuffle_array, shuffle_prefix, splitmix_next, xoshiro_next,
 )
 
 
@@ -37,6 +37,14 @@ def _shuffled(st, n_cards, rounds):
         s0, s1, s2, s3 = shuffle_prefix(deck, n_cards, s0, s1, s2, s3)
         out[r] = deck
     return out
+
+
+@numba.njit
+def _shuffled_array(st, n):
+    s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
+    values = np.arange(100, 100 + n, dtype=np.int64)
+    shuffle_array(values, n, s0, s1, s2, s3)
+    return values
 
 
 @numba.njit
@@ -76,6 +84,13 @@ def test_shuffle_twin_equals_kernel():
         for r in range(40):
             py.shuffle_prefix(deck, n_cards)
             assert nb[r].tolist() == deck
+
+
+def test_shuffle_array_twin_equals_kernel():
+    for n in (2, 47):
+        py, values = Xoshiro256(np.random.SeedSequence(n)), list(range(100, 100 + n))
+        py.shuffle_prefix(values, n)
+        assert _shuffled_array(seed_state(np.random.SeedSequence(n)), n).tolist() == values
 
 
 def test_below_is_in_range_and_uniform():

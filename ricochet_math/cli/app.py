@@ -142,9 +142,13 @@ def seed_argument(text: str) -> int:
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
-    """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed."""
-    parser.add_argument("--seed", type=seed_argument, default=default, metavar="INT",
-                        help=help or "random seed (default: fresh entropy, printed with the results)")
+    """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed.  The
+    default help says what the default is: fresh entropy (resolved by
+    :func:`~ricochet_math.random_streams.resolve_seed`, printed with the results) or the fixed seed."""
+    if help is None:
+        help = ("random seed (default: fresh entropy, printed with the results)" if default is None
+                else f"random seed (default {default})")
+    parser.add_argument("--seed", type=seed_argument, default=default, metavar="INT", help=help)
 
 
 def add_scheduler_option(parser: argparse.ArgumentParser) -> None:

@@ -232,7 +232,7 @@ def test_kernel_equals_readable_game(players, rotate):
         play_batch(decks, draws, codes, int(rules.joker), rotate, 0, np.zeros((3, 2), np.int64), model, moves, keys,
                    pts, sh)
         for g in range(games):
-            rec = play_game(rules, decks[g], seating, draws[g])
+            rec = play_game(rules, seating, deck=decks[g], draws=draws[g])
             assert [t.positions[0] for t in rec.history if t.how == "pair"] == moves[g].tolist()
             assert [list(a.keys) for a in rec.arrangements] == keys[g].tolist()
             assert list(rec.points) == pts[g].tolist() and list(rec.shares) == sh[g].tolist()
@@ -241,8 +241,8 @@ def test_kernel_equals_readable_game(players, rotate):
 
 
 def test_game_record_reads():
-    rec = play_game(RingRules(players=3), np.random.default_rng(1).permutation(54), ["greedy", "random", "denial"],
-                    np.random.default_rng(2).integers(0, 60, 18))
+    rec = play_game(RingRules(players=3), ["greedy", "random", "denial"], deck=np.random.default_rng(1).permutation(54),
+                    draws=np.random.default_rng(2).integers(0, 60, 18))
     text = rec.summary()
     assert text.count("round ") == 9 and "gets" in text and "points" in text
     frame = rec.to_frame()
