@@ -56,6 +56,7 @@ __all__ = [
     "registry",
     "build_parser",
     "main",
+    "add_action",
     "add_rules_option",
     "add_seed_option",
     "add_format_option",
@@ -176,6 +177,14 @@ def writable_folder(text: str) -> str:
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def add_action(subs, name: str, help: str, example: str, description: str | None = None) -> argparse.ArgumentParser:
+    """One action of a command with subcommands (``ricochet ring simulate``): its one-line ``help``, its
+    ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
+    options (tests/test_cli_help.py parses every one)."""
+    return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
+                           epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 
 from ricochet_math.cli.app import (
-    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+    add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RuleError
 from ricochet_math.games.freeride.analysis import (
@@ -74,9 +73,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
     def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
-        return subs.add_parser(name, help=help, description=textwrap.fill(description, 79),
-                               epilog=f"example:\n  {EXAMPLES[name]}",
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_action(subs, name, help, EXAMPLES[name], description)
 
     sim = action("simulate", "games or rounds by Monte Carlo: wins and chips by seat, best responses",
                  "Monte Carlo run of Free Ride Poker: whole games (wins, chips and free rides by seat from 1), "

@@ -8,13 +8,13 @@ of :mod:`ricochet_math.games.home.exact` when two hands are live, the readable o
 from __future__ import annotations
 
 import argparse
-import textwrap
 import json
 
 import numpy as np
 import pandas as pd
 
 from ricochet_math.cli.app import (
+    add_action,
     add_format_option,
     add_seed_option,
     print_frame,
@@ -79,9 +79,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="home_command", metavar="ACTION", required=True)
 
     def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
-        return subs.add_parser(name, help=help, description=textwrap.fill(description, 79),
-                               epilog=f"example:\n  {_EXAMPLES[name]}",
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_action(subs, name, help, _EXAMPLES[name], description)
 
     sim = action("simulate", "win rate and EV by order of play, seat or starting card",
                 "Monte Carlo run of home games on the numba kernel (the readable engine for the optimal strategy): "

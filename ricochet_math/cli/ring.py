@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 import json
 
 from ricochet_math.cli.app import (
+    add_action,
     add_format_option,
     add_seed_option,
     print_frame,
@@ -74,9 +74,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="ring_action", metavar="ACTION", parser_class=type(parser), required=True)
 
     def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
-        return subs.add_parser(name, help=help, description=textwrap.fill(description, 79),
-                               epilog=f"example:\n  {EXAMPLES[name]}",
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_action(subs, name, help, EXAMPLES[name], description)
 
     sim = action("simulate", "Monte Carlo: win share and points by seat, categories, pairings",
                  "Monte Carlo run of Ring Poker games: win share and points by seat (seats from 1; 95% "

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 
 import pandas as pd
 
 from ricochet_math.cli.app import (
-    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+    add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
 from ricochet_math.random_streams import resolve_seed
@@ -34,9 +33,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
     def action(name: str, help: str) -> argparse.ArgumentParser:
-        return subs.add_parser(name, help=help, description=textwrap.fill(help, 79),
-                               epilog=f"example:\n  {EXAMPLES[name]}",
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_action(subs, name, help, EXAMPLES[name])
 
     d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
                                      "final-hand odds; or --table: the strategy table")
