@@ -66,7 +66,7 @@ def test_each_game_shares_the_conventions(game):
     actions = _actions(game)
     options = {name: {o for a in p._actions for o in a.option_strings} for name, p in actions.items()}
     assert "--out" in options["report"], "a report writes to --out DIR"
-    assert {"--seed", "--no-progress", "--format"} <= options["simulate"], game
+    assert {"--seed", "--no-progress", "--format", "--players"} <= options["simulate"], game
     assert "--seed" in options["play"], game
     for name, parser in actions.items():
         for a in parser._actions:

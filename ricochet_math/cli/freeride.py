@@ -21,7 +21,7 @@ _FORMATS = {
     "starts": Percent(2, interval=False), "free_rides_per_game": Number(3, title="free rides/game"),
     "free_ride_wins_per_game": Number(3, title="free-ride wins/game"), "net": Number(3, interval=True),
     "net_at_position": Number(3, interval=True, title="net at position"), "rounds": Number(3, interval=True), "swing": Number(2),
-    "seat0_win": Percent(2, interval=False, title="seat 0 win %"), "value": Number(4), "share": Percent(3),
+    "seat1_win": Percent(2, interval=False, title="seat 1 win %"), "value": Number(4), "share": Percent(3),
     "fair": Percent(1, interval=False, title="fair %"), "seats": Whole(), "seat": Whole(), "position": Whole(),
     **{f"fold_{k}": Percent(1, interval=False, title=f"fold@{k} %") for k in range(5)},
     "to_the_end": Percent(1, interval=False, title="to end %"),

@@ -13,6 +13,16 @@ from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Percent, Text
 
 
+def _seated(args: argparse.Namespace) -> list[str]:
+    """The policies, one per seat: ``--policies`` repeated or cut to ``--players`` when it is given."""
+    pols, n = list(args.policies), args.players
+    if n is None:
+        return pols
+    if not 2 <= n <= 6:
+        raise RicochetError(f"--players must be 2..6, got {n}")
+    return (pols * n)[:n]
+
+
 def _policies(text: str) -> list[str]:
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not 2 <= len(names) <= 6:
@@ -46,13 +56,15 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
     add_format_option(d)
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
+    s.add_argument("--players", type=int, default=None, metavar="N",
+                   help="players (2..6): the policies repeated or cut to N (default: as many as given)")
     s.add_argument("--policies", type=_policies, default=["standard", "standard"],
                    help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
     s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
     s.add_argument("--blind-value", action="store_true",
-                   help="the value of the blind option to seat 0 against the other seats' policy")
+                   help="the value of the blind option to seat 1 against the other seats' policy")
     s.add_argument("--best-response", action="store_true",
-                   help="search threshold policies for seat 0 against the other seats' policy")
+                   help="search threshold policies for seat 1 against the other seats' policy")
     s.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar on stderr (shown by default: the rate and the time left)")
     add_seed_option(s)
@@ -65,7 +77,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
     add_seed_option(r, default=2026)
     p = action("play", help="play one pot and print its hand history")
-    p.add_argument("--policies", type=_policies, default=["standard", "loose"])
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="players (2..6): the policies repeated or cut to N (default: as many as given)")
+    p.add_argument("--policies", type=_policies, default=["standard", "loose"],
+                   help="comma-separated policy per seat (default standard,loose)")
     add_seed_option(p)
 
 
@@ -114,7 +129,7 @@ def _draw(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
 
-    pols = args.policies
+    pols = _seated(args)
     args.seed = resolve_seed(args.seed)  # printed in each table's first line
     if args.blind_value:
         res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
@@ -149,7 +164,7 @@ def _play(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.play import play_pot
 
     seed = resolve_seed(args.seed)
-    print(play_pot(args.policies, seed).text())
+    print(play_pot(_seated(args), seed).text())
     print(f"(seed {seed})")
     return 0
 

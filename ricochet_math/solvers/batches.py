@@ -115,8 +115,8 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
     (``nogil=True``) run in parallel; others still give the same figures, one batch at a time.
     ``executor``: a :class:`~ricochet_math.solvers.executors.LocalExecutor` instead of ``workers`` (the
     games' batches are closures over compiled kernels, so they run on local threads only).
-    ``progress``: a progress bar on stderr (tqdm: ``unit`` played, the rate and the time left; the first
-    batch includes compiling or loading the game's kernel).
+    ``progress``: a progress bar on stderr when it is a terminal (tqdm: ``unit`` played, the rate and the time
+    left; the first batch includes compiling or loading the game's kernel).
     """
     games = check_whole(games, "games", high=MAX_GAMES)
     batch_size = check_whole(batch_size, "batch_size", high=MAX_BATCH)
@@ -145,7 +145,8 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
     if progress:
         from tqdm.auto import tqdm  # lazy: only runs that show a bar pay for it
 
-        bar = tqdm(total=games, unit=f" {unit}", unit_scale=True, leave=False, dynamic_ncols=True)
+        # disable=None: no bar when stderr is not a terminal (logs, pipes, captured test output)
+        bar = tqdm(total=games, unit=f" {unit}", unit_scale=True, leave=False, dynamic_ncols=True, disable=None)
     try:
         first = local(0, min(batch_size, games))  # compiles the game's kernel once, before the threads
         sums = InOrderSums(ArraySums({k: np.zeros_like(v) for k, v in first.arrays.items()}), games, batch_size)

@@ -269,7 +269,7 @@ class FreeRideValue:
                          "swing": r.swing,
                          "free_rides_per_game": float(r.sums["free_rides"].sum()) / r.games,
                          "free_ride_wins_per_game": float(r.sums["free_ride_wins"].sum()) / r.games,
-                         "seat0_win": r.win(0).estimate})
+                         "seat1_win": r.win(0).estimate})
         return pd.DataFrame(rows)
 
     def summary(self) -> str:

@@ -136,14 +136,14 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
          "highest, so hers is the weakest hand at the table (docs/free-ride-poker.md compares the readings).")
     s4.table("Win rate by seat (games) and net chips per round by position after the starter (rounds)",
              ["seat / position", "game win %", "net chips per round"],
-             [[str(r.seat), _ci(g4.win(r.seat), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
+             [[str(r.seat), _ci(g4.win(r.seat - 1), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
               for r in seat_frame.itertuples()], csv="seats", data=seat_frame)
     sections.append(s4)
 
     s5 = Section("5", "Best response among the strategies")
     br = best_response(candidates, seats, rules=rules, games=games, seed=seed, workers=workers)
     bt = br.to_frame()
-    s5.p("Each candidate strategy in seat 0 against computer players in the other seats; the table shows the "
+    s5.p("Each candidate strategy in seat 1 against computer players in the other seats; the table shows the "
          "three best by win rate at each table size (all candidates in the CSV). Strategies: thresholds on the "
          "plan (the best hand she can finish with from what she holds) by cards face up, which card to show "
          "(strong, weak, hide) and 'wary' (fold when a visible board alone beats the plan).")

@@ -137,7 +137,7 @@ class BlindValue:
 
     def summary(self) -> str:
         v = self.value
-        return (f"value of the blind option to seat 0 ({self.with_blind.policies[0].name}): "
+        return (f"value of the blind option to seat 1 ({self.with_blind.policies[0].name}): "
                 f"{v.estimate:+.4f} ± {v.half_width:.4f} per pot")
 
 

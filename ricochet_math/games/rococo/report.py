@@ -119,7 +119,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
                  sim.to_frame(), "simulation", {"net_per_pot": lambda x: num(x, 4),
                                                  "net_per_pot_low": lambda x: num(x, 4),
                                                  "net_per_pot_high": lambda x: num(x, 4)})
-    _frame_table(s, "The value of the blind option (seat 0 always blinds 1 against never)", blind.to_frame(),
+    _frame_table(s, "The value of the blind option (seat 1 always blinds 1 against never)", blind.to_frame(),
                  "blind_value", {c: (lambda x: num(x, 4)) for c in blind.to_frame().columns})
     _frame_table(s, "Best response to standard (threshold grid, best first)", response.to_frame().head(10),
                  "best_response", {"net_per_pot": lambda x: num(x, 4), "net_per_pot_low": lambda x: num(x, 4),
