@@ -228,7 +228,7 @@ def freeride_notebook() -> list:
         md("## Game length and chip swings by table size (computer players)"),
         code("""
         table_rules = rules.with_options(min_seats=1)
-        runs = {n: rm.freeride.simulate(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
+        runs = {n: rm.freeride.simulate(table_rules, ["computer"] * n, GAMES, SEED) for n in SEATS}
         length = pd.DataFrame([{"seats": n, "rounds": r.length.estimate, "half_width": r.length.half_width,
                                 "swing_rms": r.swing} for n, r in runs.items()])
         length

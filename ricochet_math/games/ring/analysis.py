@@ -17,6 +17,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.games.ring.arrangement import OBJECTIVES, OpponentModel, opponent_model
 from ricochet_math.games.ring.engine import deal_batch
 from ricochet_math.games.ring.future import value_model
@@ -46,7 +47,7 @@ __all__ = [
 #: slot categories as counted (key // 15**5): the nine of the evaluator, then five of a kind
 CATEGORY_LABELS = ("High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
                    "Four of a kind", "Straight flush", "Five of a kind")
-_CAT = 15 ** 5
+_CAT = PARTIAL_BASE ** 5  # a key's category: key // 15**5 (the evaluator's partial-key digits)
 _SLOTS = ("strongest", "middle", "weakest")
 #: the strategy of every seat when none is given: the fast heuristic, so a default run takes seconds
 DEFAULT_STRATEGY = "greedy-fast"
