@@ -33,6 +33,7 @@ from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
 from ricochet_math.games.home.strategies import parse_strategies
 from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Number, Percent, Whole
+from ricochet_math.solvers.stats import Estimate
 
 DEFAULT_SEED = 2026
 TABLES = ("order", "seat", "start", "summary")
@@ -157,15 +158,16 @@ def _simulate(args) -> int:
     else:
         sim = simulate(rules, names, args.games, args.seed, workers=args.workers, progress=args.progress)
     if args.table == "summary":
-        s = sim.summary()
-        frame = pd.DataFrame([{"figure": k, "value": v if not hasattr(v, "estimate") else v.estimate,
-                               "low": getattr(v, "low", np.nan), "high": getattr(v, "high", np.nan)}
+        s = sim.summary()  # every figure by name: an Estimate, or a plain value
+        frame = pd.DataFrame([{"figure": k, "value": v.estimate if isinstance(v, Estimate) else v,
+                               "low": v.low if isinstance(v, Estimate) else np.nan,
+                               "high": v.high if isinstance(v, Estimate) else np.nan}
                               for k, v in s.items()])
         if args.format != "table":
             print_frame(frame, args.format)
         else:
             for k, v in s.items():
-                print_wrapped(f"{k}: {v}" if not hasattr(v, "estimate") else f"{k}: {v:.4g}")
+                print_wrapped(f"{k}: {v:.4g}" if isinstance(v, Estimate) else f"{k}: {v}")
         return 0
     frame = {"order": sim.by_order, "seat": sim.by_seat, "start": sim.by_start}[args.table]()
     if args.format == "table":
