@@ -52,6 +52,7 @@ from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.strategies.draws import (
     count_rows, expected_bonus, final_distribution, row_workspace, rows_union, unseen_cards,
 )
+from ricochet_math.strategies.policy import Table
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
@@ -451,8 +452,8 @@ def seat_values(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied
     :func:`perfect_decision` for the other arguments.  P(win) is the probability
     the seat ends holding (a share of) the pot if it plays.
     """
-    return _values_at(_as_readings(reading), unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                      dealer_kicked, bonus_by_value, options, False)[:5]
+    t = Table(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value, options)
+    return _values_at(_as_readings(reading), t, False)[:5]
 
 
 def model_shares(reading, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
@@ -461,8 +462,8 @@ def model_shares(reading, unseen, hole, order, pos, best_value, dealer_in, n_tie
     each value: ``float64[7462]`` (-1 where that value does not stand).  EV(play) of
     :func:`seat_values` is ``sum_f p(f) max(share[f], 0) + E[bonus] - 2``; the exact references
     in :mod:`ricochet_math.solvers.nested` compare their shares draw by draw with these."""
-    return _values_at(_as_readings(reading), unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                      dealer_kicked, bonus_by_value, options, True)[5]
+    t = Table(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value, options)
+    return _values_at(_as_readings(reading), t, True)[5]
 
 
 def _as_readings(reading) -> Readings:
@@ -472,20 +473,18 @@ def _as_readings(reading) -> Readings:
 
 
 @njit
-def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value,
-               options, want_shares):
-    """:func:`_seat_values` from the unseen-card mask ``unseen``, with the shares by value when
-    ``want_shares`` (else an empty array) as a sixth entry."""
-    seats = order[pos:]
+def _values_at(rd, t, want_shares):
+    """:func:`_seat_values` at the :class:`~ricochet_math.strategies.policy.Table` ``t`` (from its
+    unseen-card mask), with the shares by value when ``want_shares`` (else an empty array) as a
+    sixth entry."""
+    seats = t.order[t.pos:]
     n_seats = seats.shape[0]
-    ws = row_workspace(unseen_cards(unseen), n_seats)
-    lo = _grid_lo(rd, best_value, options)
-    count_rows(hole, seats, 0, n_seats, ws, bonus_by_value, lo)
-    values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
+    ws = row_workspace(unseen_cards(t.unseen), n_seats)
+    lo = _grid_lo(rd, t.best_value, t.options)
+    count_rows(t.hole, seats, 0, n_seats, ws, t.bonus_by_value, lo)
+    values, index, prob, length = rows_union(ws, n_seats, t.best_value, lo)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, ws.sums, ws.first, order,
-                                                       pos, best_value, dealer_in, n_tied, pot, dealer_kicked,
-                                                       bonus_by_value, options, shares)
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, t, values, index, prob, length, ws.sums, ws.first, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
 
 
@@ -502,9 +501,9 @@ def _grid_lo(rd, best_value, options):
 
 
 @njit
-def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_value, dealer_in, n_tied, pot,
-                 dealer_kicked, bonus_by_value, options, shares_out):
-    """:func:`seat_values` given the final-value distributions of the acting seat (row 0) and of
+def _seat_values(rd, t, values, index, prob, length, sums, first, shares_out):
+    """:func:`seat_values` at the :class:`~ricochet_math.strategies.policy.Table` ``t``, given the
+    final-value distributions of the acting seat (row 0) and of
     the later seats (rows 1.., in order of play) as the compact rows of
     :func:`~ricochet_math.strategies.draws.table_rows` over the ascending ``values``, the grid
     (:func:`~ricochet_math.strategies.draws.rows_union` from ``lo = _grid_lo(...)`` up, with
@@ -513,17 +512,17 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     values a seat cannot reach add exactly 0).  ``sums`` and ``first``: each row's expected bonus,
     mass below the grid and first entry on the grid, as
     :func:`~ricochet_math.strategies.draws.count_rows` sums them with ``lo = _grid_lo(...)``."""
-    n = order.shape[0]
-    ties_dealer = options[Option.dealer_loses_ties] != 0
+    n = t.order.shape[0]
+    ties_dealer = t.options[Option.dealer_loses_ties] != 0
     U = values.shape[0]
     b_me = sums[0, 0]
-    n_later = n - pos - 1
+    n_later = n - t.pos - 1
     # automatic win: dealer kicked out, nobody stands, every other seat folded
-    if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
-        b = b_me if options[Option.bonus_on_automatic_win] != 0 else 0.0
-        return pot - 1.0 + b, -1.0, 1.0, b, True
+    if t.dealer_kicked and t.best_value < 0 and n_later == 0 and t.options[Option.automatic_win] != 0:
+        b = b_me if t.options[Option.bonus_on_automatic_win] != 0 else 0.0
+        return t.pot - 1.0 + b, -1.0, 1.0, b, True
     # the dealer's own hand, for the dealer-only pot-odds readings (she may be beaten already)
-    dv = options[Option.dealer_value]
+    dv = t.options[Option.dealer_value]
     dv_reach = dv if ties_dealer else dv + 1
     # The value grid: every value some seat can reach from ``lo = _grid_lo(...)`` up, plus the
     # value to beat (the union ``values``).  Whatever stands after my play is >= best_value, so
@@ -552,19 +551,19 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     # pay for their play at the lowest value that can stand) are skipped.
     active = np.ones(max(n_later, 1), dtype=np.bool_)
     if rd.others == Reading.perfect:
-        pot_max = pot + 1.0 + n_later
+        pot_max = t.pot + 1.0 + n_later
         for k in range(n_later):
             bk = bonuses[k] if rd.others_bonus else 0.0
             if (1.0 - below0[k]) * pot_max + bk - 2.0 <= -1.0:
                 active[k] = False
     if rd.others == Reading.perfect:
         # best_value (>= 0) is in the union and is its first value on the grid
-        tie = 0 if best_value >= 0 else -1
+        tie = 0 if t.best_value >= 0 else -1
         G = _continuation_perfect(rd.others_bonus, index, prob, length, first, K, bonuses, below0, n_later,
-                                  pot + 1, active, tie)
+                                  t.pot + 1, active, tie)
     else:
-        G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, pot + 1, dealer_start,
-                          dealer_kicked, active)
+        G = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, n_later, t.pot + 1, dealer_start,
+                          t.dealer_kicked, active)
     # my stand/tie structure against what stands now
     ev = 0.0
     p_win = 0.0
@@ -572,15 +571,15 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
         pf = prob[0, j]
         g = index[0, j]
         f = values[g]
-        if best_value < 0:
+        if t.best_value < 0:
             share = G[0, 0, g]
-        elif f > best_value:
+        elif f > t.best_value:
             share = G[0, 0, g]
-        elif f == best_value:
-            if dealer_in:
+        elif f == t.best_value:
+            if t.dealer_in:
                 share = G[0, 0, g] if ties_dealer else -1.0
             else:
-                share = G[min(n_tied, MAX_TIED - 1), 0, g]
+                share = G[min(t.n_tied, MAX_TIED - 1), 0, g]
         else:
             share = -1.0
         if share >= 0.0:
@@ -594,24 +593,24 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
     if rd.mine == Reading.perfect:
         decide = ev + bonus_term - 2.0
     elif rd.mine == Reading.myopic:
-        G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, pot + 1, dealer_start,
-                           dealer_kicked, active)
+        G0 = _continuation(rd.others, rd.others_bonus, hists, bonuses, below0, 0, t.pot + 1, dealer_start,
+                           t.dealer_kicked, active)
         e0 = 0.0
         for j in range(first[0], length[0]):
             pf = prob[0, j]
             g = index[0, j]
             f = values[g]
-            if best_value < 0 or f > best_value:
+            if t.best_value < 0 or f > t.best_value:
                 e0 += pf * G0[0, 0, g]
-            elif f == best_value:
-                if dealer_in:
+            elif f == t.best_value:
+                if t.dealer_in:
                     if ties_dealer:
                         e0 += pf * G0[0, 0, g]
                 else:
-                    e0 += pf * G0[min(n_tied, MAX_TIED - 1), 0, g]
+                    e0 += pf * G0[min(t.n_tied, MAX_TIED - 1), 0, g]
         decide = e0 + bonus_term - 2.0
     else:
-        if dealer_kicked:
+        if t.dealer_kicked:
             decide = 1e9
         else:
             pr = 0.0
@@ -619,28 +618,27 @@ def _seat_values(rd, values, index, prob, length, sums, first, order, pos, best_
                 if values[index[0, j]] >= dv_reach:
                     pr += prob[0, j]
             if rd.mine == Reading.pot_odds_now:
-                final_pot = pot + 1.0
+                final_pot = t.pot + 1.0
             else:
-                F = _pot_odds_final(rd.mine_bonus, hists, bonuses, dealer_start, dealer_kicked, n_later, pot + 1)
-                final_pot = F[0, 0] if n_later > 0 else pot + 1.0
+                F = _pot_odds_final(rd.mine_bonus, hists, bonuses, dealer_start, t.dealer_kicked, n_later, t.pot + 1)
+                final_pot = F[0, 0] if n_later > 0 else t.pot + 1.0
             decide = pr * final_pot + bonus_term - 2.0
     return ev_play, -1.0, p_win, b_me, decide > -1.0
 
 
 @njit
-def _reading_decision(reading, use_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
-                      dealer_kicked, bonus_by_value, options):
+def _reading_decision(reading, use_bonus, t):
     """The myopic and dealer-only pot-odds readings without the full look-ahead
     (the same rules as in :func:`seat_values`, computed from the distributions
-    they need only)."""
-    cards = unseen_cards(unseen)
-    seat = order[pos]
-    n_later = order.shape[0] - pos - 1
-    if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
+    they need only), at the :class:`~ricochet_math.strategies.policy.Table` ``t``."""
+    cards = unseen_cards(t.unseen)
+    seat = t.order[t.pos]
+    n_later = t.order.shape[0] - t.pos - 1
+    if t.dealer_kicked and t.best_value < 0 and n_later == 0 and t.options[Option.automatic_win] != 0:
         return True
-    ties_dealer = options[Option.dealer_loses_ties] != 0
-    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    b = expected_bonus(h, bonus_by_value) if use_bonus else 0.0
+    ties_dealer = t.options[Option.dealer_loses_ties] != 0
+    h = final_distribution(t.hole[seat, 0], t.hole[seat, 1], cards)
+    b = expected_bonus(h, t.bonus_by_value) if use_bonus else 0.0
     if reading == Reading.myopic:
         # as if no seat were still to act: win the pot after my play (or share a tie)
         ev = 0.0
@@ -648,41 +646,41 @@ def _reading_decision(reading, use_bonus, unseen, hole, order, pos, best_value, 
             pf = h[f]
             if pf == 0.0:
                 continue
-            if best_value < 0 or f > best_value:
-                ev += pf * (pot + 1.0)
-            elif f == best_value:
-                if dealer_in:
+            if t.best_value < 0 or f > t.best_value:
+                ev += pf * (t.pot + 1.0)
+            elif f == t.best_value:
+                if t.dealer_in:
                     if ties_dealer:
-                        ev += pf * (pot + 1.0)
+                        ev += pf * (t.pot + 1.0)
                 else:
-                    ev += pf * (pot + 1.0) / (n_tied + 1)
+                    ev += pf * (t.pot + 1.0) / (t.n_tied + 1)
         return ev + b - 2.0 > -1.0
-    if dealer_kicked:
+    if t.dealer_kicked:
         return True
-    dv = options[Option.dealer_value]
+    dv = t.options[Option.dealer_value]
     reach = dv if ties_dealer else dv + 1
     pr = 0.0
     for v in range(max(reach, 0), NUM_VALUES):
         pr += h[v]
     if reading == Reading.pot_odds_now:
-        return pr * (pot + 1.0) + b - 2.0 > -1.0
+        return pr * (t.pot + 1.0) + b - 2.0 > -1.0
     # pot odds on the final pot: later seats use the same rule on their own odds, backward over pot sizes
     if n_later == 0:
-        return pr * (pot + 1.0) + b - 2.0 > -1.0
+        return pr * (t.pot + 1.0) + b - 2.0 > -1.0
     reach_later = np.empty(n_later, dtype=np.float64)
     bonus_later = np.empty(n_later, dtype=np.float64)
     for k in range(n_later):
-        s2 = order[pos + 1 + k]
-        h2 = final_distribution(hole[s2, 0], hole[s2, 1], cards)
+        s2 = t.order[t.pos + 1 + k]
+        h2 = final_distribution(t.hole[s2, 0], t.hole[s2, 1], cards)
         p2 = 0.0
         for v in range(max(reach, 0), NUM_VALUES):
             p2 += h2[v]
         reach_later[k] = p2
-        bonus_later[k] = expected_bonus(h2, bonus_by_value) if use_bonus else 0.0
+        bonus_later[k] = expected_bonus(h2, t.bonus_by_value) if use_bonus else 0.0
     # F[k][dp]: final pot when later seat k faces pot (pot + 1) + dp
     F = np.zeros((n_later + 1, n_later + 1), dtype=np.float64)
     for dp in range(n_later + 1):
-        F[n_later, dp] = pot + 1.0 + dp
+        F[n_later, dp] = t.pot + 1.0 + dp
     for k in range(n_later - 1, -1, -1):
         for dp in range(k + 1):
             play_pot = F[k + 1, dp + 1]
@@ -807,14 +805,14 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
     pot now; dealer_kicked; bonus_by_value: float64[7462] bonus in ante units;
     options: int64[len(Option)] (:data:`~ricochet_math.rules.layout.Option`; the
     dealer's own hand value in its slot, which the dealer-only readings need
-    once she is beaten).
+    once she is beaten).  The kernels below take these eleven as one
+    :class:`~ricochet_math.strategies.policy.Table`.
     """
+    t = Table(unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked, bonus_by_value, options)
     if rd.mine >= FAMILY_BASE:  # the publisher-like family (ricochet_math.strategies.readings)
-        return family_decision(rd.mine, rd.mine_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied,
-                               pot, dealer_kicked, bonus_by_value, options)
+        return family_decision(rd.mine, rd.mine_bonus, t)
     if rd.mine != Reading.perfect:
-        return _reading_decision(rd.mine, rd.mine_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied,
-                                 pot, dealer_kicked, bonus_by_value, options)
+        return _reading_decision(rd.mine, rd.mine_bonus, t)
     # Exact shortcut, never a different decision: a share can never exceed the
     # largest final pot, so if even that cannot pay for the play, fold now.
     n_later = order.shape[0] - pos - 1
@@ -845,5 +843,4 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         if early != 0:
             return early > 0  # exact shortcut, never a different decision (see _early_decision)
     values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
-    return _seat_values(rd, values, index, prob, length, ws.sums, ws.first, order, pos, best_value, dealer_in, n_tied, pot,
-                        dealer_kicked, bonus_by_value, options, np.empty(0))[4]
+    return _seat_values(rd, t, values, index, prob, length, ws.sums, ws.first, np.empty(0))[4]

@@ -144,31 +144,31 @@ def _reach(h, best_value, dealer_in, n_tied, ties, ties_dealer, dealer_value, ta
 
 
 @njit
-def family_decision(code, use_bonus, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot, dealer_kicked,
-                    bonus_by_value, options):
-    """True to play, False to fold, for seat ``order[pos]`` under family member ``code``
-    (:func:`family_code`); the arguments are those of
-    :func:`ricochet_math.strategies.perfect.perfect_decision`.  The later seats' chances are
+def family_decision(code, use_bonus, t):
+    """True to play, False to fold, for seat ``t.order[t.pos]`` under family member ``code``
+    (:func:`family_code`), counting the bonus if ``use_bonus``; ``t``: the
+    :class:`~ricochet_math.strategies.policy.Table` at the decision.  The later seats' chances are
     taken against the same target as the acting seat's (the hand to beat now), from the deck
     as it is at the decision."""
+    order, pos, options = t.order, t.pos, t.options
     n_later = order.shape[0] - pos - 1
-    if dealer_kicked and best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
+    if t.dealer_kicked and t.best_value < 0 and n_later == 0 and options[Option.automatic_win] != 0:
         return True
     k = code - FAMILY_BASE
     pot_rule = k // 4
     target = k % 4
-    if target == _T_DEALER and dealer_kicked:
+    if target == _T_DEALER and t.dealer_kicked:
         return True
     ties_dealer = options[Option.dealer_loses_ties] != 0
     dv = options[Option.dealer_value]
-    cards = unseen_cards(unseen)
+    cards = unseen_cards(t.unseen)
     seat = order[pos]
-    h = final_distribution(hole[seat, 0], hole[seat, 1], cards)
-    pr = _reach(h, best_value, dealer_in, n_tied, target, ties_dealer, dv, target)
+    h = final_distribution(t.hole[seat, 0], t.hole[seat, 1], cards)
+    pr = _reach(h, t.best_value, t.dealer_in, t.n_tied, target, ties_dealer, dv, target)
     if pr < 0.0:
         return True  # nothing stands: any draw stands
-    b = expected_bonus(h, bonus_by_value) if use_bonus else 0.0
-    pot1 = pot + 1.0
+    b = expected_bonus(h, t.bonus_by_value) if use_bonus else 0.0
+    pot1 = t.pot + 1.0
     if pot_rule == _POT_NOW or n_later == 0:
         return pr * pot1 + b - 2.0 > -1.0
     if pot_rule == _POT_ALL:
@@ -177,10 +177,10 @@ def family_decision(code, use_bonus, unseen, hole, order, pos, best_value, deale
     bl = np.zeros(n_later, dtype=np.float64)
     for j in range(n_later):
         s2 = order[pos + 1 + j]
-        h2 = final_distribution(hole[s2, 0], hole[s2, 1], cards)
-        q[j] = _reach(h2, best_value, dealer_in, n_tied, target, ties_dealer, dv, target)
+        h2 = final_distribution(t.hole[s2, 0], t.hole[s2, 1], cards)
+        q[j] = _reach(h2, t.best_value, t.dealer_in, t.n_tied, target, ties_dealer, dv, target)
         if use_bonus:
-            bl[j] = expected_bonus(h2, bonus_by_value)
+            bl[j] = expected_bonus(h2, t.bonus_by_value)
     if pot_rule == _POT_PROB:
         final = pot1
         for j in range(n_later):
