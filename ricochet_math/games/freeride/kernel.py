@@ -12,6 +12,8 @@ batches; :mod:`~ricochet_math.games.freeride.analysis` turns them into estimates
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ricochet_math._numba import njit
@@ -21,8 +23,8 @@ from ricochet_math.games.freeride.rules import FreeRideRules, RuleSlot, rules_ve
 from ricochet_math.games.freeride.strategies import kernel_decide, strategy_rows
 from ricochet_math.random_streams import seed_state, shuffle_prefix
 
-__all__ = ["GAME_FIELDS", "ROUND_FIELDS", "NET_OFFSET", "NET_BINS", "LENGTH_BINS", "play_games", "play_rounds",
-           "game_chips_kernel", "game_trajectory"]
+__all__ = ["GAME_FIELDS", "ROUND_FIELDS", "GameSums", "RoundSums", "NET_OFFSET", "NET_BINS", "LENGTH_BINS",
+           "play_games", "play_rounds", "game_chips_kernel", "game_trajectory"]
 
 #: per-round net chips are histogrammed at ``net + NET_OFFSET`` (clipped to the bins)
 NET_OFFSET = 60
@@ -33,6 +35,10 @@ GAME_FIELDS = ("games", "rounds", "rounds_sq", "unfinished", "win", "win_sq", "c
                "free_rides", "free_ride_wins", "starts", "length_hist", "net_hist", "net_sq", "seat_rounds")
 ROUND_FIELDS = ("rounds", "net", "net_sq", "net_pos", "net_pos_sq", "win", "win_pos", "fold_stage", "showdowns",
                 "free_rides")
+#: The sums as one kernel argument each (namedtuples of the same arrays, field for field, which numba types
+#: field by field, as the casino's kernel bundles its arguments): the kernels add into them in place.
+GameSums = namedtuple("GameSums", GAME_FIELDS)
+RoundSums = namedtuple("RoundSums", ROUND_FIELDS)
 
 
 @njit
@@ -196,8 +202,9 @@ def _state(st):
 
 
 @njit
-def _games_kernel(rv, params, st, n_games, games, rounds, rounds_sq, unfinished, win, win_sq, chips_sum,
-                  chips_sq, out, free_rides, free_ride_wins, starts, length_hist, net_hist, net_sq, seat_rounds):
+def _games_kernel(rv, params, st, n_games, sums):
+    """Play ``n_games`` whole games from the xoshiro256** state ``st`` (advanced in place), adding
+    into ``sums`` (:data:`GameSums`)."""
     n = params.shape[0]
     deck = np.arange(52, dtype=np.int64)
     s0, s1, s2, s3 = _state(st)
@@ -218,25 +225,25 @@ def _games_kernel(rv, params, st, n_games, games, rounds, rounds_sq, unfinished,
                 before[s] = chips[s]
             carry, starter = play_round_kernel(rv, params, chips, deck, carry, r, fold_stage, values, share, fr)
             r += 1
-            starts[starter] += 1
+            sums.starts[starter] += 1
             low = chips[0]
             for s in range(n):
                 d = chips[s] - before[s]
-                net_sq[0] += d * d
-                seat_rounds[0] += 1
+                sums.net_sq[0] += d * d
+                sums.seat_rounds[0] += 1
                 b = min(max(d + NET_OFFSET_K, 0), NET_BINS_K - 1)
-                net_hist[b] += 1
-                free_rides[s] += fr[s]
+                sums.net_hist[b] += 1
+                sums.free_rides[s] += fr[s]
                 if fr[s] > 0 and share[s] > 0.0:
-                    free_ride_wins[s] += 1
+                    sums.free_ride_wins[s] += 1
                 if chips[s] < low:
                     low = chips[s]
             if low == 0:
                 break
-        games[0] += 1
-        rounds[0] += r
-        rounds_sq[0] += r * r
-        length_hist[min(r, LENGTH_BINS_K - 1)] += 1
+        sums.games[0] += 1
+        sums.rounds[0] += r
+        sums.rounds_sq[0] += r * r
+        sums.length_hist[min(r, LENGTH_BINS_K - 1)] += 1
         best = chips[0]
         lowest = chips[0]
         for s in range(n):
@@ -245,19 +252,19 @@ def _games_kernel(rv, params, st, n_games, games, rounds, rounds_sq, unfinished,
             if chips[s] < lowest:
                 lowest = chips[s]
         if lowest > 0:
-            unfinished[0] += 1
+            sums.unfinished[0] += 1
         nb = 0
         for s in range(n):
             if chips[s] == best:
                 nb += 1
         for s in range(n):
-            chips_sum[s] += chips[s]
-            chips_sq[s] += chips[s] * chips[s]
+            sums.chips[s] += chips[s]
+            sums.chips_sq[s] += chips[s] * chips[s]
             if chips[s] == 0:
-                out[s] += 1
+                sums.out[s] += 1
             if chips[s] == best:
-                win[s] += 1.0 / nb
-                win_sq[s] += 1.0 / (nb * nb)
+                sums.win[s] += 1.0 / nb
+                sums.win_sq[s] += 1.0 / (nb * nb)
     st[0], st[1], st[2], st[3] = s0, s1, s2, s3
 
 
@@ -267,8 +274,9 @@ LENGTH_BINS_K = LENGTH_BINS
 
 
 @njit
-def _rounds_kernel(rv, params, st, n_rounds, rounds, net, net_sq, net_pos, net_pos_sq, win, win_pos, fold_stage_c,
-                   showdowns, free_rides):
+def _rounds_kernel(rv, params, st, n_rounds, sums):
+    """Play ``n_rounds`` independent rounds from the xoshiro256** state ``st`` (advanced in place),
+    adding into ``sums`` (:data:`RoundSums`)."""
     n = params.shape[0]
     deck = np.arange(52, dtype=np.int64)
     s0, s1, s2, s3 = _state(st)
@@ -282,22 +290,22 @@ def _rounds_kernel(rv, params, st, n_rounds, rounds, net, net_sq, net_pos, net_p
         for s in range(n):
             chips[s] = rv[RuleSlot.START]
         carry, starter = play_round_kernel(rv, params, chips, deck, 0, r, fold_stage, values, share, fr)
-        rounds[0] += 1
+        sums.rounds[0] += 1
         sd = 0
         for s in range(n):
             d = chips[s] - rv[RuleSlot.START]
             pos = (s - starter) % n
-            net[s] += d
-            net_sq[s] += d * d
-            net_pos[pos] += d
-            net_pos_sq[pos] += d * d
-            win[s] += share[s]
-            win_pos[pos] += share[s]
-            fold_stage_c[s, fold_stage[s] if fold_stage[s] >= 0 else 5] += 1
-            free_rides[s] += fr[s]
+            sums.net[s] += d
+            sums.net_sq[s] += d * d
+            sums.net_pos[pos] += d
+            sums.net_pos_sq[pos] += d * d
+            sums.win[s] += share[s]
+            sums.win_pos[pos] += share[s]
+            sums.fold_stage[s, fold_stage[s] if fold_stage[s] >= 0 else 5] += 1
+            sums.free_rides[s] += fr[s]
             if values[s] >= 0:
                 sd = 1
-        showdowns[0] += sd
+        sums.showdowns[0] += sd
     st[0], st[1], st[2], st[3] = s0, s1, s2, s3
 
 
@@ -322,7 +330,7 @@ def play_games(strategies, rules: FreeRideRules | None, seed_sequence: np.random
             "starts": np.zeros(n, np.int64), "length_hist": np.zeros(LENGTH_BINS, np.int64),
             "net_hist": np.zeros(NET_BINS, np.int64), "net_sq": np.zeros(1, np.int64),
             "seat_rounds": np.zeros(1, np.int64)}
-    _games_kernel(rv, params, st, int(n_games), *(sums[k] for k in GAME_FIELDS))
+    _games_kernel(rv, params, st, int(n_games), GameSums(**sums))
     return sums
 
 
@@ -339,7 +347,7 @@ def play_rounds(strategies, rules: FreeRideRules | None, seed_sequence: np.rando
             "net_pos": np.zeros(n, np.int64), "net_pos_sq": np.zeros(n, np.int64), "win": np.zeros(n),
             "win_pos": np.zeros(n), "fold_stage": np.zeros((n, 6), np.int64), "showdowns": np.zeros(1, np.int64),
             "free_rides": np.zeros(n, np.int64)}
-    _rounds_kernel(rv, params, st, int(n_rounds), *(sums[k] for k in ROUND_FIELDS))
+    _rounds_kernel(rv, params, st, int(n_rounds), RoundSums(**sums))
     return sums
 
 

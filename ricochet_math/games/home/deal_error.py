@@ -158,7 +158,7 @@ class _Evaluator:
         s = self.solver
         v = _exact.subgame_value(np.uint64(h), np.uint64(o), np.int64(pot), np.int64(r), 1, s.keys, s.vals, s.stats,
                           s.params, s.live_mask, self.buf)
-        if s.stats[_exact.STAT_OVERFLOW]:
+        if s.stats[_exact.Stat.OVERFLOW]:
             raise RicochetError("deal error: the solver's table filled up (solve the root first, in a table "
                                 "large enough)")
         return float(v)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 import pandas as pd
@@ -47,7 +48,7 @@ from ricochet_math.games.home.hands import hand_keys
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import Position, Solution
 
-__all__ = ["subgame_value", "MAX_LEVELS", "STAT_COUNT", "STAT_OVERFLOW", "STAT_PROBES", "card_mask", "popcount", "ExactSolver", "exact_solver", "solve_exact", "exact_buy", "DealValue", "DealTable", "solve_deals",
+__all__ = ["subgame_value", "MAX_LEVELS", "Stat", "Param", "card_mask", "popcount", "ExactSolver", "exact_solver", "solve_exact", "exact_buy", "DealValue", "DealTable", "solve_deals",
            "exact_applies", "TableFull", "DEFAULT_CAPACITY", "SHARED_CAPACITY"]
 
 class TableFull(RicochetError):
@@ -59,10 +60,26 @@ DEFAULT_CAPACITY = 1 << 20
 _MAX_CAPACITY = 1 << 31
 _FILL_NUM, _FILL_DEN = 3, 4
 _EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
-# stats slots
-STAT_COUNT, STAT_OVERFLOW, STAT_PROBES = 0, 1, 2
-# parameter slots
-_LIMIT, _DECK, _TIE_ENDS, _SHOWDOWN = 0, 1, 2, 3
+
+
+class Stat(IntEnum):
+    """Slots of the solver's counters ``stats``, ``int64[len(Stat)]`` (numba reads them as constants)."""
+
+    COUNT = 0  # memo entries
+    OVERFLOW = 1  # 1 once the table is 3/4 full: the solve stops (and is redone in a larger table)
+    PROBES = 2  # not counted yet (0)
+
+
+class Param(IntEnum):
+    """Slots of the rules as the solver reads them, ``params``, ``int64[len(Param)]``
+    (:meth:`ExactSolver.__init__`; numba reads them as constants)."""
+
+    LIMIT = 0  # hand limit
+    DECK = 1  # deck size (cards 0 .. DECK - 1)
+    TIE_ENDS = 2  # 1: the hand ends when the two hands are identical in rank
+    SHOWDOWN = 3  # 1: a stuck lowest hand forces a showdown (with two live hands it loses either way)
+
+
 #: scratch rows, one per recursion level (a card is dealt at least every second level: <= 2 x 12 + 2)
 MAX_LEVELS = 48
 
@@ -104,7 +121,7 @@ def subgame_value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
     """The acting hand ``a``'s expected future net (chips) against ``b`` at pot ``pot``:
     ``r = 0`` before it chooses (fold or buy k), ``r >= 1`` with ``r`` paid cards still to come
     one at a time (``a`` is the lowest hand, the caller has settled that it may act)."""
-    if stats[STAT_OVERFLOW] != 0:
+    if stats[Stat.OVERFLOW] != 0:
         return 0.0
     b2 = b | (np.uint64(pot) << np.uint64(56))
     i = _slot(keys, a, b2)
@@ -113,13 +130,13 @@ def subgame_value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
         if v == v:  # not NaN: solved already
             return v
     else:
-        if (stats[STAT_COUNT] + 1) * _FILL_DEN > keys.shape[0] * _FILL_NUM:
-            stats[STAT_OVERFLOW] = 1
+        if (stats[Stat.COUNT] + 1) * _FILL_DEN > keys.shape[0] * _FILL_NUM:
+            stats[Stat.OVERFLOW] = 1
             return 0.0
         keys[i, 0] = a
         keys[i, 1] = b2
-        stats[STAT_COUNT] += 1
-    limit, deck = params[_LIMIT], params[_DECK]
+        stats[Stat.COUNT] += 1
+    limit, deck = params[Param.LIMIT], params[Param.DECK]
     unseen = live_mask & ~a & ~b
     n_unseen = popcount(unseen)
     if r == 0:
@@ -149,7 +166,7 @@ def subgame_value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
         kh, oh = hand_keys(row, na + 1)
         if oh > ob:
             # lifted: b is the lowest now (engine._advance for two live hands)
-            if params[_TIE_ENDS] != 0 and kh == kb:
+            if params[Param.TIE_ENDS] != 0 and kh == kb:
                 total += pot * 0.5
                 continue
             room_b = min(limit - nb, n_unseen - 1)
@@ -170,10 +187,10 @@ def subgame_value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
 @njit(cache=False)
 def _settled(a, b, pot, keys, vals, stats, params, live_mask, buf):
     """Value of hand ``a`` at a position of two live hands before anyone acts (either may be lowest)."""
-    deck, limit = params[_DECK], params[_LIMIT]
+    deck, limit = params[Param.DECK], params[Param.LIMIT]
     na, ka, oa = _keys(a, deck, buf[0])
     nb, kb, ob = _keys(b, deck, buf[0])
-    if params[_TIE_ENDS] != 0 and ka == kb:
+    if params[Param.TIE_ENDS] != 0 and ka == kb:
         return pot * 0.5
     n_unseen = popcount(live_mask & ~a & ~b)
     if oa < ob:
@@ -193,7 +210,7 @@ def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, o
     buf = np.zeros((MAX_LEVELS, 8), dtype=np.int64)
     for j in range(a_masks.shape[0]):
         v = _settled(a_masks[j], b_masks[j], pots[j], keys, vals, stats, params, live_mask, buf)
-        out[j] = np.nan if stats[STAT_OVERFLOW] != 0 else v
+        out[j] = np.nan if stats[Stat.OVERFLOW] != 0 else v
 
 
 @njit(cache=False)
@@ -201,7 +218,7 @@ def _action_values(a, b, pot, keys, vals, stats, params, live_mask, out):
     """``out[k]``: the acting hand ``a``'s value of each action (0 = fold, k = buy k) at pot ``pot``."""
     buf = np.zeros((MAX_LEVELS, 8), dtype=np.int64)
     unseen = live_mask & ~a & ~b
-    room = min(params[_LIMIT] - popcount(a), popcount(unseen))
+    room = min(params[Param.LIMIT] - popcount(a), popcount(unseen))
     out[0] = 0.0
     for k in range(1, room + 1):
         out[k] = subgame_value(a, b, pot + k, k, 1, keys, vals, stats, params, live_mask, buf) - k
@@ -235,19 +252,22 @@ class ExactSolver:
         self.rules, self.dead = rules, int(dead)
         self.max_capacity = max_capacity
         self.live_mask = np.uint64(((1 << rules.deck_size) - 1) & ~self.dead)
-        self.params = np.array([rules.hand_limit, rules.deck_size, int(rules.tie_ends),
-                                int(rules.stuck == "showdown")], dtype=np.int64)
+        self.params = np.zeros(len(Param), dtype=np.int64)
+        self.params[Param.LIMIT] = rules.hand_limit
+        self.params[Param.DECK] = rules.deck_size
+        self.params[Param.TIE_ENDS] = int(rules.tie_ends)
+        self.params[Param.SHOWDOWN] = int(rules.stuck == "showdown")
         self._allocate(capacity)
 
     def _allocate(self, capacity: int) -> None:
         self.keys = np.full((capacity, 2), _EMPTY, dtype=np.uint64)
         self.vals = np.full((capacity, self.rules.hand_limit), np.nan)
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats = np.zeros(len(Stat), dtype=np.int64)
 
     @property
     def positions(self) -> int:
         """Memo entries: distinct (hand to act, other hand, pot)."""
-        return int(self.stats[STAT_COUNT])
+        return int(self.stats[Stat.COUNT])
 
     @property
     def capacity(self) -> int:
@@ -262,7 +282,7 @@ class ExactSolver:
     def _run(self, fn, *args):
         while True:
             result = fn(*args, self.keys, self.vals, self.stats, self.params, self.live_mask, *self._out)
-            if self.stats[STAT_OVERFLOW] == 0:
+            if self.stats[Stat.OVERFLOW] == 0:
                 return result
             if 2 * self.capacity > self.max_capacity:
                 raise TableFull(f"the exact solver's table is full ({self.positions:,} positions, "

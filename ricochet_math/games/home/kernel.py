@@ -11,7 +11,8 @@ the same deals for the same seed (common random numbers).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -21,9 +22,21 @@ from ricochet_math.games.home.hands import hand_keys
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.strategies import decide, kernel_strategies
 
-__all__ = ["Records", "play_batch", "MAX_CARDS"]
+__all__ = ["Records", "play_batch", "MAX_CARDS", "Game", "Deals", "RecordArrays"]
 
 MAX_CARDS = 8  # a hand's slots: the limit (7) and one spare
+
+# The kernel's arguments: small bundles (namedtuples of arrays and scalars, which numba types field by
+# field), as the casino's kernel (:mod:`ricochet_math.engine.kernel`) takes them.
+
+#: The game (:class:`~ricochet_math.games.home.rules.HomeRules`): ``players``, ``start_cards``,
+#: ``hand_limit``, ``showdown`` (1 where ``stuck`` is ``"showdown"``, else 0), ``tie_ends``, and the
+#: strategies' ``codes`` int64[N] and ``params`` float64[N]
+#: (:func:`~ricochet_math.games.home.strategies.kernel_strategies`).
+Game = namedtuple("Game", ("players", "start_cards", "hand_limit", "showdown", "tie_ends", "codes", "params"))
+#: The deals: ``decks`` int64[G, deck size] (game ``g``'s dealing order) and ``seeds`` uint64[G] (its
+#: pot-odds draws' generator).
+Deals = namedtuple("Deals", ("decks", "seeds"))
 
 
 @dataclass(frozen=True)
@@ -50,39 +63,52 @@ class Records:
                    z(np.int16, players), z(np.int16, players), z(np.int16, players), z(np.int16, players),
                    np.full((games, players, MAX_CARDS), -1, dtype=np.int8), z(np.int32), z(np.int32))
 
+    def arrays(self) -> RecordArrays:
+        """The same arrays as the kernel fills them (:data:`RecordArrays`)."""
+        return RecordArrays(**{f: getattr(self, f) for f in RecordArrays._fields})
+
+
+#: :class:`Records`' arrays as one kernel argument (a namedtuple, field for field).
+RecordArrays = namedtuple("RecordArrays", tuple(f.name for f in fields(Records)))
+
 
 def play_batch(rules: HomeRules, strategies, decks: np.ndarray, seeds: np.ndarray) -> Records:
     """Play ``len(decks)`` games (``decks``: int[G, deck size]; ``seeds``: uint64[G]) with one strategy per seat."""
     codes, params = kernel_strategies(strategies)
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     out = Records.empty(len(decks), rules.players)
-    _play_kernel(rules.players, rules.start_cards, rules.hand_limit, 1 if rules.stuck == "showdown" else 0,
-                 rules.tie_ends, codes, params, decks, np.ascontiguousarray(seeds, dtype=np.uint64),
-                 out.net, out.share, out.order, out.status, out.bought, out.received, out.turns, out.paid,
-                 out.cards, out.pot, out.actions)
+    game = Game(rules.players, rules.start_cards, rules.hand_limit, 1 if rules.stuck == "showdown" else 0,
+                rules.tie_ends, codes, params)
+    _play_kernel(game, Deals(decks, np.ascontiguousarray(seeds, dtype=np.uint64)), out.arrays())
     return out
 
 
 @njit
-def _finish(live, n, winners_mask, pot, paid, share, net, status, g):
+def _finish(live, n, winners_mask, pot, rec, g):
+    """Game ``g`` ends: the pot is shared among ``winners_mask``; ``rec``: :data:`RecordArrays`."""
     w = 0
     for s in range(n):
         if winners_mask[s]:
             w += 1
     for s in range(n):
         if winners_mask[s]:
-            share[g, s] = 1.0 / w
-            status[g, s] = WON if w == 1 else SPLIT
+            rec.share[g, s] = 1.0 / w
+            rec.status[g, s] = WON if w == 1 else SPLIT
         elif live[s]:
-            status[g, s] = LOST
+            rec.status[g, s] = LOST
         live[s] = False
     for s in range(n):
-        net[g, s] = pot * share[g, s] - paid[g, s]
+        rec.net[g, s] = pot * rec.share[g, s] - rec.paid[g, s]
 
 
 @njit
-def _play_kernel(n, start, limit, showdown, tie_ends, codes, params, decks, seeds,
-                 net, share, order, status, bought, received, turns, paid, cards, pot_out, actions_out):
+def _play_kernel(game, deals, rec):
+    """Play every game of ``deals`` (:data:`Deals`) under ``game`` (:data:`Game`) into ``rec``
+    (:data:`RecordArrays`), one row per game."""
+    n = game.players
+    limit = game.hand_limit
+    codes, params = game.codes, game.params
+    decks = deals.decks
     deck_size = decks.shape[1]
     hands = np.empty((n, MAX_CARDS), dtype=np.int64)
     nc = np.zeros(n, dtype=np.int64)
@@ -97,16 +123,16 @@ def _play_kernel(n, start, limit, showdown, tie_ends, codes, params, decks, seed
     rng = np.empty(1, dtype=np.uint64)
     for g in range(decks.shape[0]):
         deck = decks[g]
-        rng[0] = seeds[g]
+        rng[0] = deals.seeds[g]
         for s in range(n):
             nc[s] = 0
             live[s] = True
-            paid[g, s] = 1
-        for r in range(start):
+            rec.paid[g, s] = 1
+        for r in range(game.start_cards):
             for s in range(n):
                 hands[s, nc[s]] = deck[r * n + s]
                 nc[s] += 1
-        pos = n * start
+        pos = n * game.start_cards
         pot = n
         actions = 0
         for s in range(n):
@@ -116,7 +142,7 @@ def _play_kernel(n, start, limit, showdown, tie_ends, codes, params, decks, seed
             for t in range(n):
                 if okey[t] < okey[s]:
                     below += 1
-            order[g, s] = below
+            rec.order[g, s] = below
         while True:
             n_live = 0
             low = -1
@@ -129,20 +155,20 @@ def _play_kernel(n, start, limit, showdown, tie_ends, codes, params, decks, seed
                         low = s
                     best_rank = max(best_rank, rkey[s])
                     worst_rank = min(worst_rank, rkey[s])
-            if n_live == 1 or (tie_ends and best_rank == worst_rank):
+            if n_live == 1 or (game.tie_ends and best_rank == worst_rank):
                 for s in range(n):
                     winners[s] = live[s]
-                _finish(live, n, winners, pot, paid, share, net, status, g)
+                _finish(live, n, winners, pot, rec, g)
                 break
             room = min(limit - nc[low], deck_size - pos)
             if room == 0:
-                if rkey[low] == best_rank or showdown:
+                if rkey[low] == best_rank or game.showdown:
                     for s in range(n):
                         winners[s] = live[s] and rkey[s] == best_rank
-                    _finish(live, n, winners, pot, paid, share, net, status, g)
+                    _finish(live, n, winners, pot, rec, g)
                     break
                 live[low] = False
-                status[g, low] = STUCK
+                rec.status[g, low] = STUCK
                 continue
             target = np.int64(1) << 62
             for s in range(n):
@@ -163,29 +189,29 @@ def _play_kernel(n, start, limit, showdown, tie_ends, codes, params, decks, seed
                 scratch[i] = hands[low, i]
             k = decide(code, params[low], scratch, nc[low], target, pot, room, n_live, unseen, n_unseen, rng, work)
             actions += 1
-            turns[g, low] += 1
+            rec.turns[g, low] += 1
             if k == 0:
                 live[low] = False
-                status[g, low] = FOLDED
+                rec.status[g, low] = FOLDED
                 continue
-            paid[g, low] += k
+            rec.paid[g, low] += k
             pot += k
-            bought[g, low] += k
+            rec.bought[g, low] += k
             lifted = False
             for _ in range(k):
                 hands[low, nc[low]] = deck[pos]
                 pos += 1
                 nc[low] += 1
-                received[g, low] += 1
+                rec.received[g, low] += 1
                 rkey[low], okey[low] = hand_keys(hands[low], nc[low])
                 if okey[low] > target:
                     lifted = True
                     break
             if not lifted:
                 live[low] = False
-                status[g, low] = BEATEN
+                rec.status[g, low] = BEATEN
         for s in range(n):
             for i in range(nc[s]):
-                cards[g, s, i] = hands[s, i]
-        pot_out[g] = pot
-        actions_out[g] = actions
+                rec.cards[g, s, i] = hands[s, i]
+        rec.pot[g] = pot
+        rec.actions[g] = actions
