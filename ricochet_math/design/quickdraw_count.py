@@ -43,6 +43,7 @@ __all__ = [
 
 _N_CAT = len(CATEGORY_NAMES)  # 9: high card .. straight flush
 _DIGITS = 5  # a partial key holds up to five ranked-card digits
+_CATEGORY_UNIT = PARTIAL_BASE ** _DIGITS  # a partial key's category: key // _CATEGORY_UNIT (15**5)
 
 
 # =========================================================================
@@ -51,7 +52,7 @@ _DIGITS = 5  # a partial key holds up to five ranked-card digits
 
 def _key_digits(key: int) -> int:
     """How many ranked cards a partial key holds (its non-zero digits)."""
-    digits = key % PARTIAL_BASE**_DIGITS
+    digits = key % _CATEGORY_UNIT
     n = 0
     while digits:
         n += digits % PARTIAL_BASE != 0
@@ -205,14 +206,14 @@ def _quickdraw_brute_kernel(a, b, out):
     kp = partial_key(p, 2)
     # The player's number of ranked cards (1 for a pair, 2 otherwise).
     nd = 0
-    rest = kp % 759375  # 15**5
+    rest = kp % _CATEGORY_UNIT
     while rest > 0:
-        if rest % 15 != 0:
+        if rest % PARTIAL_BASE != 0:
             nd += 1
-        rest //= 15
+        rest //= PARTIAL_BASE
     unit = 1
-    for _ in range(5 - nd):
-        unit *= 15
+    for _ in range(_DIGITS - nd):
+        unit *= PARTIAL_BASE
     h = np.empty(5, dtype=np.int64)
     for c0 in range(52):
         if c0 == a or c0 == b:
@@ -235,7 +236,7 @@ def _quickdraw_brute_kernel(a, b, out):
                         h[3] = c3
                         h[4] = c4
                         kd = partial_key(h, 5)
-                        cat = kd // 759375
+                        cat = kd // _CATEGORY_UNIT
                         out[0, cat] += 1
                         if kp >= kd:
                             out[1, cat] += 1
