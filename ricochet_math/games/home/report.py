@@ -24,7 +24,8 @@ from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
-from ricochet_math.reports.document import Section, Volatile, num
+from ricochet_math.reports.columns import document_table
+from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, provenance_rows
 from ricochet_math.storage import check_output_folder
@@ -256,14 +257,8 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
 
 
 def _frame_table(title: str, frame: pd.DataFrame, csv: str):
-    from ricochet_math.reports.document import Table
-
-    def cell(v):
-        if isinstance(v, (float, np.floating)):
-            return num(float(v), 4)
-        return str(v)
-    return Table(title, list(frame.columns), [[cell(v) for v in row] for row in frame.itertuples(index=False)],
-                 csv=csv, data=frame)
+    """A report table of ``frame``, read through the one column schema (headers in words, percent, counts)."""
+    return document_table(title, frame, csv)
 
 
 def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> HomeReport:
