@@ -16,10 +16,11 @@ import pandas as pd
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.evaluator.tables import STRAIGHT_FLUSH
 from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
-from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
+from ricochet_math.games.ring.rules import Joker, RingRules
+from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import check_output_folder
@@ -34,6 +35,76 @@ def _ci(frame, name, digits=2, percent=True):
     f = 100.0 if percent else 1.0
     return [f"{f * e:.{digits}f} ± {f * (h - lo) / 2:.{digits}f}"
             for e, lo, h in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"])]
+
+
+#: a hand key's category is key // 15**5 (ring.analysis)
+_CATEGORY_BASE = 15 ** 5
+
+
+#: the reading shown beside the rule set's own: dead jokers beside bugs (the default), bugs beside any other
+def _other_reading(joker: Joker) -> Joker:
+    return Joker.DEAD if joker == Joker.BUG else Joker.BUG
+
+
+def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> Section:
+    """The figures the joker reading moves, the rule set's reading and the other side by side (the seed's
+    hand-rankings section is blank: docs/rules.md, "Ring Poker", says why bugs are the default)."""
+    readings = (base.joker, _other_reading(base.joker))
+    rows = []
+    for joker in readings:
+        name = joker.name.lower()
+        for players in (2, 3):
+            sim = simulate(RingRules(players=players, joker=joker), None, games, seed)
+            w = sim.win_share(0)
+            rows.append({"figure": f"seat 0 win share, {players} players", "joker": name, "value": w.estimate,
+                         "value_low": w.low, "value_high": w.high, "p_value": sim.equal_chances().p_value})
+            if players == 2:
+                cats = sim.category_frame().set_index("category")["strongest"]
+                for cat in ("Straight flush", "Five of a kind", "Four of a kind"):
+                    rows.append({"figure": f"strongest hand: {cat.lower()}", "joker": name,
+                                 "value": float(cats.get(cat, 0.0)), "value_low": float("nan"),
+                                 "value_high": float("nan"), "p_value": float("nan")})
+        table = pairings(RingRules(players=2, joker=joker), FAST_STRATEGIES, games=pair_games, seed=seed)
+        pf = table.to_frame()
+        pf = pf[pf.strategy != pf.against]
+        means = pf.groupby("strategy", sort=False)["win"].mean().sort_values(ascending=False)
+        for rank, (strategy, v) in enumerate(means.items(), start=1):
+            rows.append({"figure": f"strategy ranked {rank} (2 players, mean win share against the others)",
+                         "joker": name, "value": float(v), "value_low": float("nan"), "value_high": float("nan"),
+                         "p_value": float("nan"), "strategy": strategy})
+        model = opponent_model(RingRules(players=2, joker=joker), samples=500, seed=seed)
+        sf = float(np.mean(model.slot_keys[:, 0] // _CATEGORY_BASE >= STRAIGHT_FLUSH))  # five of a kind is above
+        h = 1.959964 * float(np.sqrt(sf * (1 - sf) / 500))
+        rows.append({"figure": "random 18-card holdings with a straight flush or better", "joker": name,
+                     "value": sf, "value_low": max(sf - h, 0.0), "value_high": min(sf + h, 1.0),
+                     "p_value": float("nan")})
+    frame = pd.DataFrame(rows)
+    s = Section("4", "The joker reading")
+    s.p("The seed's hand-rankings section is blank, so what a joker is worth is our reading: bugs (an ace, or "
+        "any card that completes a straight or a flush), borrowed from the publisher's own advice for its home "
+        "game, are the default; dead jokers (no rank, no suit) are the plainest alternative. The reading changes "
+        "the game's hands far more than its seats: the figures it moves, side by side (every seat greedy-fast, "
+        f"{games:,} games per seat run, {pair_games:,} games per pairing seating, seed {seed}).")
+    figures = list(dict.fromkeys(frame.figure))
+    cells = []
+    for fig in figures:
+        part = frame[frame.figure == fig].set_index("joker")
+        row = [fig]
+        for joker in readings:
+            r = part.loc[joker.name.lower()]
+            text = (f"{r.strategy} {100 * r.value:.1f}" if isinstance(r.get("strategy"), str) else
+                    f"{100 * r.value:.2f}" if np.isnan(r.value_low) else
+                    f"{100 * r.value:.2f} ± {50 * (r.value_high - r.value_low):.2f}")
+            if not np.isnan(r.p_value):
+                text += f" (equal chances p = {r.p_value:.3g})"
+            row.append(text)
+        cells.append(row)
+    s.table("What the joker reading moves (percent)", ["figure"] + [f"{j.name.lower()} jokers" +
+                                                                      (" (default)" if j == Joker.BUG else "")
+                                                                      for j in readings],
+            cells, csv="joker_readings", data=frame,
+            note="a ± b: the estimate and half the width of its 95% confidence interval.")
+    return s
 
 
 def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
@@ -161,8 +232,13 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
               for r in speed.itertuples()])
     sections.append(s3)
 
-    # ---- 4. provenance
-    s4 = Section("4", "Provenance")
+    # ---- 4. the joker reading
+    t0 = timer()
+    sections.append(_joker_section(base, games, pair_games, seed))
+    timings.append(("the joker readings", timer() - t0))
+
+    # ---- 5. provenance
+    s4 = Section("5", "Provenance")
     commit, dirty = provenance.git_state()
     date = provenance.build_date(reproducible)
     prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit),
