@@ -50,3 +50,20 @@ def test_freeride_report_shows_the_refill_and_opening_readings_and_confirms_its_
     row = pd.Series({"lead": 0.004, "lead_low": -0.01, "lead_high": 0.018})
     assert _lead_text(row) == "no detectable difference (± 1.40)"
     assert _lead_text(pd.Series({"lead": 0.05, "lead_low": 0.03, "lead_high": 0.07})) == "+5.00 ± 2.00"
+
+
+def test_the_refill_after_the_fifth_card_changes_no_figure():
+    # the refill after the fifth card comes after every other refill of the round and is never played:
+    # the same seed gives the same sums under both readings (rounds and whole games, four and six seats)
+    from ricochet_math.games.freeride.analysis import simulate_games, simulate_rounds
+    from ricochet_math.games.freeride.rules import FreeRideRules
+
+    for seats in (4, 6):
+        for opening in ("card", "rotate"):
+            a = simulate_rounds(["computer"] * seats, FreeRideRules(opening=opening), rounds=3000, seed=11)
+            b = simulate_rounds(["computer"] * seats, FreeRideRules(opening=opening, refill_after_last=True),
+                                rounds=3000, seed=11)
+            assert all((a.sums[k] == b.sums[k]).all() for k in a.sums), (seats, opening)
+    a = simulate_games(["computer"] * 6, FreeRideRules(), games=300, seed=12)
+    b = simulate_games(["computer"] * 6, FreeRideRules(refill_after_last=True), games=300, seed=12)
+    assert all((a.sums[k] == b.sums[k]).all() for k in a.sums)

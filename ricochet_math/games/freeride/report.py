@@ -212,8 +212,10 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
          "card starts with no opening card; 'rotate': the start moves round the table) and whether a player "
          "draws a refill after playing her fifth card (default no: the seed draws a card 'after playing your "
          "card', but her hand is finished). Six computer players, net chips per round of the starter and of "
-         "the last position after her, under each pair of readings; the deck runs out at six seats, so the "
-         "refill reading moves the last position most.")
+         "the last position after her, under each pair of readings, on the same seed. The refill reading moves "
+         "nothing: a refill after the fifth card is drawn after every other refill of the round and is never "
+         "played, so its rows repeat the default's digit for digit. What the last position loses at six seats "
+         "comes from the deck running dry (30 cards dealt, 22 left for up to 24 refills), under every opening.")
     s4.table("Six seats: the starter and the last position under each reading (net chips per round)",
              ["opening", "refill after the fifth card", "starter", "last position"],
              [[r.opening + (" (default)" if r.opening == "card" else ""),
