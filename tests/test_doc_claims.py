@@ -138,8 +138,31 @@ def _freeride_hider() -> list[tuple[str, str]]:
     return out
 
 
+def _rococo_best_response() -> list[tuple[str, str]]:
+    t = table("rococo-best-response.csv")
+    c = t[t.stage == "confirmation"].set_index(["against", "confirmed_rank"])
+
+    def net(r):
+        return f"{r.net_per_pot:+.3f} ± {(r.net_per_pot_high - r.net_per_pot_low) / 2:.3f}"
+
+    def lead(r):
+        return f"{r.lead:+.3f} ± {(r.lead_high - r.lead_low) / 2:.3f} per pot, p = {pval(r.lead_p_value)}"
+
+    s1, s2 = c.loc[("standard", 1)], c.loc[("standard", 2)]
+    l1, l2 = c.loc[("loose", 1)], c.loc[("loose", 2)]
+    assert s1.lead_low < 0 < s1.lead_high and l1.lead_low > 0         # a tie, and a confirmed lead
+    assert s1["rank"] == 1 and l1["rank"] == 1                        # the search's best tops the fresh seeds too
+    return [
+        ("rococo-poker.md", f"nets {net(s1)} on its fresh seed and the next, open {s2.open}, call {s2.call}, "
+                            f"{net(s2)}: no detectable difference ({lead(s1)})"),
+        ("rococo-poker.md", f"open {l1.open}, call {l1.call}, always blind nets {net(l1)} on its fresh seed, ahead of "
+                            f"open {l2.open}, call {l2.call} ({net(l2)}) by {lead(l1)}."),
+    ]
+
+
 def all_claims() -> list[tuple[str, str]]:
-    return _ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
+    return (_ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
+            + _rococo_best_response())
 
 
 @pytest.mark.parametrize("page, text", all_claims())
