@@ -27,7 +27,7 @@ import pandas as pd
 from ricochet_math.reports.document import Table, isnan
 
 __all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "document_table", "text_formats", "excel_format",
-           "describe_columns"]
+           "describe_columns", "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
 
 FORMATS = ("percent", "count", "number", "p_value", "text")
 _BOUNDS = re.compile(r"(_low|_high|_plain)+$")
@@ -304,3 +304,88 @@ def describe_columns(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"column": [c.name if str(n) == c.name else str(n) for n, c in zip(frame.columns, rows)],
                          "header": [c.header for c in rows], "unit": [c.unit for c in rows],
                          "format": [c.format for c in rows], "description": [c.description for c in rows]})
+
+
+#: the PDF's text width: A4 (210 mm) less the template's 13 mm side margins (templates/report.html.j2)
+PAGE_WIDTH_MM = 184.0
+#: widest glyph of the PDF's table text, DejaVu Sans digits at 7.5 pt (0.636 em), in mm
+_CHAR_MM = 0.636 * 7.5 * 25.4 / 72
+#: a cell's left and right padding (0.55 rem each at the PDF's 9 pt root size), in mm
+_PAD_MM = 2 * 0.55 * 9 * 25.4 / 72
+
+
+def table_width_mm(table: Table) -> float:
+    """An upper estimate of a report table's width in the PDF: per column the longest unbreakable text
+    (right-aligned cells do not wrap; headers and left-aligned cells wrap at spaces) at the widest glyph,
+    plus the padding."""
+    total = 0.0
+    for j, header in enumerate(table.columns):
+        right = (table.align or [])[j:j + 1] == ["r"]
+        words = [len(w) for w in str(header).split()] or [0]
+        for row in table.rows:
+            text = str(row[j])
+            words.append(len(text) if right else max((len(w) for w in text.split()), default=0))
+        total += max(words) * _CHAR_MM + _PAD_MM
+    return total
+
+
+def fits_page(table: Table) -> bool:
+    """Whether :func:`table_width_mm` keeps the table within the PDF's text width."""
+    return table_width_mm(table) <= PAGE_WIDTH_MM
+
+
+def overflowing_tables(html: str) -> list[tuple[str, float]]:
+    """The tables of a written ``report.html`` that :func:`fits_page` rejects, as ``(caption, width in mm)``:
+    the check a report's PDF needs, run on the HTML the PDF is made from."""
+    from html.parser import HTMLParser
+
+    class _Tables(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables, self.cell, self.where = [], None, None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.tables.append({"caption": "", "head": [], "rows": [], "align": []})
+            elif self.tables and tag == "caption":
+                self.where = "caption"
+            elif self.tables and tag == "tr":
+                self.tables[-1]["rows"].append([])
+                self.tables[-1]["align"] = []
+            elif self.tables and tag in ("th", "td"):
+                self.cell = ""
+                self.where = tag
+                if tag == "td":
+                    self.tables[-1]["align"].append("r" if "r" in (dict(attrs).get("class") or "").split() else "l")
+            elif self.tables and tag == "a" and self.where == "caption":
+                self.where = "caption-link"
+
+        def handle_endtag(self, tag):
+            if tag in ("th", "td") and self.cell is not None:
+                t = self.tables[-1]
+                (t["head"] if tag == "th" else t["rows"][-1]).append(" ".join(self.cell.split()))
+                self.cell = None
+                self.where = None
+            elif tag in ("caption",):
+                self.where = None
+            elif tag == "a" and self.where == "caption-link":
+                self.where = "caption"
+
+        def handle_data(self, data):
+            if self.where == "caption":
+                self.tables[-1]["caption"] += data
+            elif self.cell is not None:
+                self.cell += data
+
+    parser = _Tables()
+    parser.feed(html)
+    out = []
+    for t in parser.tables:
+        rows = [r for r in t["rows"] if r]
+        table = Table(t["caption"].strip(), t["head"], rows, align=t["align"] or None)
+        if len(table.align) != len(table.columns):
+            table.align = ["l"] + ["r"] * (len(table.columns) - 1)
+        width = table_width_mm(table)
+        if width > PAGE_WIDTH_MM:
+            out.append((table.title, round(width)))
+    return out

@@ -5,6 +5,7 @@ import pandas as pd
 
 from ricochet_math.games.ring.report import ring_report
 from ricochet_math.games.ring.rules import Joker, RingRules
+from ricochet_math.reports.columns import overflowing_tables
 
 
 def test_ring_report_shows_both_joker_readings_side_by_side(tmp_path):
@@ -23,6 +24,7 @@ def test_ring_report_shows_both_joker_readings_side_by_side(tmp_path):
     assert len(ranked) == 8 and ranked.strategy.notna().all()
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "bug jokers (default)" in html and "dead jokers" in html
+    assert overflowing_tables(html) == []
 
 
 def test_bug_jokers_are_the_default_reading():
@@ -46,6 +48,7 @@ def test_freeride_report_shows_the_refill_and_opening_readings_and_confirms_its_
         assert r.lead_low < r.lead < r.lead_high
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "The selection confirmed on fresh seeds" in html and "refill after the fifth card" in html
+    assert overflowing_tables(html) == []
     # a lead whose interval holds zero is written as no detectable difference
     row = pd.Series({"lead": 0.004, "lead_low": -0.01, "lead_high": 0.018})
     assert _lead_text(row) == "no detectable difference (± 1.40)"

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from ricochet_math.games.rococo.report import build_rococo_report
+from ricochet_math.reports.columns import overflowing_tables
 
 
 def test_rococo_report_tables_have_word_headers_and_no_raw_floats(tmp_path):
@@ -19,6 +20,7 @@ def test_rococo_report_tables_have_word_headers_and_no_raw_floats(tmp_path):
     assert not [c for c in cells if re.search(r"\d\.\d{7,}", c)]          # e.g. -0.039262132334622335
     assert not [c for c in cells if re.search(r"\d,\d{3}\.0{4}\b", c)]      # e.g. 20,000.0000
     assert "optimal pot share (%)" in headers
+    assert overflowing_tables(html) == []                                 # every table fits the PDF's page
     openpyxl = pytest.importorskip("openpyxl")
     sheet = openpyxl.load_workbook(out / "report.xlsx")["versus_naive"]
     header = [c.value for c in sheet[1]]

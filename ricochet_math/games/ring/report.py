@@ -251,7 +251,7 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
     prov.append(("run time: whole report",
                  Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
-    s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov])
+    s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov], align=["l", "l"])
     sections.append(s4)
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
