@@ -12,6 +12,8 @@ Writes, under ``--out``:
   runner-up with its 95% interval and the two-sided p-value of no difference;
 * ``freeride-hider.csv``: against a field of ``t:x,x,x,88:wary``, ``hider`` and the field's own strategy
   in seat 0, 20,000 games each on fresh seeds (6001-6006), at 2, 4 and 6 seats, with the difference;
+* ``freeride-seats.csv``: four computer players, 20,000 games, seed 2026: each seat's win rate and the
+  chi-square test that every seat wins a quarter;
 * ``freeride-positions.csv``: net chips per round by position after the starter, computer players, for
   each opening reading (card, hand, rotate) and each refill reading (no refill after the fifth card, the
   default, and a refill), at 4 and 6 seats, 400,000 rounds each (seed 7001 + index), with each position's
@@ -123,6 +125,23 @@ def with_tests(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def seats_equal(games: int) -> pd.DataFrame:
+    """Four computer players, seed 2026 (the docs' run): each seat's game win rate, and Pearson's chi-square
+    test that every seat wins a quarter (a shared win counts 1/k to each of the k winners)."""
+    from scipy.stats import chi2
+
+    g = simulate_games(["computer"] * 4, FreeRideRules(), games=games, seed=2026)
+    wins = [float(g.sums["win"][s]) for s in range(4)]
+    expected = games / 4
+    stat = sum((w - expected) ** 2 / expected for w in wins)
+    rows = []
+    for s in range(4):
+        w = g.win(s)
+        rows.append({"seat": s, "win": w.estimate, "win_low": w.low, "win_high": w.high, "games": games,
+                     "seed": 2026, "chi_square": stat, "df": 3, "p_value": float(chi2.sf(stat, 3))})
+    return pd.DataFrame(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--select-games", type=int, default=10_000)
@@ -130,11 +149,15 @@ def main() -> None:
     ap.add_argument("--hider-games", type=int, default=20_000)
     ap.add_argument("--rounds", type=int, default=400_000)
     ap.add_argument("--out", default="reports/claims")
-    ap.add_argument("--only", choices=("best", "hider", "positions"), default=None)
+    ap.add_argument("--seat-games", type=int, default=20_000)
+    ap.add_argument("--only", choices=("best", "hider", "positions", "seats"), default=None)
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
+    if a.only in (None, "seats"):
+        seats_equal(a.seat_games).to_csv(out / "freeride-seats.csv", index=False)
+        print(f"seats: {time.perf_counter() - t:.0f} s", flush=True)
     if a.only in (None, "positions"):
         positions(a.rounds).to_csv(out / "freeride-positions.csv", index=False)
         print(f"positions: {time.perf_counter() - t:.0f} s", flush=True)

@@ -160,9 +160,21 @@ def _rococo_best_response() -> list[tuple[str, str]]:
     ]
 
 
+def _freeride_seats() -> list[tuple[str, str]]:
+    t = table("freeride-seats.csv")
+    r = t.iloc[0]
+    assert r.p_value > 0.05  # "no seat differs detectably" is what the test says
+    half = {f"{50 * (x.win_high - x.win_low):.2f}" for x in t.itertuples()}
+    assert len(half) == 1
+    return [("free-ride-poker.md", f"{int(r.games):,} games, seed {int(r.seed)}: "
+                                   + ", ".join(f"{100 * w:.2f}" for w in t.win)
+                                   + f"%, each ± {half.pop()}; the test that every seat wins a quarter, "
+                                   f"Pearson's χ² {r.chi_square:.2f} on {int(r.df)} df, p = {pval(r.p_value)}")]
+
+
 def all_claims() -> list[tuple[str, str]]:
     return (_ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
-            + _rococo_best_response())
+            + _rococo_best_response() + _freeride_seats())
 
 
 @pytest.mark.parametrize("page, text", all_claims())
