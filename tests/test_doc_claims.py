@@ -172,9 +172,35 @@ def _freeride_seats() -> list[tuple[str, str]]:
                                    f"Pearson's χ² {r.chi_square:.2f} on {int(r.df)} df, p = {pval(r.p_value)}")]
 
 
+def _freeride_best_response() -> list[tuple[str, str]]:
+    gaps, t = table("freeride-best-response-gaps.csv"), table("freeride-best-response.csv")
+    conf = t[t.stage == "confirmation"]
+    out = []
+    for r in gaps.itertuples():
+        part = conf[conf.seats == r.seats].set_index("strategy")
+        a, b = part.loc[r.confirmed_best], part.loc[r.runner_up]
+        lead = f"{100 * r.lead:+.2f} ± {50 * (r.lead_high - r.lead_low):.2f}, p = {pval(r.p_value)}"
+        if r.lead_low <= 0 <= r.lead_high:
+            lead = f"no detectable difference ({lead})"
+        out.append(("free-ride-poker.md", f"| {r.seats} | `{r.selected}` | `{r.confirmed_best}` | "
+                                          f"{pct(a.win, a.win_low, a.win_high)} | `{r.runner_up}` | "
+                                          f"{pct(b.win, b.win_low, b.win_high)} | {lead} |"))
+    # the prose after the table: head-up and at three seats confirmed, from four seats up a tie, and the
+    # six-seat winner of the search third on the fresh seeds
+    g = gaps.set_index("seats")
+    assert all(g.loc[n].lead_low > 0 and g.loc[n].confirmed_best == "t:x,x,x,88:wary" for n in (2, 3))
+    assert all(g.loc[n].lead_low <= 0 <= g.loc[n].lead_high for n in (4, 5, 6))
+    assert {g.loc[n].confirmed_best for n in (4, 5, 6)} | {g.loc[n].runner_up for n in (4, 5, 6)} == {
+        "t:x,x,x,88:wary", "cautious"}
+    six = conf[conf.seats == 6].set_index("strategy")
+    assert six.loc["t:x,x,TT,AA"].confirmed_rank == 3
+    return out
+
+
 def all_claims() -> list[tuple[str, str]]:
     return (_ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
-            + _rococo_best_response() + _freeride_seats())
+            + _rococo_best_response() + _freeride_seats()
+            + _freeride_best_response())
 
 
 @pytest.mark.parametrize("page, text", all_claims())
