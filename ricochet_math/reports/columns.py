@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ricochet_math.reports.document import Table, isnan
@@ -106,6 +107,11 @@ win | win share | fraction | percent | 2 | share of games won (a win shared by k
 win_rate | win rate | fraction | percent | 2 | share of games won
 win_frequency | win frequency | fraction | percent | 4 | share of rounds won
 fair | fair share | fraction | percent | 2 | the win share of equal chances, 1 / players
+outright | outright wins | fraction | percent | 2 | share of games won alone
+rotate | rotation | | text | 0 | the first player moves one seat left each round
+strongest | strongest hand | fraction | percent | 2 | share of hands in the strongest slot
+middle | middle hand | fraction | percent | 2 | share of hands in the middle slot
+weakest | weakest hand | fraction | percent | 2 | share of hands in the weakest slot
 fold_rate | fold rate | fraction | percent | 2 | share of decisions that fold
 split_rate | split rate | fraction | percent | 2 | share of pots split
 rtp | RTP | fraction | percent | 4 | return to player per initial wager
@@ -209,7 +215,9 @@ def cell(col: Column, value, low=None, high=None) -> str:
     ``estimate [low, high]`` where the rounding shows the interval lopsided)."""
     if isnan(value):
         return ""
-    if col.format == "text" or isinstance(value, str) or isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if col.format == "text" or isinstance(value, str):
         return str(value)
     v = float(value)
     if math.isinf(v):

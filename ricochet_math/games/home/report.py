@@ -202,6 +202,10 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
     sec1.blocks.append(_summary_table(tables))
     order = tables["by_order"]
     sec2 = Section("2", "EV by order of play and by seat")
+    sec2.plot("home-ev-by-position", "EV by order of play and by seat",
+              "Pot-odds players, the first rule variation: chips per game by position in the order of play "
+              "(1 = acts first, the lowest card) and by seat, each with its 95% interval; one line per player "
+              "count.", lambda fig, box: _plot_positions(fig, box, tables))
     for label in order.variation.unique():
         part = order[(order.variation == label)]
         rows = []
@@ -263,6 +267,26 @@ APPENDIX = {"home-by-order": "by_order", "home-by-seat": "by_seat", "home-tests"
 
 def _appendix(tables: dict) -> dict[str, pd.DataFrame]:
     return {stem: tables[key] for stem, key in APPENDIX.items() if tables.get(key) is not None}
+
+
+def _plot_positions(fig, box, tables: dict) -> None:
+    """Two panels: EV by order of play and by seat, with 95% intervals, one line per player count."""
+    x0, y0, w, h = box
+    main = tables["tests"].variation.iloc[0]
+    W, H = fig.get_size_inches()
+    for k, (key, column, label) in enumerate((("by_order", "position", "position in the order of play"),
+                                              ("by_seat", "seat", "seat"))):
+        ax = fig.add_axes(((x0 + 0.6 + k * w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+        frame = tables[key]
+        frame = frame[(frame.variation == main) & (frame.strategy == "pot-odds")]
+        for n, g in frame.groupby("players"):
+            ax.errorbar(g[column], g.ev, yerr=[g.ev - g.ev_low, g.ev_high - g.ev], marker="o", ms=3, capsize=2,
+                        lw=1, label=f"{n} players")
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.set_xlabel(label)
+        ax.set_ylabel("EV (chips per game)")
+        if k == 0:
+            ax.legend(fontsize=6, ncol=2)
 
 
 def _summary_table(tables: dict):

@@ -21,6 +21,7 @@ from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simula
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
+from ricochet_math.reports.columns import document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import check_output_folder
@@ -29,12 +30,6 @@ __all__ = ["REPORT_KIND", "ring_report"]
 
 #: the marker kind of a Ring Poker report folder
 REPORT_KIND = "ring-report"
-
-
-def _ci(frame, name, digits=2, percent=True):
-    f = 100.0 if percent else 1.0
-    return [f"{f * e:.{digits}f} ± {f * (h - lo) / 2:.{digits}f}"
-            for e, lo, h in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"])]
 
 
 #: a hand key's category is key // 15**5 (ring.analysis)
@@ -158,15 +153,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
             if players == 2 and rotate:
                 cat_frame = sim.category_frame()
     seats = pd.concat(seat_frames, ignore_index=True)
-    s1.table("Win share and points by seat (95% intervals)",
-             ["players", "rotation", "seat", "starts", "win %", "points"],
-             [[str(p), "yes" if ro else "no", str(s), str(st), w, pt] for (p, ro, s, st), w, pt in
-              zip(seats[["players", "rotate", "seat", "starts"]].itertuples(index=False), _ci(seats, "win"),
-                  _ci(seats, "points", 3, False))], csv="seats", data=seats)
+    s1.blocks.append(document_table("Win share and points by seat (95% intervals)", seats, "seats",
+                                    names=["players", "rotate", "seat", "starts", "win", "points", "outright"]))
     tests = pd.DataFrame(tests)
-    s1.table("Test of equal chances by seat", ["players", "rotation", "chi-square", "df", "p-value"],
-             [[str(t.players), "yes" if t.rotate else "no", f"{t.chi_square:.3f}", str(t.df), f"{t.p_value:.4f}"]
-              for t in tests.itertuples()], csv="equal_chances", data=tests)
+    s1.blocks.append(document_table("Test of equal chances by seat", tests, "equal_chances"))
     sections.append(s1)
 
     # ---- 2. strategies
@@ -186,12 +176,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
         timings.append((f"pairings, {players} players", timer() - t0))
         pf = table.to_frame()
         br = table.best_responses()
-        s2.table(f"{players} players: focal strategy against the others", ["strategy", "against", "win %", "points"],
-                 [[a, b, w, f"{p:.3f}"] for a, b, w, p in zip(pf.strategy, pf.against, _ci(pf, "win"), pf.points)],
-                 csv=f"pairings_{players}p", data=pf)
-        s2.table(f"{players} players: best responses", ["against", "best response", "win %"],
-                 [[a, b, w] for a, b, w in zip(br.against, br["best response"], _ci(br, "win"))],
-                 csv=f"best_responses_{players}p", data=br)
+        s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
+                                        f"pairings_{players}p"))
+        s2.blocks.append(document_table(f"{players} players: best responses", br, f"best_responses_{players}p",
+                                        names=["against", "best response", "win"]))
     sections.append(s2)
 
     # ---- 3. arrangements
@@ -200,10 +188,7 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
          "arrangement), "
          "as fractions of hands. The arrangement solver is exact for its objective; its time per "
          "arrangement is measured below on random 18-card holdings (one thread, on a shared machine).")
-    s3.table("Slot categories", ["category", "strongest", "middle", "weakest"],
-             [[c, pct(a, 2), pct(b, 2), pct(d, 2)] for c, a, b, d in
-              zip(cat_frame.category, cat_frame.strongest, cat_frame.middle, cat_frame.weakest)],
-             csv="slot_categories", data=cat_frame)
+    s3.blocks.append(document_table("Slot categories (share of hands)", cat_frame, "slot_categories"))
     rng = np.random.default_rng(seed)
     model = opponent_model(base, samples=500, seed=seed)
     speed = []
