@@ -192,6 +192,11 @@ def _freeride_best_response() -> list[tuple[str, str]]:
     assert all(g.loc[n].lead_low <= 0 <= g.loc[n].lead_high for n in (4, 5, 6))
     assert {g.loc[n].confirmed_best for n in (4, 5, 6)} | {g.loc[n].runner_up for n in (4, 5, 6)} == {
         "t:x,x,x,88:wary", "cautious"}
+    sel = t[(t.stage == "selection") & (t.seats == 4)].set_index("strategy")
+    shown = [pct(sel.loc[n].win, sel.loc[n].win_low, sel.loc[n].win_high)
+             for n in ("computer", "t:x,x,88,TT:weak", "t:x,x,88,TT:hide")]
+    out.append(("free-ride-poker.md", f"`t:x,x,88,TT` wins {shown[0]}% showing strong, {shown[1]}% weak, "
+                                      f"{shown[2]}% hide"))
     six = conf[conf.seats == 6].set_index("strategy")
     assert six.loc["t:x,x,TT,AA"].confirmed_rank == 3
     return out
