@@ -7,6 +7,8 @@ Writes, under ``--out`` (every seat ``greedy-fast``, strongest-first arrangement
 * ``ring-seat-edge-3p.csv``: three players with the rotation, bug jokers, on seeds 101-104 (fresh: none of
   them took part in the figure the docs quoted before, seed 1), each seed and pooled: every seat's win share
   with its 95% interval, seat 0's edge over the fair third in points, and the Wald test of equal chances;
+* ``ring-seat-edge-2p.csv``: two players with the rotation, bug jokers, 100,000 games on each of the seeds
+  the docs quote (1, 3, 7, 11), each and pooled, and whether the seeds agree;
 * ``ring-joker-readings.csv``: the figures the joker reading moves, bug (default) against dead, side by
   side: seat 0's win share (2 and 3 players), the mean win share of each strategy of ``FAST_STRATEGIES``
   over the pairings (2 players), the slot categories and the share of random 18-card holdings whose best
@@ -72,6 +74,24 @@ def seat_edge(games: int) -> pd.DataFrame:
     return frame
 
 
+def two_player_seeds(games: int) -> pd.DataFrame:
+    """Two players with the rotation, bug jokers, the seeds docs/ring-poker.md quotes (1, 3, 7, 11), each
+    seed and pooled (``benchmarks/ring_seat_seeds.py`` reruns the same games batch by batch)."""
+    seeds = (1, 3, 7, 11)
+    sims = [simulate(RingRules(players=2), None, games, seed) for seed in seeds]
+    rows = [seat_row(f"seed {seed}", sim) for seed, sim in zip(seeds, sims)]
+    rows.append(seat_row("pooled", pooled(sims)))
+    est = np.array([s.win_share(0).estimate for s in sims])
+    se = np.array([s.win_share(0).std_error for s in sims])
+    w = 1 / se ** 2
+    m = float((w * est).sum() / w.sum())
+    from scipy.stats import chi2
+    frame = pd.DataFrame(rows)
+    frame["seeds_agree_chi_square"] = float((w * (est - m) ** 2).sum())
+    frame["seeds_agree_p_value"] = chi2.sf(frame["seeds_agree_chi_square"], len(seeds) - 1)
+    return frame
+
+
 def joker_readings(games: int, pair_games: int) -> pd.DataFrame:
     rows = []
     for joker in ("bug", "dead"):
@@ -120,7 +140,8 @@ def main() -> None:
     ap.add_argument("--reading-games", type=int, default=20_000)
     ap.add_argument("--pair-games", type=int, default=500)
     ap.add_argument("--out", default="reports/claims")
-    ap.add_argument("--only", choices=("seats", "readings"), default=None)
+    ap.add_argument("--two-player-games", type=int, default=100_000)
+    ap.add_argument("--only", choices=("seats", "seats2", "readings"), default=None)
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -128,6 +149,9 @@ def main() -> None:
     if a.only in (None, "seats"):
         seat_edge(a.games).to_csv(out / "ring-seat-edge-3p.csv", index=False)
         print(f"seat edge: {time.perf_counter() - t:.0f} s", flush=True)
+    if a.only in (None, "seats2"):
+        two_player_seeds(a.two_player_games).to_csv(out / "ring-seat-edge-2p.csv", index=False)
+        print(f"two-player seats: {time.perf_counter() - t:.0f} s", flush=True)
     if a.only in (None, "readings"):
         joker_readings(a.reading_games, a.pair_games).to_csv(out / "ring-joker-readings.csv", index=False)
         print(f"total: {time.perf_counter() - t:.0f} s", flush=True)

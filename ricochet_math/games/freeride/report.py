@@ -207,7 +207,7 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
              [[str(r.seat), _ci(g4.win(r.seat), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
               for r in seat_frame.itertuples()], csv="seats", data=seat_frame)
     readings = _position_readings(rules, rounds, seed, workers)
-    s4.p("Two readings move the position figures (docs/rules.md, 'Free Ride Poker'): how a round opens (our "
+    s4.p("Two readings could move the position figures (docs/rules.md, 'Free Ride Poker'): how a round opens (our "
          "default 'card': everyone shows an opening card, the lowest starts; 'hand': the holder of the lowest "
          "card starts with no opening card; 'rotate': the start moves round the table) and whether a player "
          "draws a refill after playing her fifth card (default no: the seed draws a card 'after playing your "
