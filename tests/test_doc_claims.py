@@ -202,10 +202,23 @@ def _freeride_best_response() -> list[tuple[str, str]]:
     return out
 
 
+def _rococo_blind_value() -> list[tuple[str, str]]:
+    t = table("rococo-blind-value.csv").set_index(["others", "players"])
+
+    def v(others, players, bold=False):
+        r = t.loc[(others, players)]
+        text = f"{r.value:+.2f} ± {(r.value_high - r.value_low) / 2:.2f}"
+        return f"**{text}**" if bold else text
+
+    return [("rococo-poker.md", f"{v('standard', 2, True)} antes per pot heads-up against `standard`, "
+                                f"{v('loose', 2)} against `loose`, {v('standard', 4)} with four players all "
+                                "`standard`")]
+
+
 def all_claims() -> list[tuple[str, str]]:
     return (_ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
             + _rococo_best_response() + _freeride_seats()
-            + _freeride_best_response())
+            + _freeride_best_response() + _rococo_blind_value())
 
 
 @pytest.mark.parametrize("page, text", all_claims())
