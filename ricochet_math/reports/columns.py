@@ -14,6 +14,9 @@ Formats: ``percent`` (a fraction shown in percent), ``count`` (a whole number wi
 ``number`` (a decimal with ``digits`` decimals and separators), ``p_value`` (four decimals, ``< 0.0001``
 below) and ``text``.  A column nobody declared is read from its data, never guessed from its name: text
 as text, whole numbers (also whole floats such as ``20000.0``) as counts, other numbers with four decimals.
+
+:func:`table_width_mm` estimates a report table's width in the PDF (A4 less the margins) from its text, and
+:func:`overflowing_tables` lists a written report's tables that would run off the page.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ import pandas as pd
 from ricochet_math.reports.document import Table, isnan
 
 __all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "document_table", "text_formats", "excel_format",
-           "describe_columns", "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
+           "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
 
 FORMATS = ("percent", "count", "number", "p_value", "text")
 _BOUNDS = re.compile(r"(_low|_high|_plain)+$")
@@ -303,15 +306,6 @@ def excel_format(name: str, series: pd.Series) -> str | None:
     if c.format == "text":
         return None
     return f"#,##0{decimals}"
-
-
-def describe_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """The schema of ``frame``'s columns: name, header, unit, format and description (the workbook's and
-    the docs' column key)."""
-    rows = [column(str(n), frame[n]) for n in frame.columns]
-    return pd.DataFrame({"column": [c.name if str(n) == c.name else str(n) for n, c in zip(frame.columns, rows)],
-                         "header": [c.header for c in rows], "unit": [c.unit for c in rows],
-                         "format": [c.format for c in rows], "description": [c.description for c in rows]})
 
 
 #: the PDF's text width: A4 (210 mm) less the template's 13 mm side margins (templates/report.html.j2)
