@@ -58,38 +58,33 @@ def seat_row(label: str, sim: RingSimulation) -> dict:
     return row
 
 
-def seat_edge(games: int) -> pd.DataFrame:
-    sims = [simulate(RingRules(players=3), None, games, seed) for seed in SEEDS]
-    rows = [seat_row(f"seed {seed}", sim) for seed, sim in zip(SEEDS, sims)]
-    rows.append(seat_row("pooled", pooled(sims)))
-    # do the seeds agree? chi-square of seat 0's shares about their pooled mean, len(SEEDS) - 1 df
-    est = np.array([s.win_share(0).estimate for s in sims])
-    se = np.array([s.win_share(0).std_error for s in sims])
-    w = 1 / se ** 2
-    m = float((w * est).sum() / w.sum())
-    agree = float((w * (est - m) ** 2).sum())
+def by_seeds(players: int, games: int, seeds) -> pd.DataFrame:
+    """Every seat ``greedy-fast``, bug jokers, the rotation: one row per seed and a pooled row, and whether
+    the seeds agree (chi-square of seat 0's shares about their weighted mean, ``len(seeds) - 1`` df)."""
     from scipy.stats import chi2
-    frame = pd.DataFrame(rows)
-    frame["seeds_agree_p_value"] = chi2.sf(agree, len(SEEDS) - 1)
-    return frame
 
-
-def two_player_seeds(games: int) -> pd.DataFrame:
-    """Two players with the rotation, bug jokers, the seeds docs/ring-poker.md quotes (1, 3, 7, 11), each
-    seed and pooled (``benchmarks/ring_seat_seeds.py`` reruns the same games batch by batch)."""
-    seeds = (1, 3, 7, 11)
-    sims = [simulate(RingRules(players=2), None, games, seed) for seed in seeds]
+    sims = [simulate(RingRules(players=players), None, games, seed) for seed in seeds]
     rows = [seat_row(f"seed {seed}", sim) for seed, sim in zip(seeds, sims)]
     rows.append(seat_row("pooled", pooled(sims)))
     est = np.array([s.win_share(0).estimate for s in sims])
     se = np.array([s.win_share(0).std_error for s in sims])
     w = 1 / se ** 2
     m = float((w * est).sum() / w.sum())
-    from scipy.stats import chi2
     frame = pd.DataFrame(rows)
     frame["seeds_agree_chi_square"] = float((w * (est - m) ** 2).sum())
     frame["seeds_agree_p_value"] = chi2.sf(frame["seeds_agree_chi_square"], len(seeds) - 1)
     return frame
+
+
+def seat_edge(games: int) -> pd.DataFrame:
+    """Three players on the fresh seeds :data:`SEEDS`."""
+    return by_seeds(3, games, SEEDS)
+
+
+def two_player_seeds(games: int) -> pd.DataFrame:
+    """Two players on the seeds docs/ring-poker.md quotes (1, 3, 7, 11; ``benchmarks/ring_seat_seeds.py``
+    reruns the same games batch by batch)."""
+    return by_seeds(2, games, (1, 3, 7, 11))
 
 
 def joker_readings(games: int, pair_games: int) -> pd.DataFrame:

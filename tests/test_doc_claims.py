@@ -55,6 +55,24 @@ def pval(p) -> str:
     return f"{p:.1e}" if p < 0.001 else f"{p:.2g}"
 
 
+def _ring_two_players() -> list[tuple[str, str]]:
+    t = table("ring-seat-edge-2p.csv").set_index("run")
+
+    def win(run):
+        r = t.loc[run]
+        return pct(r.seat0_win, r.seat0_win_low, r.seat0_win_high)
+
+    p = t.loc["pooled"]
+    return [
+        ("ring-poker.md", f"**{win('pooled')}** / {100 * p.seat1_win:.2f} ({int(p.games):,} games: seeds 1, 3, 7, 11"),
+        ("ring-poker.md", f"against {win('seed 7')}% at 100,000 games, seed 7"),
+        ("ring-poker.md", f"continued to 100,000 games seed 1 gives {win('seed 1')}%"),
+        ("ring-poker.md", f"two further seeds give {win('seed 3')}% (seed 3) and {win('seed 11')}% (seed 11)"),
+        ("ring-poker.md", f"agree (χ² {p.seeds_agree_chi_square:.2f} on 3 df, p = {pval(p.seeds_agree_p_value)}); "
+                          f"pooled, seat 0 wins **{win('pooled')}%**"),
+    ]
+
+
 def _freeride_positions() -> list[tuple[str, str]]:
     t = table("freeride-positions.csv")
     last = t[t["last"]].set_index(["seats", "opening", "refill_after_last"])
@@ -216,7 +234,7 @@ def _rococo_blind_value() -> list[tuple[str, str]]:
 
 
 def all_claims() -> list[tuple[str, str]]:
-    return (_ring_seat_edge() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
+    return (_ring_seat_edge() + _ring_two_players() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
             + _rococo_best_response() + _freeride_seats()
             + _freeride_best_response() + _rococo_blind_value())
 
