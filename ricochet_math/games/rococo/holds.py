@@ -37,6 +37,7 @@ from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.names import pattern_value
+from ricochet_math.evaluator.subsets import next_subset
 from ricochet_math.games.rococo.draw import (
     _POPCOUNT, N_HANDS, N_SETS, _sorted_hand, five_card_hands, hold_totals, suit_classes, superset_sums,
 )
@@ -141,15 +142,8 @@ def _enumerate_holds(cards, unseen, score, n_holds, out):
             for j in range(d):
                 hand[m + j] = unseen[idx[j]]
             total += score[eval5(hand[0], hand[1], hand[2], hand[3], hand[4])]
-            # next d-subset in lexicographic order
-            j = d - 1
-            while j >= 0 and idx[j] == n - d + j:
-                j -= 1
-            if j < 0:
+            if not next_subset(idx, d, n):
                 break
-            idx[j] += 1
-            for q in range(j + 1, d):
-                idx[q] = idx[q - 1] + 1
         out[i] = total
 
 
