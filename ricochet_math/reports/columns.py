@@ -59,7 +59,7 @@ class Column:
         """The header in words, with the unit where the cells do not show it."""
         if self.format == "percent":
             return f"{self.title} (%)"
-        if self.unit and self.format == "number" and self.unit not in ("ratio", "statistic"):
+        if self.unit and self.format == "number" and self.unit not in ("ratio", "statistic", self.title):
             return f"{self.title} ({self.unit})"
         return self.title
 
@@ -90,7 +90,7 @@ weight | weight | hands | count | 0 | weight (hands it stands for)
 strategies | strategies | strategies | count | 0 | strategies compared
 starts | starts first | rounds | count | 0 | rounds in which the seat chooses first
 draws | draws | draws | count | 0 | draws counted
-decisions | decisions per game | decisions | number | 2 | decisions per game
+decisions | decisions per game | | number | 2 | decisions per game
 step | step | step | count | 0 | fixed-point step
 seed | seed | seed | count | 0 | random seed
 opponents | opponents | players | count | 0 | opponents at the table
@@ -174,9 +174,9 @@ p_value | p-value | probability | p_value | 4 | p-value of the test
 seat_largest_gap | largest seat gap | chips per game | number | 3 | largest difference between seat EVs
 order_largest_gap | largest order gap | chips per game | number | 3 | largest difference between order EVs
 run_time_s | run time | s | number | 1 | seconds (varies between machines and loads)
-seconds | seconds | s | number | 2 | seconds (varies between machines and loads)
+seconds | time | s | number | 2 | seconds (varies between machines and loads)
 z | z | statistic | number | 2 | standard score
-se | s.e. | estimate | number | 4 | standard error
+se | s.e. | | number | 4 | standard error
 std_dev | standard deviation | antes | number | 4 | standard deviation per round
 sd_net | s.d. of the net | antes | number | 4 | standard deviation of the net per round
 pays | pays | to 1 | number | 2 | payout odds
@@ -189,7 +189,7 @@ rtp_contribution | RTP contribution | antes | number | 6 | contribution to the r
 break_even_pays | break-even pays | to 1 | number | 2 | pays at which the bet breaks even
 edge | edge | points | number | 2 | win share above the fair share, in percentage points
 pooled_edge | pooled edge | points | number | 2 | edge pooled over the seeds, in percentage points
-final_chips | final chips | chips | number | 2 | chips at the end of the game
+final_chips | final chips | | number | 2 | chips at the end of the game
 net_per_round | net per round | chips | number | 3 | net chips per round
 """)
 
