@@ -14,7 +14,7 @@ def test_ring_report_shows_both_joker_readings_side_by_side(tmp_path):
                 reproducible=True)
     frame = pd.read_csv(out / "tables" / "joker_readings.csv")
     assert set(frame.joker) == {"bug", "dead"}
-    for fig in ("seat 0 win share, 2 players", "seat 0 win share, 3 players",
+    for fig in ("first seat win share, 2 players", "first seat win share, 3 players",
                 "random 18-card holdings with a straight flush or better"):
         assert set(frame[frame.figure == fig].joker) == {"bug", "dead"}, fig
     sf = frame[frame.figure == "random 18-card holdings with a straight flush or better"].set_index("joker")
