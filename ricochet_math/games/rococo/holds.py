@@ -39,7 +39,7 @@ from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.evaluator.subsets import next_subset
 from ricochet_math.games.rococo.draw import (
-    _POPCOUNT, N_HANDS, N_SETS, _sorted_hand, five_card_hands, hold_totals, suit_classes, superset_sums,
+    N_HANDS, N_SETS, sorted_hand, five_card_hands, hold_totals, suit_classes, superset_sums,
 )
 
 __all__ = [
@@ -52,6 +52,8 @@ __all__ = [
 HOLDS = tuple(sorted(range(32), key=lambda m: (-bin(m).count("1"), m)))
 HOLD_DRAWS = tuple(5 - bin(m).count("1") for m in HOLDS)
 _HOLD_ARR = np.array(HOLDS, dtype=np.int64)
+#: cards held by each mask 0..31
+_POPCOUNT = np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
 #: C(47, d): the number of draws of d replacement cards from the 47 unseen
 _DRAWS = np.array([comb(47, d) for d in range(6)], dtype=np.float64)
 
@@ -66,7 +68,7 @@ def holds_allowed(max_discards: int) -> int:
 
 def hold_text(hand, hold: int) -> str:
     """Readable hold: ``"hold Ks Kd, draw 3"``; ``"stand pat"``; ``"discard all, draw 5"``."""
-    cards = _sorted_hand(hand)
+    cards = sorted_hand(hand)
     if hold == 31:
         return "stand pat"
     if hold == 0:
@@ -193,7 +195,7 @@ def hold_values(hand, paytable: DrawPaytable = JACKS_OR_BETTER_9_6, *, max_disca
     ``max_discards`` cards (0-5), by counting (the first call per paytable makes one pass over all
     2,598,960 hands, a fraction of a second)."""
     n = holds_allowed(max_discards)
-    cards = _sorted_hand(hand)
+    cards = sorted_hand(hand)
     hands = np.ascontiguousarray(cards[None, :])
     out = np.empty((1, n))
     _hold_means(hands, np.zeros(1, dtype=np.int64), _pay_sums(paytable), n, out)
@@ -205,7 +207,7 @@ def hold_values_by_enumeration(hand, paytable: DrawPaytable = JACKS_OR_BETTER_9_
     """The brute-force twin of :func:`hold_values`: ``float64[n]``, every draw of every hold evaluated
     (2,598,960 final hands for all 32 holds; tens of milliseconds)."""
     n = holds_allowed(max_discards)
-    cards = _sorted_hand(hand)
+    cards = sorted_hand(hand)
     unseen = np.setdiff1d(np.arange(52, dtype=np.int64), cards)
     out = np.empty(n)
     _enumerate_holds(cards, unseen, paytable.scores(), n, out)
