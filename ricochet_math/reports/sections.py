@@ -255,9 +255,13 @@ def _return_tables(d: ReportData) -> Section:
             frames.append(t)
             rows = []
             for r in t.itertuples():
+                unseen = not isnan(r.count) and r.count == 0  # a Monte Carlo zero is not "never"
                 rows.append([r.group, r.item, "" if r.count is None or isnan(r.count) else whole(r.count),
-                             "" if isnan(r.probability) else pct(r.probability, 4),
-                             "" if isnan(r.probability) else one_in(r.probability),
+                             "" if isnan(r.probability) else
+                             (f"not seen (95% CI 0 to {pct(r.probability_high, 4)})" if unseen
+                              else pct(r.probability, 4)),
+                             "" if isnan(r.probability) else
+                             (f"{one_in(r.probability_high)} or rarer" if unseen else one_in(r.probability)),
                              "" if isnan(r.amount) else num(r.amount, 3),
                              "" if isnan(r.contribution) else f"{r.contribution:+.5f}"])
             last = s.table(f"{n} players ({d.perfect[n].rounds:,} rounds)",

@@ -65,7 +65,9 @@ from ricochet_math.solvers.batches import InOrderSums
 from ricochet_math.solvers.executors import (
     MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers, executor_for_run,
 )
-from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, rounds_for_half_width, sample_std
+from ricochet_math.solvers.stats import (
+    Estimate, mean_ci, proportion_ci, rate_ci, ratio_ci, rounds_for_half_width, sample_std,
+)
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.strategies.registry import resolve_strategies
@@ -174,8 +176,12 @@ class SimulationResult:
         tot, sq, rd = s.total, s.total_sq, s.round
 
         def per_seat(f: int, rate: bool = False) -> Estimate:  # per player-round, the round as the sample
+            if rate:  # an exact binomial interval where nothing (or everything) was seen: never a bare "exact"
+                return rate_ci(tot[f], sq[f], n * r, r, lv)
             est = mean_ci(tot[f] / n, sq[f] / (n * n), r, lv)
-            return est.clipped(0.0, 1.0) if rate else est
+            # the estimate is one division of the stored sum, so a CSV shows its shortest repr, not the
+            # noise of (sum / n) / r
+            return replace(est, estimate=float(tot[f] / (n * r))) if r > 0 else est
 
         def per_round(f: int, f_sq: int | None = None) -> Estimate:
             if f_sq is None:  # a yes/no per round
@@ -189,7 +195,7 @@ class SimulationResult:
             "players": n,
             "strategy": self.strategy,
             "rounds": r,
-            "rtp_initial": net.shifted(1.0),
+            "rtp_initial": _one_plus(net, tot[SeatSum.net], n * r),
             "rtp_wagered": rtp_w,
             "house_edge": net.shifted(0.0, -1.0),
             "element_of_risk": rtp_w.shifted(1.0, -1.0),
@@ -274,9 +280,8 @@ class SimulationResult:
         s, n, r = self.sums, self.players, self.rounds
         rows = []
         for c in range(N_CATEGORIES):
-            hand = mean_ci(s.total[SeatSum.hand_0 + c] / n, s.total_sq[SeatSum.hand_0 + c] / (n * n), r, self.level).clipped()
-            bonus = mean_ci(s.total[SeatSum.bonus_0 + c] / n, s.total_sq[SeatSum.bonus_0 + c] / (n * n), r,
-                            self.level).clipped()
+            hand = rate_ci(s.total[SeatSum.hand_0 + c], s.total_sq[SeatSum.hand_0 + c], n * r, r, self.level)
+            bonus = rate_ci(s.total[SeatSum.bonus_0 + c], s.total_sq[SeatSum.bonus_0 + c], n * r, r, self.level)
             rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[SeatSum.hand_0 + c]),
                          "frequency": hand.estimate, "frequency_low": hand.low, "frequency_high": hand.high,
                          "bonus_hits": int(s.total[SeatSum.bonus_0 + c]), "bonus_frequency": bonus.estimate,
@@ -293,6 +298,13 @@ class SimulationResult:
             f"  fold {_pct(m['fold_frequency'])}; win {_pct(m['win_frequency'])}; kickout {_pct(m['kickout_rate'])}",
             f"  sd of a seat's net per round {_num(m['sd_net'])}; average pot {_num(m['average_pot'].estimate)}",
         ])
+
+
+def _one_plus(mean: Estimate, total: float, trials: float) -> Estimate:
+    """``1 + mean`` (RTP per initial bet from the mean net), the estimate as one division
+    ``(trials + total) / trials`` of the stored sum rather than 1 plus an already rounded mean."""
+    est = mean.shifted(1.0)
+    return replace(est, estimate=float((trials + total) / trials)) if trials > 0 else est
 
 
 #: what :meth:`SimulationResult.describe` prints for a figure a one-round run cannot give
