@@ -16,6 +16,9 @@ from ricochet_math.reports.figures import (
     BAND_ROUNDS, LEVEL, best_response_table, bet_summary, bonus_summary, bonus_table, closest_published,
     kickout_table, mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
 )
+from ricochet_math.reports.par_sections import (
+    alternatives_section, control_rows, document_control, every_bet_section, limits_section, position_section,
+)
 from ricochet_math.reports.plots import plot_band, plot_by_players, plot_distribution, plot_strategy, plot_threshold
 from ricochet_math.reports.strategy_text import hand_grid_names, strategy_chart, strategy_grid, strategy_words
 from ricochet_math.reports.provenance import source_text
@@ -76,9 +79,13 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
     """The report's sections.  ``main``: :func:`~ricochet_math.reports.figures.main_rows`; ``run_times``:
     (step, seconds as text) rows; ``provenance``: (item, value, volatile) rows."""
     strat = strategy_rtps(d, main)
-    return [_game(d), _method(d), _main_game(d, main), _return_tables(d), _strategy(d), _side_bets(d, main),
+    prov = {k: v for k, v, _ in provenance}
+    control = control_rows(d.rules, d.size.name, d.seed, prov.get("git commit", "unknown"),
+                           prov.get("uncommitted changes to tracked files", "unknown"), prov.get("built", ""))
+    return [document_control(control), _game(d), _method(d), _main_game(d, main), position_section(d),
+            _return_tables(d), _strategy(d), _side_bets(d, main), every_bet_section(d, main), limits_section(d),
             _volatility(d, main, strat), _weak_players(d, strat), _published(d), _plots(d, main, strat),
-            _provenance(provenance, run_times)]
+            _provenance(provenance, run_times), alternatives_section(d)]
 
 
 def volatile_tables(run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]) -> dict:
