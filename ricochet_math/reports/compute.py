@@ -163,7 +163,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
                                executor=executor)
             else:
                 out = simulate_to_precision(rules, n, strategy, precision, seed, progress=progress,
-                                            checkpoint=ckpt, executor=executor)
+                                            checkpoint=ckpt, executor=executor, guarantee=True)
             made[what] = out
             return out
 
@@ -197,7 +197,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
                 elif sized:  # perfect play read back from the work folder: its run again, the same digits
                     target = size.precision if reading == "perfect" else size.reading_precision
                     runs[(reading, n)] = simulate_to_precision(rules, n, reading, target, seed, progress=progress,
-                                                               executor=executor)
+                                                               executor=executor, guarantee=reading == "perfect")
             return published_figures(rules, rounds=rounds, seed=seed, readings=(reading,), players=many,
                                      weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb,
                                      executor=executor, runs=runs)

@@ -135,8 +135,9 @@ def _method(d: ReportData) -> Section:
                  "(test size): not the game's figures")
     if size.sized(d.rounds):  # runs sized to a precision: say so, not the nominal count
         main_rounds = (f"rounds per player count chosen by a pilot run (its own seed) for a 95% half-width of "
-                       f"{size.precision:g} points on the RTP per initial bet (each run's rounds in the table of "
-                       "Section 3)")
+                       f"{size.precision:g} points on the RTP per initial bet, played again with the rounds the "
+                       "main run's own error asks for where it fell short, so that every N >= 2 RTP reaches it "
+                       "(each run's rounds in the table of Section 3)")
         reading_rounds = (f"rounds per player count and reading chosen by a pilot run for a 95% half-width of "
                           f"{size.reading_precision:g} points (perfect play: the main game's runs)")
     else:
@@ -202,6 +203,16 @@ def _main_game(d: ReportData, main) -> Section:
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if d.size.name != "full" and _many(d):
         s.note(f"The Monte Carlo rows are {d.rounds:,} rounds each: read their intervals before their centres.")
+    mc = main[main["players"] >= 2]
+    if d.size.sized(d.rounds) and len(mc):
+        half = (mc["rtp_initial_high"] - mc["rtp_initial_low"]) / 2.0
+        worst = int(mc["players"].iloc[int(half.to_numpy().argmax())])
+        wide = [str(n) for n, h in zip(mc["players"], half) if h > d.size.precision / 100.0]
+        s.p(f"Sizing rule (Section 2): every N >= 2 RTP per initial bet has a 95% half-width of at most "
+            f"{d.size.precision:g} percentage points; the widest here is {100 * half.max():.3f} points (N = {worst})."
+            if not wide else
+            f"Sizing rule (Section 2): a 95% half-width of at most {d.size.precision:g} points; NOT reached at "
+            f"N = {', '.join(wide)} (widest {100 * half.max():.3f} points).")
     s.table("Return to player", ["N", "method", "rounds", "RTP per initial bet", CI_TEXT, "RTP per wagered",
                                  CI_TEXT, "house edge", "element of risk"],
             [[str(r.players), r.method, "" if isnan(r.rounds) or r.rounds is None else whole(r.rounds),
