@@ -92,3 +92,12 @@ def test_cli_simulate_shows_an_interval_on_every_rate(tmp_path):
                          capture_output=True, text=True, timeout=300)
     frame = pd.read_csv(io.StringIO(csv.stdout))
     assert frame["split_rate"].iloc[0] == 0.0 and frame["split_rate_high"].iloc[0] > 0.0
+
+
+def test_a_sampled_kickout_curve_does_not_say_all_deals():
+    # notebook 04 titles its plot with the curve's method; at the tiny size the analysis covers 2 classes
+    from ricochet_math import kickout_curve, solo_analysis
+
+    solo = solo_analysis("publisher", classes=[0, 84], progress=False)
+    curve = kickout_curve("publisher", players=1, grid=["KK", "AAQ"], solo=solo)
+    assert "all 2,809,475,760" not in curve.method and "2 of the 169" in curve.method
