@@ -214,6 +214,17 @@ def test_strategy_words_are_true_of_every_hand_they_name(tiny):
     assert f"{k} of the {len(sc)} classes fold against some dealer hands weaker than their limit" in html
 
 
+def test_method_pages_link_to_sections_the_report_has(tiny):
+    _, html, _, _ = tiny
+    anchors = set()
+    for page in (ROOT / "docs" / "methods").glob("*.md"):
+        found = re.findall(r'report/report\.html#(s\w+)"', page.read_text(encoding="utf-8"))
+        assert found, page.name
+        anchors.update(found)
+    for a in anchors:
+        assert f'id="{a}"' in html, a
+
+
 # ---------------------------------------------------------------- sizing
 
 def test_sized_run_reaches_its_half_width_when_guaranteed():

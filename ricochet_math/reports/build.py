@@ -17,8 +17,9 @@ plain sample mean is shown beside it as a check.
 
 The sections, in the order a lab reads them (issue 6):
 
-0. on the first page, document control: document id, revision, rule set and its SHA-256, toolkit version
-   and commit, date, and empty sign-off fields for the reviewer (:mod:`.par_sections`);
+The first page holds, before the contents, the document control: document id, revision, rule set and its
+SHA-256, toolkit version and commit, date, and empty sign-off fields for the reviewer (:mod:`.par_sections`).
+
 1. the game and the full rule set in force, with the rule-set file's SHA-256;
 2. method: exact or Monte Carlo (rounds, seed, confidence level, variance
    reduction), the perfect-play definition, run time;
@@ -43,9 +44,9 @@ The sections, in the order a lab reads them (issue 6):
    threshold (N = 1, exact), distribution of a seat's net result per round,
    the RTP band against rounds played;
 9. provenance: package version, git commit and the files with uncommitted
-   changes, Python / numpy / numba versions, machine, date; run times;
-A. appendix: the RTP of each alternative bonus and Cover table (N = 1 exact).
+   changes, Python / numpy / numba versions, machine, date; run times.
 
+Then the appendix (A): the RTP of each alternative bonus and Cover table (N = 1 exact).
 The PAR-sheet items (issue 28, :mod:`.par_sheet` and :mod:`.par_sections`): 3b, RTP and hit frequency
 by acting position; 5c, a player who makes every bet (combined RTP, each bet's share of the hold); 5d,
 maximum win per seat and liability per table with the hands, and the cycle of every exact part.
