@@ -23,7 +23,7 @@ __all__ = ["FIGURE_SOURCES", "REBUILD", "report_commit", "last_change", "stale_r
 FIGURE_SOURCES = (
     "ricochet_math/evaluator", "ricochet_math/rules", "ricochet_math/strategies", "ricochet_math/engine",
     "ricochet_math/solvers", "ricochet_math/design", "ricochet_math/reports", "ricochet_math/_numba.py",
-    "paytables",
+    "ricochet_math/paytables", "paytables",
 )
 
 #: the command that rebuilds the committed casino report (from a clean tree, at the commit to describe)
