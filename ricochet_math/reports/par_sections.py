@@ -117,8 +117,9 @@ def limits_section(d) -> Section:
 def alternatives_section(d) -> Section:
     s = Section("A", "Appendix: alternative paytables")
     alt = d.alternatives
-    s.p("The RTP of each alternative bonus and Cover table, everything else of the rule set kept: the bonus "
-        "per ante for one player under perfect play for that table, exact; Cover per unit staked, exact. The "
+    s.p("The RTP of each alternative bonus and Cover table, everything else of the rule set kept: for a bonus "
+        "table, the main game's RTP per initial bet with it, one player playing perfectly for that table, "
+        "exact; for a Cover table, Cover's RTP per unit staked, exact. The "
         "rulebook says the publisher 'offers a set of pay tables' but prints one; the alternatives here are "
         "the shipped rule sets whose tables differ from this one's and the tables given to the build "
         "('ricochet report --alternative FILE').")

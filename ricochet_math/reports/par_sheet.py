@@ -39,6 +39,8 @@ __all__ = ["N_DEALS", "N_DRAWS", "N_DEALER_HANDS", "cycles", "max_outcomes", "pa
 N_DEALER_HANDS = math.comb(52, 5)                 # 2,598,960
 N_DEALS = math.comb(52, 2) * math.comb(50, 5)     # 2,809,475,760: two player cards, five dealer cards
 N_DRAWS = math.comb(45, 3)                        # 14,190 three-card draws from the 45 unseen cards
+#: what a bonus table's RTP in the appendix is: the whole main game's, with that bonus table
+MAIN_GAME_UNIT = "main game with this bonus, per initial bet, 1 player, perfect play"
 
 
 def cycles(d) -> pd.DataFrame:
@@ -184,7 +186,7 @@ def alternative_paytables(rules, alternatives, solo_classes=None, progress: bool
 
     base = solo_analysis(rules, classes=classes, progress=False)
     rows.append({"table": "bonus", "source": f"{rules.name} (in force)", "paytable": table_text(rules.bonus),
-                 "rtp": float(exact_figures(base)["rtp_per_initial_bet"]), "unit": "ante, 1 player, perfect play",
+                 "rtp": float(exact_figures(base)["rtp_per_initial_bet"]), "unit": MAIN_GAME_UNIT,
                  "complete": bool(base.complete)})
     rows.append({"table": "Cover", "source": f"{rules.name} (in force)", "paytable": table_text(rules.cover),
                  "rtp": float(cover(rules).rtp), "unit": "unit staked", "complete": True})
@@ -193,7 +195,7 @@ def alternative_paytables(rules, alternatives, solo_classes=None, progress: bool
             a = solo_analysis(rules.replace(bonus=alt.bonus), classes=classes, progress=progress)
             rows.append({"table": "bonus", "source": label, "paytable": table_text(alt.bonus),
                          "rtp": float(exact_figures(a)["rtp_per_initial_bet"]),
-                         "unit": "ante, 1 player, perfect play", "complete": bool(a.complete)})
+                         "unit": MAIN_GAME_UNIT, "complete": bool(a.complete)})
         if alt.cover != rules.cover:
             rows.append({"table": "Cover", "source": label, "paytable": table_text(alt.cover),
                          "rtp": float(cover(rules.replace(cover=alt.cover)).rtp), "unit": "unit staked",

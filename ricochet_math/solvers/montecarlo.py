@@ -257,7 +257,7 @@ class SimulationResult:
             row = {by: i + 1}
             if by == "seat":
                 row["strategy"] = self.strategies[i]
-            for name, est in (("rtp_initial", net.shifted(1.0)), ("rtp_wagered", rtp_w),
+            for name, est in (("rtp_initial", _one_plus(net, t[SeatSum.net], r)), ("rtp_wagered", rtp_w),
                               ("fold_frequency", proportion_ci(t[SeatSum.fold], r, lv)),
                               ("win_frequency", proportion_ci(t[SeatSum.win], r, lv)),
                               ("hit_frequency", proportion_ci(t[SeatSum.hit], r, lv))):
