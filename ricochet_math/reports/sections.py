@@ -83,8 +83,8 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
     control = control_rows(d.rules, d.size.name, d.seed, prov.get("git commit", "unknown"),
                            prov.get("uncommitted changes to tracked files", "unknown"), prov.get("built", ""))
     return [document_control(control), _game(d), _method(d), _main_game(d, main), position_section(d),
-            _return_tables(d), _strategy(d), _side_bets(d, main), every_bet_section(d, main), limits_section(d),
-            _volatility(d, main, strat), _weak_players(d, strat), _published(d), _plots(d, main, strat),
+            _return_tables(d), _strategy(d), _side_bets(d, main), _volatility(d, main, strat),
+            every_bet_section(d, main), limits_section(d), _weak_players(d, strat), _published(d), _plots(d, main, strat),
             _provenance(provenance, run_times), alternatives_section(d)]
 
 

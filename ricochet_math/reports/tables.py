@@ -27,8 +27,8 @@ __all__ = ["Percent", "OneIn", "Whole", "Number", "Text", "text_table", "INTERVA
 
 #: the footnote for tables that show ``±`` intervals
 INTERVAL_NOTE = ("a ± b: the estimate and half the width of its 95% confidence interval; [low, high]: an uneven\n"
-                 "95% interval (the exact binomial one where an event was never or always seen); a bare figure\n"
-                 "is exact or has no interval (a standard deviation).")
+                 "confidence interval (the exact binomial one where an event was never or always seen); a bare\n"
+                 "figure is exact or has no interval (a standard deviation).")
 
 @dataclass(frozen=True)
 class Percent:
