@@ -160,29 +160,29 @@ def test_every_bet_combined_return(tiny):
 
 def test_max_win_and_liability_are_what_hand_made_rounds_pay():
     mx = max_outcomes(RULES).set_index("players")
-    assert list(mx["seat_max_win"]) == [2 * n - 1 + 1000 for n in range(1, 8)]
+    assert list(mx["largest_net_win"]) == [2 * n - 1 + 1000 for n in range(1, 8)]
     # one seat wins a 2-player pot alone with a royal flush, the other played and lost
     deck = deal_deck(2, dealer="4d 5c 6h Jd 2h", hands=["As Ks", "2c 7d"], draws="3h 8s 9c Qs Js Ts")
     rec = play_round(RULES, "always", players=2, deck=deck)
-    assert rec.seats[0].net == mx.loc[2, "seat_max_win"]
+    assert rec.seats[0].net == mx.loc[2, "largest_net_win"]
     # two royal flushes: the house pays both bonuses and loses its ante
     deck = deal_deck(2, dealer="4d 5c 6h 8d 2h", hands=["Ks Qs", "Ah Kh"], draws="As Js Ts Qh Jh Th")
     rec = play_round(RULES, "always", players=2, deck=deck)
-    assert -rec.house_net == mx.loc[2, "table_max_liability"] == 2001
+    assert -rec.house_net == mx.loc[2, "largest_house_payout"] == 2001
     # four royal flushes exist, then straight flushes (100): 7 seats pay 4 x 1000 + 3 x 100, plus the ante
-    assert mx.loc[7, "table_max_liability"] == 1 + 4 * 1000 + 3 * 100
+    assert mx.loc[7, "largest_house_payout"] == 1 + 4 * 1000 + 3 * 100
     hands = pack_bonus_hands(RULES.bonus, 7)
     assert len({c for h in hands for c in h}) == 35
-    assert mx.loc[1, "quickdraw_max_win_per_unit"] == RULES.quickdraw.pays
-    assert mx.loc[1, "cover_max_win_per_unit"] == 2000
+    assert mx.loc[1, "quickdraw_largest_win_per_unit"] == RULES.quickdraw.pays
+    assert mx.loc[1, "cover_largest_win_per_unit"] == 2000
 
 
 def test_cycles(tiny):
     _, _, csvs, _ = tiny
     cy = csvs["cycles"]
     assert N_DEALS == math.comb(52, 2) * math.comb(50, 5) == 2_809_475_760 and N_DRAWS == math.comb(45, 3)
-    assert set(cy["cycle"]) == {N_DEALS * N_DRAWS, N_DEALS, math.comb(52, 5)}
-    assert not cy.loc[cy["cycle"] == N_DEALS * N_DRAWS, "complete"].any()  # tiny: sampled classes, said so
+    assert set(cy["cycle_count"]) == {N_DEALS * N_DRAWS, N_DEALS, math.comb(52, 5)}
+    assert not cy.loc[cy["cycle_count"] == N_DEALS * N_DRAWS, "complete"].any()  # tiny: sampled classes, said so
 
 
 def test_alternative_paytables_appendix(tiny):

@@ -97,19 +97,19 @@ def limits_section(d) -> Section:
     s.table("Maximum win per seat and maximum liability per table (ante units)",
             ["N", "seat's largest net win", "the hand", "house's largest payout", "Quickdraw", "Cover",
              "every bet, bound"],
-            [[str(r.players), num(r.seat_max_win, 0), r.seat_max_hand, num(r.table_max_liability, 0),
-              num(r.quickdraw_max_win_per_unit, 0), num(r.cover_max_win_per_unit, 0),
-              num(r.every_bet_seat_max_upper_bound, 0)] for r in mx.itertuples()], csv="max_win_liability",
+            [[str(r.players), num(r.largest_net_win, 0), r.largest_net_win_hand, num(r.largest_house_payout, 0),
+              num(r.quickdraw_largest_win_per_unit, 0), num(r.cover_largest_win_per_unit, 0),
+              num(r.every_bet_upper_bound, 0)] for r in mx.itertuples()], csv="max_win_liability",
             data=mx, align=["r", "r", "l", "r", "r", "r", "r"],
-            note="The hands of each table's largest payout are in the CSV (table_max_hands).")
+            note="The hands of each table's largest payout are in the CSV (largest_house_payout_hands).")
     for r in mx.itertuples():
         if r.players == max(mx["players"]):
-            s.p(f"At {r.players} players the house's largest payout comes from the hands {r.table_max_hands}.")
+            s.p(f"At {r.players} players the house's largest payout comes from the hands {r.largest_house_payout_hands}.")
     cy = cycles(d)
     s.p("The cycle of each exactly computed part: the number of equally likely outcomes its figures are "
         "counted over (integers, no sampling).")
     s.table("Cycles of the exact parts", ["part", "outcome", "cycle"],
-            [[r.part + ("" if r.complete else " (TEST SIZE: sampled classes only)"), r.outcome, whole(r.cycle)]
+            [[r.part + ("" if r.complete else " (TEST SIZE: sampled classes only)"), r.outcome, whole(r.cycle_count)]
              for r in cy.itertuples()], csv="cycles", data=cy, align=["l", "l", "r"])
     return s
 

@@ -58,7 +58,7 @@ def cycles(d) -> pd.DataFrame:
         ("Cover", "the dealer's 5 cards", N_DEALER_HANDS, True),
         ("Kickout rate, each player count", "the dealer's 5 cards", N_DEALER_HANDS, True),
     ]
-    return pd.DataFrame([{"part": p, "outcome": o, "cycle": int(c), "complete": done} for p, o, c, done in rows])
+    return pd.DataFrame([{"part": p, "outcome": o, "cycle_count": int(c), "complete": done} for p, o, c, done in rows])
 
 
 def _pays_by_value(table) -> np.ndarray:
@@ -115,15 +115,15 @@ def max_outcomes(rules, players=range(1, 8)) -> pd.DataFrame:
         seat_max = 2 * n - 1 + top
         rows.append({
             "players": n,
-            "seat_max_win": seat_max,
-            "seat_max_hand": f"{describe(top_value)} winning a pot of {1 + 2 * n} antes alone (every seat played)",
-            "table_max_liability": 1.0 + sum(bonuses),
-            "table_max_hands": "; ".join(f"{format_cards(h)} ({describe(int(v)).split(',')[0]}, pays {b:g})"
+            "largest_net_win": seat_max,
+            "largest_net_win_hand": f"{describe(top_value)} winning a pot of {1 + 2 * n} antes alone (every seat played)",
+            "largest_house_payout": 1.0 + sum(bonuses),
+            "largest_house_payout_hands": "; ".join(f"{format_cards(h)} ({describe(int(v)).split(',')[0]}, pays {b:g})"
                                          for h, v, b in zip(packed, values, bonuses)),
-            "quickdraw_max_win_per_unit": qd_pays,
-            "cover_max_win_per_unit": cover_pays,
-            "cover_max_line": cover_line,
-            "every_bet_seat_max_upper_bound": seat_max + qd_pays + cover_pays,
+            "quickdraw_largest_win_per_unit": qd_pays,
+            "cover_largest_win_per_unit": cover_pays,
+            "cover_largest_line": cover_line,
+            "every_bet_upper_bound": seat_max + qd_pays + cover_pays,
         })
     return pd.DataFrame(rows)
 
