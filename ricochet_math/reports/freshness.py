@@ -23,6 +23,7 @@ __all__ = ["FIGURE_SOURCES", "REBUILD", "report_commit", "last_change", "stale_r
 FIGURE_SOURCES = (
     "ricochet_math/evaluator", "ricochet_math/rules", "ricochet_math/strategies", "ricochet_math/engine",
     "ricochet_math/solvers", "ricochet_math/design", "ricochet_math/reports", "ricochet_math/_numba.py",
+    "ricochet_math/random_streams.py",
     "ricochet_math/paytables", "paytables",
 )
 
