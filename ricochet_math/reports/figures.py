@@ -170,7 +170,9 @@ def mc_return_table(rules, r):
             if pays > 0:
                 count = t[f"bonus_{c}"]
                 add("return", f"bonus: {name.lower()}", count, pays, count * pays / seat_rounds, f"bonus_{c}")
-    total = sum(x["contribution"] for x in rows if x["group"] == "return")
+    # the return rows add up to the sample mean of the net; it is written from the stored sum itself (one
+    # division), not as the float sum of the rounded contributions
+    total = float(t["net"]) / seat_rounds
     m = r.summary()
     if "rtp_initial_cv" in m:
         # The report's RTP is the control-variate estimate (issue 11: one estimator throughout); the return

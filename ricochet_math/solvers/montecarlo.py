@@ -216,9 +216,9 @@ class SimulationResult:
             "all_fold_rate": per_round(RoundSum.all_fold),
             "house_net_per_round": per_round(RoundSum.house_net, RoundSum.house_net_sq),
             "sd_net": sample_std(float(s.seat[:, SeatSum.net].sum()), float(s.seat[:, SeatSum.net_sq].sum()), r * n),
-            "quickdraw_rtp": per_seat(SeatSum.quickdraw).shifted(1.0),
+            "quickdraw_rtp": _one_plus(per_seat(SeatSum.quickdraw), tot[SeatSum.quickdraw], n * r),
             "quickdraw_hit_frequency": per_seat(SeatSum.quickdraw_win, rate=True),
-            "cover_rtp": per_round(RoundSum.cover, RoundSum.cover_sq).shifted(1.0),
+            "cover_rtp": _one_plus(per_round(RoundSum.cover, RoundSum.cover_sq), rd[RoundSum.cover], r),
             "cover_hit_frequency": per_round(RoundSum.cover_win),
         }
         for c in range(N_CATEGORIES):
