@@ -213,3 +213,24 @@ def test_sweep_on_dask_gives_the_local_digits(rules):
     local = sweep_players(rules, 2, "perfect", GRID, seed=4, rounds=512, workers=1)
     assert np.array_equal(remote.moments, local.moments)
     assert np.array_equal(remote.rtp(), local.rtp())
+
+
+# ---------------------------------------------------------------- the report's "Design rationale"
+
+def test_design_rationale_section(small_design, tmp_path, rules):
+    from ricochet_math.reports.design_rationale import rationale_section, with_rationale
+    from ricochet_math.reports.document import Section
+
+    path = small_design.write_toml(tmp_path / "designed.toml")
+    designed = load_rules(path)
+    s = rationale_section(designed)
+    assert s is not None and s.title == "Design rationale"
+    first = s.blocks[2]
+    assert [row[2] for row in first.rows] == [small_design.designed.kickout[n] for n in (2, 3)]
+    assert rationale_section(rules) is None  # a shipped rule set has no design record
+    secs = [Section("1", "a"), Section("9", "Provenance")]
+    assert [x.title for x in with_rationale(secs, designed)] == ["a", "Design rationale", "Provenance"]
+    assert with_rationale(secs, rules) == secs
+    path.write_text(path.read_text().replace("[bonus]", "# edited by hand\n[bonus]"))
+    stale = rationale_section(load_rules(path))
+    assert "edited after the design" in stale.blocks[0].text

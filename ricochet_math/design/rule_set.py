@@ -65,13 +65,15 @@ from ricochet_math.solvers.solo_kernel import bonus_lines
 from ricochet_math.storage import atomic_write_text, check_writable_file
 from ricochet_math.strategies.registry import get_strategy
 
-__all__ = ["VARY", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
+__all__ = ["VARY", "DESIGN_SCHEMA", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
            "design_rule_set", "design_sidecar_path"]
 
 VARY = ("kickout", "bonus")
 #: the other player models the design is shown under: the best publisher-like reading, the dealer-only
 #: pot-odds reading, two weak players (too loose, too tight) and one perfect seat at a pot-odds table
 DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timid", "perfect-vs-pot-odds-final")
+#: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
+DESIGN_SCHEMA = "ricochet_math.design/1"
 #: seed roles (:func:`role_seed`)
 SEARCH, CONFIRM, OTHERS = 0, 1, 2
 
@@ -214,7 +216,7 @@ class RuleSetDesign:
 
     def sidecar(self) -> dict:
         """What the report's "Design rationale" section reads: the design's inputs and tables (JSON)."""
-        return {"schema": "ricochet_math.design/1", "version": self.version, "input_rules": self.rules.name,
+        return {"schema": DESIGN_SCHEMA, "version": self.version, "input_rules": self.rules.name,
                 "input_sha256": self.rules.sha256, "band": list(self.band), "reading": self.reading,
                 "vary": list(self.vary), "objective": self.objective, "target": self.target, "seed": self.seed,
                 "grid": list(self.grid), "search_precision_pp": self.search_precision,
@@ -230,8 +232,11 @@ class RuleSetDesign:
         path = check_writable_file(path, "designed rule-set file")
         side = check_writable_file(design_sidecar_path(path), "design record")
         text = self.to_toml(path, name=name)
-        atomic_write_text(side, json.dumps(self.sidecar(), indent=1) + "\n", "design record")
         atomic_write_text(path, text, "designed rule-set file")
+        # the record names the rule set as written (its SHA-256 with the files it extends), so a report can
+        # tell a record from an edited file
+        record = self.sidecar() | {"designed_sha256": load_rules(path).sha256, "rules_file": Path(path).name}
+        atomic_write_text(side, json.dumps(record, indent=1) + "\n", "design record")
         return path
 
 
