@@ -9,10 +9,10 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     print_wrapped, subcommand, writable_file,
 )
-from ricochet_math.cli.sidebets import _fraction, _line_values, _number
+from ricochet_math.cli.sidebets import _fraction, grid_options
 from ricochet_math.design.kickout import DEFAULT_GRID
 from ricochet_math.design.rule_set import DEFAULT_OTHERS, design_rule_set
-from ricochet_math.errors import RuleError
+from ricochet_math.engine.deal import parse_players
 from ricochet_math.reports.tables import Percent, Text, Whole
 from ricochet_math.storage import atomic_write_text
 
@@ -78,17 +78,6 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
-def _players(text: str) -> list[int]:
-    out = []
-    for part in text.replace(" ", "").split(","):
-        a, sep, b = part.partition("-")
-        try:
-            out += list(range(int(a), int(b) + 1)) if sep else [int(a)]
-        except ValueError:
-            raise RuleError(f"bad --players {text!r}: write 1-7, 2-4 or 1,3,7") from None
-    return out
-
-
 @subcommand(
     "design",
     help="design a kickout table and bonus that put every player count in an RTP band",
@@ -97,22 +86,11 @@ def _players(text: str) -> list[int]:
 )
 def _design(args: argparse.Namespace) -> int:
     rules = load_rules_option(args)
-    default_step, step_lines = _line_values(args.step, "--step")
-    step = _number(default_step, "--step") if default_step is not None else 1
-    if step_lines:
-        free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(rules.bonus.keys())
-        step = {k: step for k in free} | {k: _number(v, "--step") for k, v in step_lines.items()}
-    bounds = {}
-    _, bound_lines = _line_values(args.bounds, "--bounds")
-    for k, v in bound_lines.items():
-        lo, sep, hi = v.partition(":")
-        if not sep:
-            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
-        bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
+    free, step, bounds = grid_options(args, rules.bonus)
     others = [o.strip() for o in args.others.split(",") if o.strip()]
     result = design_rule_set(
         rules, tuple(args.band), reading=args.reading, vary=args.vary, objective=args.objective, target=args.target,
-        players=_players(args.players), grid=args.grid if args.grid else DEFAULT_GRID, lines=args.lines, step=step,
+        players=parse_players(args.players), grid=args.grid if args.grid else DEFAULT_GRID, lines=free, step=step,
         bounds=bounds or None, monotonic=not args.no_monotonic, seed=args.seed,
         search_precision=args.search_precision, confirm_precision=args.confirm_precision, others=others,
         other_precision=args.other_precision, max_resolves=args.max_resolves, executor=args.scheduler,

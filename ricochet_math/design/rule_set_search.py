@@ -18,6 +18,10 @@ program and the brute-force twin :func:`enumerate_designs` minimise the same key
 * ``"flat"``: the worst miss of the band, then the smallest spread ``max_N RTP_N - min_N RTP_N``, then
   the fewest changes.
 
+Each then breaks what ties remain by the sum over player counts of ``|RTP_N - centre|`` (the band's
+middle, or the target): a player count that does not bind the earlier stages is put as near the middle
+as it can be, rather than anywhere in the band.
+
 The integer program (``scipy.optimize.milp``, HiGHS): a binary per (N, threshold), an integer per free
 line's pays index, the RTP of each N tied to its chosen threshold by big-M rows (the model is bilinear
 in threshold choice and pays, and linear once the threshold is fixed), solved once per stage of the key.
@@ -97,13 +101,14 @@ def score(model: DesignModel, thresholds: dict, pays: dict, band, objective: str
     spread = max(rtp.values()) - min(rtp.values())
     centre = target if target is not None else (lo + hi) / 2
     deviation = max(abs(r - centre) for r in rtp.values())
+    total = sum(abs(r - centre) for r in rtp.values())
     r = lambda x: round(x * _PTS, 6)  # keys compare at a millionth of a point: solver rounding
     if objective == "band":
-        key = (r(miss), changes, -r(margin))
+        key = (r(miss), changes, -r(margin), r(total))
     elif objective == "target":
-        key = (r(deviation), changes)
+        key = (r(deviation), changes, r(total))
     else:
-        key = (r(miss), r(spread), changes)
+        key = (r(miss), r(spread), changes, r(total))
     return DesignChoice(dict(thresholds), dict(pays), rtp, half, miss, changes, margin, spread, deviation, key)
 
 
@@ -230,12 +235,15 @@ def search_design(model: DesignModel, band, objective: str = "band", target: flo
     spread = np.zeros(nvar)
     spread[i_u], spread[i_l] = 1.0, -1.0
     unit = lambda j: np.eye(1, nvar, j)[0]
+    total = np.zeros(nvar)  # the last stage: every player count as close to the centre as it can be
+    for n in model.players:
+        total[idev[n]] = 1.0
     if objective == "band":
-        stages = [unit(im), changes, -unit(i_s)]
+        stages = [unit(im), changes, -unit(i_s), total]
     elif objective == "target":
-        stages = [unit(im), changes]
+        stages = [unit(im), changes, total]
     else:
-        stages = [unit(im), spread, changes]
+        stages = [unit(im), spread, changes, total]
     x = None
     for cost in stages:
         a = np.array(rows)

@@ -48,7 +48,6 @@ from ricochet_math._version import __version__
 from ricochet_math.engine.chunks import replay_records, run_chunk_records
 from ricochet_math.engine.kernel import Status, prepare
 from ricochet_math.engine.sums import ChunkSums
-from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.rules.ruleset import RuleSet
 from ricochet_math.solvers.batches import InOrderSums
@@ -278,29 +277,26 @@ def _run_chunks(rules, players, reading, entropy, lengths, patterns, executor, w
     """The chunks' outputs in chunk order, run on local threads or on Dask."""
     args = (rules, players, reading, entropy)
     n = len(lengths)
+    pool = runner = None
     if executor is None:
         sweep_chunk(*args, 0, 1, patterns)  # compile (or load) the kernels once, before the threads
-        with ThreadPoolExecutor(max_workers=min(workers or default_workers(), max(n, 1))) as pool:
-            futures = [pool.submit(sweep_chunk, *args, i, lengths[i], patterns) for i in range(n)]
-            out = []
-            for k, f in enumerate(futures):
-                out.append(f.result())
-                if progress is not None:
-                    progress(k + 1, n)
-            return out
-    runner = executor if isinstance(executor, DaskExecutor) else DaskExecutor(executor)
+        pool = ThreadPoolExecutor(max_workers=min(workers or default_workers(), max(n, 1)))
+        submit = pool.submit
+    else:
+        runner = executor if isinstance(executor, DaskExecutor) else DaskExecutor(executor)
+
+        def submit(*a):
+            return runner.client.submit(*a, pure=False)
     try:
-        futures = [runner.client.submit(sweep_chunk, *args, i, lengths[i], patterns, pure=False) for i in range(n)]
+        futures = [submit(sweep_chunk, *args, i, lengths[i], patterns) for i in range(n)]
         out = []
         for k, f in enumerate(futures):
             out.append(f.result())
             if progress is not None:
                 progress(k + 1, n)
         return out
-    except Exception as exc:
-        if isinstance(exc, RicochetError):
-            raise
-        raise
     finally:
-        if runner is not executor:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if runner is not None and runner is not executor:
             runner.close()
