@@ -234,3 +234,25 @@ def test_design_rationale_section(small_design, tmp_path, rules):
     path.write_text(path.read_text().replace("[bonus]", "# edited by hand\n[bonus]"))
     stale = rationale_section(load_rules(path))
     assert "edited after the design" in stale.blocks[0].text
+
+
+def test_publisher_answers_are_generated_from_their_records():
+    """reports/rule-set-design.md quotes its figures from the committed design records (never typed)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("make_answers", root / "reports" / "design" / "make_answers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    md = root / "reports" / "rule-set-design.md"
+    if not any((root / "reports" / "design" / f"{stem}.design.json").exists() for _, stem, _ in module.ANSWERS):
+        pytest.skip("no design record committed yet")
+    assert md.read_text(encoding="utf-8") == module.markdown()
+    for _, stem, _ in module.ANSWERS:
+        path = root / "reports" / "design" / f"{stem}.design.json"
+        if path.exists():
+            record = json.loads(path.read_text(encoding="utf-8"))
+            designed = load_rules(root / "reports" / "design" / f"{stem}.toml")
+            assert designed.sha256 == record["designed_sha256"]
+            assert [r["threshold"] for r in record["table"]] == [designed.kickout[n] for n in range(1, 8)]

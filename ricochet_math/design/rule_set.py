@@ -224,7 +224,10 @@ class RuleSetDesign:
                 "confirmed": self.confirmed, "evaluated": self.evaluated, "resolves": self.resolves,
                 "seconds": self.seconds, "table": json.loads(self.table.to_json(orient="records")),
                 "others": json.loads(self.others.to_json(orient="records")),
-                "shortcut": json.loads(self.shortcut.to_json(orient="records"))}
+                "shortcut": json.loads(self.shortcut.to_json(orient="records")),
+                "bonus_changes": [f"{l.key} {plain_number(b.pays)} -> {plain_number(l.pays)}"
+                                  for l, b in zip(self.designed.bonus, self.rules.bonus)
+                                  if float(l.pays) != float(b.pays)]}
 
     def write_toml(self, path: str | Path, *, name: str | None = None) -> Path:
         """Write :meth:`to_toml` to ``path`` and the design's tables beside it
@@ -424,8 +427,9 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
         while True:
             model = surface.model(players, grids, current, line_keys, pays, problem)
             choice = search_design(model, band, objective, target)
-            say(f"  search: worst miss {choice.miss * 100:.3f} points, {choice.changes} change(s), "
-                f"thresholds {', '.join(choice.thresholds[n] for n in players)}")
+            say(f"  search over {_designs_on_grid(model):,} designs (integer program): worst miss "
+                f"{choice.miss * 100:.3f} points, {choice.changes} change(s), thresholds "
+                f"{', '.join(choice.thresholds[n] for n in players)}")
             if problem is None or choice.pays == pays:
                 break
             if resolves >= max_resolves:  # keep the last re-solved pays: the design has its own decisions
@@ -480,6 +484,14 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
                          log=tuple(log), seconds=seconds, grid=tuple(p for p, _ in points),
                          model=model if problem is None or choice.pays == model.base_pays
                          else dataclasses.replace(model, problem=None))
+
+
+def _designs_on_grid(model: DesignModel) -> int:
+    """Candidate designs the search chose among: threshold combinations times paytables on the grid."""
+    count = math.prod(len(model.patterns[n]) for n in model.players)
+    if model.problem is not None:
+        count *= math.prod(model.problem.hi[k] - model.problem.lo[k] + 1 for k in model.problem.free)
+    return count
 
 
 def _figure(rules, n, strategy, precision, seed, runner):

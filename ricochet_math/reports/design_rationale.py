@@ -16,7 +16,7 @@ from ricochet_math.design.rule_set import DESIGN_SCHEMA, design_sidecar_path
 from ricochet_math.reports.document import Section, ci, pct
 from ricochet_math.rules.ruleset import RuleSet
 
-__all__ = ["design_record", "rationale_section", "with_rationale"]
+__all__ = ["design_record", "rationale_section", "with_rationale", "answer_markdown"]
 
 SECTION_NUMBER = "8b"
 
@@ -89,3 +89,37 @@ def with_rationale(sections: list, rules: RuleSet) -> list:
     if s is None:
         return sections
     return list(sections[:-1]) + [s] + list(sections[-1:])
+
+
+# ---------------------------------------------------------------- the publisher's question, as markdown
+
+def answer_markdown(heading: str, command: str, record: dict) -> str:
+    """One design record as a markdown section: the command that regenerates it, the verdict, the confirmed
+    RTP-by-N table (percent, 95% intervals) and the bonus changes and shortcut error when the bonus moved."""
+    lo, hi = record["band"]
+    out = [f"## {heading}", "", "```", command, "```", ""]
+    verdict = ("**Feasible**: the search put every player count's interval inside the band"
+               if record["feasible"] else
+               f"**Infeasible on this grid**: the closest design misses the band by {100 * record['miss']:.3f} points")
+    conf = ("and the confirmation on fresh seeds puts every interval inside it." if record["confirmed"] else
+            "and the confirmation on fresh seeds does **not** put every interval inside it.")
+    out.append(f"{verdict}, {conf} Band {pct(lo, 2)} to {pct(hi, 2)}, reading `{record['reading']}`, vary "
+               f"{', '.join(record['vary'])}, seed {record['seed']}; confirmation at a 95% half-width of "
+               f"{record['confirm_precision_pp']:g} points on seeds disjoint from the search's (N = 1 exact).")
+    out += ["", "| players | threshold (shipped) | search RTP | confirmed RTP | 95% CI | in band |",
+            "|---|---|---|---|---|---|"]
+    for r in record["table"]:
+        was = "" if r["threshold"] == r["was"] else f" (was {r['was']})"
+        out.append(f"| {r['players']} | {r['threshold']}{was} | {pct(r['search_rtp'])} | {pct(r['rtp'])} | "
+                   f"{ci(r['rtp_low'], r['rtp_high'], 3)} | {'yes' if r['in_band'] else 'no'} |")
+    if record.get("bonus_changes"):
+        out += ["", "Bonus: " + ", ".join(record["bonus_changes"]) + "."]
+    if record["shortcut"]:
+        out += ["", "The linear shortcut (pays proposed with the decisions of the old pays) against the re-solved "
+                "figure at the proposed design, same seeds:", "",
+                "| re-solve | players | threshold | linear | re-solved | error (points) | paired error (points) |",
+                "|---|---|---|---|---|---|---|"]
+        for r in record["shortcut"]:
+            out.append(f"| {r['resolve']} | {r['players']} | {r['threshold']} | {pct(r['predicted'])} | "
+                       f"{pct(r['resolved'])} | {100 * r['difference']:+.3f} | {100 * r['difference_plain']:+.3f} |")
+    return "\n".join(out) + "\n"
