@@ -32,6 +32,9 @@ def main(argv=None) -> int:
     ap.add_argument("--band", type=float, nargs=2, default=(95.97, 96.91), help="percent")
     ap.add_argument("--reading", default="perfect")
     ap.add_argument("--vary", default="kickout,bonus")
+    ap.add_argument("--objective", default="band", choices=("band", "target", "flat"))
+    ap.add_argument("--target", type=float, default=None, help="percent, with --objective target")
+    ap.add_argument("--max-resolves", type=int, default=3)
     ap.add_argument("--lines", default=None, help="bonus lines that may change (default all)")
     ap.add_argument("--grid", default=" ".join(DEFAULT_GRID))
     ap.add_argument("--search", type=float, default=0.1, help="search half-width, points")
@@ -46,7 +49,9 @@ def main(argv=None) -> int:
           f"at the start; players {args.players}, vary {args.vary}, reading {args.reading}")
     t0 = time.perf_counter()
     d = design_rule_set(args.rules, (args.band[0] / 100, args.band[1] / 100), reading=args.reading,
-                        vary=args.vary, players=args.players, grid=args.grid, lines=args.lines, seed=args.seed,
+                        vary=args.vary, objective=args.objective,
+                        target=args.target / 100 if args.target is not None else None,
+                        max_resolves=args.max_resolves, players=args.players, grid=args.grid, lines=args.lines, seed=args.seed,
                         search_precision=args.search, confirm_precision=args.confirm,
                         others=[o for o in args.others.split(",") if o], other_precision=args.other_precision,
                         progress=True)
@@ -54,9 +59,12 @@ def main(argv=None) -> int:
     print()
     print(d.summary())
     print(d.table.drop(columns=["seed", "method"]).to_string(index=False))
+    if len(d.shortcut):
+        print("the linear shortcut against the re-solved figure:")
+        print(d.shortcut.to_string(index=False))
     rows = [{"phase": "full design", "seconds": round(total, 1), "load_average_1min_end": os.getloadavg()[0],
              "load_average_1min_start": load0, "players": " ".join(map(str, args.players)), "vary": args.vary,
-             "reading": args.reading, "confirm_pp": args.confirm, "resolves": d.resolves,
+             "reading": args.reading, "objective": args.objective, "confirm_pp": args.confirm, "resolves": d.resolves,
              "cells_evaluated": d.evaluated, "machine": f"{platform.machine()} {os.cpu_count()} cpus",
              "version": __version__, "measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}]
     frame = pd.DataFrame(rows)

@@ -99,7 +99,8 @@ def _design(args: argparse.Namespace) -> int:
         print_wrapped(result.summary())
         print()
         print("RTP per initial bet by player count (confirmation on fresh seeds):")
-    table = result.table if args.format != "table" else result.table.drop(columns=["seed"])
+    # the table format keeps to the terminal: the seeds and the method text are in csv / json and the record
+    table = result.table if args.format != "table" else result.table.drop(columns=["seed", "method"])
     print_frame(table, args.format, formats=_FORMATS, wide=args.wide)
     if args.format == "table" and len(result.others):
         print("\nThe same design under other player models:")
