@@ -54,7 +54,7 @@ from ricochet_math.design.optimiser_result import extends_parent
 from ricochet_math.design.rule_set_search import OBJECTIVES, DesignChoice, DesignModel, search_design
 from ricochet_math.design.threshold_sweep import sweep_players
 from ricochet_math.engine.deal import check_players
-from ricochet_math.errors import RuleError, StrategyError
+from ricochet_math.errors import RuleError
 from ricochet_math.rules.checks import check_name, name_from_stem
 from ricochet_math.rules.ruleset import CATEGORY_PATTERNS, MAX_PLAYERS, RuleSet, load_rules
 from ricochet_math.rules.toml_writer import paytable_line, toml_value
@@ -378,8 +378,6 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
     others = tuple(others)
     for o in others:
         get_strategy(o)
-        if "-vs-" in o and o.split("-vs-", 1)[1] == "":
-            raise StrategyError(f"unknown strategy {o!r}")
     if objective not in OBJECTIVES:
         raise RuleError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
     if objective == "target":
