@@ -43,6 +43,8 @@ def main(argv=None) -> int:
     ap.add_argument("--other-precision", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--write", default=None, help="CSV file for the timing table")
+    ap.add_argument("--design-out", default=None, metavar="FILE.toml",
+                    help="also write the designed rule set and its record (as ricochet design --write does)")
     args = ap.parse_args(argv)
     load0 = os.getloadavg()[0]
     print(f"ricochet_math {__version__}, {platform.machine()} {os.cpu_count()} CPUs, load average {load0:.2f} "
@@ -70,6 +72,8 @@ def main(argv=None) -> int:
     frame = pd.DataFrame(rows)
     print(frame.to_string(index=False))
     print("\n".join(d.log))
+    if args.design_out:
+        print(f"wrote {d.write_toml(args.design_out)}")
     if args.write:
         frame.to_csv(args.write, index=False)
         print(f"wrote {args.write}")
