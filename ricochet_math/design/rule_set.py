@@ -16,7 +16,7 @@ bonus table shared by all, chosen so that N = 1..7 land in an RTP band under a c
 3. **Re-solving the decisions.**  Under perfect play the decisions depend on the bonus.  The search
    proposes pays with the decisions of the current pays held fixed (linear); if it moves the pays, the
    surface is rebuilt with the proposed pays (N = 1: a new exact solo analysis; N >= 2: new sweeps on
-   the **same seeds**), the shortcut's error is recorded (the linear prediction against the re-solved
+   the **same seeds and rounds**, paired round for round), the shortcut's error is recorded (the linear prediction against the re-solved
    figure at the proposed design, the ``shortcut`` table), and the search runs again from there, until
    the pays stop moving (at most ``max_resolves`` times; then the pays of the last re-solved surface
    are kept and only the thresholds are chosen, so the design reported always has its own decisions).
@@ -313,7 +313,9 @@ def _solo_model(rules: RuleSet, use_bonus: bool, patterns, progress):
 class _Surface:
     """The RTP surface for one set of bonus pays (the decisions' pays), built per player count."""
 
-    def __init__(self, rules, reading, players, grids, seed, precision, executor, say):
+    def __init__(self, rules, reading, players, grids, seed, precision, executor, say, like=None):
+        """``like``: a surface whose sweeps' round counts this one repeats (a re-solve: the same seeds and
+        the same rounds, so the two surfaces are paired round for round)."""
         self.rules = rules
         self.const, self.coef, self.half, self.sweeps = {}, {}, {}, {}
         exact = _exact_bonus_use(reading)
@@ -331,8 +333,9 @@ class _Surface:
                         last[0] = time.perf_counter()
                         say(f"    N={n}: {done}/{total} chunks", transient=True)
 
+                rounds = like.sweeps[n].rounds if like is not None and n in like.sweeps else None
                 sw = sweep_players(rules, n, reading, [p for p, _ in pats], seed=role_seed(seed, SEARCH, n),
-                                   precision=precision, executor=executor, progress=tick)
+                                   precision=precision, rounds=rounds, executor=executor, progress=tick)
                 order = [sw.patterns.index(p) for p, _ in pats]
                 c, a, h = sw.constant()[order], sw.coefficients()[order], sw.half_width()[order]
                 self.sweeps[n] = sw
@@ -436,10 +439,11 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
                 break
             resolves += 1
             moved = ", ".join(f"{k} {pays[k]:g}->{choice.pays[k]:g}" for k in line_keys if choice.pays[k] != pays[k])
-            say(f"re-solve {resolves}: bonus {moved}; rebuilding the surface with its own decisions (same seeds)")
+            say(f"re-solve {resolves}: bonus {moved}; rebuilding the surface with its own decisions (same seeds and rounds)")
             new_rules = rules.with_bonus(**{k: choice.pays[k] for k in line_keys})
             old_surface = surface
-            surface = _Surface(new_rules, reading, players, grids, seed, search_precision, runner, say)
+            surface = _Surface(new_rules, reading, players, grids, seed, search_precision, runner, say,
+                               like=old_surface)
             evaluated += sum(len(grids[n]) for n in players)
             new_model = surface.model(players, grids, current, line_keys, dict(choice.pays), problem)
             for n in players:
