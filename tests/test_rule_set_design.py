@@ -256,3 +256,16 @@ def test_publisher_answers_are_generated_from_their_records():
             designed = load_rules(root / "reports" / "design" / f"{stem}.toml")
             assert designed.sha256 == record["designed_sha256"]
             assert [r["threshold"] for r in record["table"]] == [designed.kickout[n] for n in range(1, 8)]
+
+
+def test_a_re_solve_repeats_the_rounds(rules):
+    """A bonus change re-solves the decisions on the same seeds and the same rounds (paired round for round),
+    records the shortcut's error, and the design reported carries the pays of its own decisions."""
+    d = design_rule_set(rules, (0.93, 0.99), reading="pot-odds-final", objective="target", target=0.935,
+                        players=(2,), grid=GRID, lines="straight,flush", search_precision=2.0,
+                        confirm_precision=2.0, others=(), max_resolves=1, seed=4)
+    assert d.resolves == 1 and list(d.shortcut["players"]) == [2]
+    sweeps = [line for line in d.log if line.startswith("  N=2:") and "thresholds," in line]
+    assert len(sweeps) == 2 and sweeps[0].split(",")[1] == sweeps[1].split(",")[1]
+    assert d.choice.pays == d.model.base_pays  # the pays the last surface was played with
+    assert [float(l.pays) for l in d.designed.bonus] == [float(d.choice.pays[l.key]) for l in d.designed.bonus]
