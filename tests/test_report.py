@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -24,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import run_cli
 from ricochet_math.reports import build as rp
 from ricochet_math.reports import render
 from ricochet_math.reports import sections as report_sections
@@ -294,8 +293,8 @@ def test_bad_arguments():
 # --------------------------------------------------------------------------- command line
 
 def _ricochet(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "ricochet_math", *args], capture_output=True, text=True,
-                          timeout=timeout)
+    """``ricochet ARGS`` in this process (tests/cli_run.py): the parser and handlers as the entry point runs them."""
+    return run_cli(*args)
 
 
 def test_cli_report_help():
