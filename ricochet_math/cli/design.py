@@ -9,7 +9,7 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     print_wrapped, subcommand, writable_file,
 )
-from ricochet_math.cli.sidebets import _fraction, grid_options
+from ricochet_math.cli.sidebets import grid_options
 from ricochet_math.design.kickout import DEFAULT_GRID
 from ricochet_math.design.rule_set import DEFAULT_OTHERS, design_rule_set
 from ricochet_math.engine.deal import parse_players
@@ -31,8 +31,12 @@ _FORMATS = {
 
 def _percent_or_fraction(text: str) -> float:
     """95.97 (percent), 95.97% or 0.9597 -> 0.9597."""
-    x = _fraction(text)
-    return x / 100.0 if x > 2.0 else x
+    t = text.strip()
+    try:
+        x = float(t[:-1]) if t.endswith("%") else float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    return x / 100.0 if t.endswith("%") or x > 2.0 else x
 
 
 def _design_arguments(parser: argparse.ArgumentParser) -> None:
