@@ -53,6 +53,7 @@ from ricochet_math._numba import njit
 from ricochet_math.errors import CardError, RuleError
 from ricochet_math.evaluator.cards import format_card, parse_cards
 from ricochet_math.evaluator.evaluation import eval5, reference_value
+from ricochet_math.evaluator.subsets import next_subset
 from ricochet_math.games.freeride.rules import FreeRideRules
 
 __all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value", "kernel_solve", "LastCardStudy", "last_card_study"]
@@ -84,14 +85,8 @@ def _showdown_counts(hero_value, opp_up, n_up, pool, m):
             wins += 1
         elif hero_value < v:
             losses += 1
-        i = m - 1
-        while i >= 0 and idx[i] == n - m + i:
-            i -= 1
-        if i < 0:
+        if not next_subset(idx, m, n):
             break
-        idx[i] += 1
-        for j in range(i + 1, m):
-            idx[j] = idx[j - 1] + 1
     return wins, losses, total
 
 
