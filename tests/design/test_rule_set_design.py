@@ -241,7 +241,7 @@ def test_publisher_answers_are_generated_from_their_records():
     import importlib.util
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     spec = importlib.util.spec_from_file_location("make_answers", root / "reports" / "design" / "make_answers.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
