@@ -38,6 +38,7 @@ from ricochet_math.design.sidebets import sidebets_summary
 from ricochet_math.design.kickout import find_kickout, kickout_curve, kickout_table
 from ricochet_math.design.optimiser import tune_paytable
 from ricochet_math.design.tuning import tune_bonus, tune_cover
+from ricochet_math.design.rule_set import RuleSetDesign, design_rule_set
 from ricochet_math.reports.published import best_response, published_figures
 from ricochet_math.reports.build import build_report
 from ricochet_math.reports.reading_search import search_readings
@@ -70,6 +71,7 @@ __all__ = [
     "cover", "cover_progressive", "quickdraw", "quickdraw_both", "quickdraw_table", "sidebets_summary",
     "kickout_curve", "find_kickout", "kickout_table",
     "tune_paytable", "tune_cover", "tune_bonus",
+    "design_rule_set", "RuleSetDesign",
     # reports
     "published_figures", "best_response",
     "build_report", "search_readings",

@@ -60,6 +60,12 @@ target_slider.value = target_slider.min       # fires on_target
 on_run()
 print("widgets ok")
 ''',
+    "10-rule-set-design": '''
+lo_slider.value = 91.0                        # fires on_band: the search answers on the built surface
+hi_slider.value = 90.5                        # an inverted band: said so, no search
+assert search_design(design.model, (0.91, 0.99)).miss <= search_design(design.model, (0.95, 0.96)).miss
+print("widgets ok")
+''',
 }
 
 

@@ -183,7 +183,7 @@ def writable_folder(text: str) -> str:
 def add_action(subs, name: str, help: str, example: str, description: str | None = None) -> argparse.ArgumentParser:
     """One action of a command with subcommands (``ricochet ring simulate``): its one-line ``help``, its
     ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
-    options (tests/test_cli_help.py parses every one)."""
+    options (tests/cli/test_cli_help.py parses every one)."""
     return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
                            epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
 

@@ -61,7 +61,7 @@ def _objective_option(p: argparse.ArgumentParser) -> None:
                         "points against random opponents)")
 
 
-#: one example per action, shown in its --help (tests/test_cli_help.py runs each)
+#: one example per action, shown in its --help (tests/cli/test_cli_help.py runs each)
 EXAMPLES = {
     "simulate": "ricochet ring simulate --players 3 --strategy greedy-fast lookahead denial --games 500 --seed 1",
     "play": "ricochet ring play --players 3 --strategy greedy-fast lookahead denial --seed 7",

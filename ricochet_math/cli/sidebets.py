@@ -166,6 +166,26 @@ def _line_values(items, what: str):
     return default, per_line
 
 
+def grid_options(args: argparse.Namespace, table) -> tuple[list[str], dict, dict]:
+    """``--lines``, ``--step`` and ``--bounds`` (as ``ricochet tune`` and ``ricochet design`` take them) for a
+    paytable: the free lines, their steps and their bounds (``{}``: the defaults)."""
+    free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
+    default_step, step_lines = _line_values(args.step, "--step")
+    step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
+    for k, v in step_lines.items():
+        if k not in free:
+            raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
+        step[k] = _number(v, "--step")
+    bounds = {}
+    _, bound_lines = _line_values(args.bounds, "--bounds")
+    for k, v in bound_lines.items():
+        lo, sep, hi = v.partition(":")
+        if not sep:
+            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
+        bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
+    return free, step, bounds
+
+
 def _number(text: str, what: str) -> float:
     try:
         x = float(text)
@@ -184,20 +204,7 @@ def _number(text: str, what: str) -> float:
 def _tune(args: argparse.Namespace) -> int:
     rules = load_rules_option(args)
     table = rules.bonus if args.bet == "bonus" else rules.cover
-    free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
-    default_step, step_lines = _line_values(args.step, "--step")
-    step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
-    for k, v in step_lines.items():
-        if k not in free:
-            raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
-        step[k] = _number(v, "--step")
-    bounds = {}
-    _, bound_lines = _line_values(args.bounds, "--bounds")
-    for k, v in bound_lines.items():
-        lo, sep, hi = v.partition(":")
-        if not sep:
-            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
-        bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
+    free, step, bounds = grid_options(args, table)
     target = tuple(args.range) if args.range else args.target
     if args.bet == "bonus":
         result = tune_bonus(rules, target, free, step=step, bounds=bounds or None, n_best=args.n_best,

@@ -25,7 +25,7 @@ from ricochet_math.rules.ruleset import CATEGORY_PATTERNS, Paytable, RuleSet
 from ricochet_math.rules.toml_writer import paytable_line, toml_value
 from ricochet_math.storage import atomic_write_text, check_writable_file
 
-__all__ = ["Candidate", "TuningResult", "override_toml"]
+__all__ = ["Candidate", "TuningResult", "override_toml", "extends_parent"]
 
 
 @dataclass(frozen=True)
@@ -152,16 +152,7 @@ def override_toml(rules: RuleSet, section: str, pays: Mapping[str, float], *, pa
     unknown = [k for k in pays if k not in table]
     if unknown:
         raise RuleError(f"[{section}] has no line {unknown[0]!r}")
-    src = Path(rules.source.replace(" (modified)", "")) if rules.source else None
-    if rules.source.endswith("(modified)") or src is None or not src.is_file():
-        raise RuleError(f"rule set {rules.name} was changed in code or has no file; "
-                        "write it whole with RuleSet.to_toml() instead")
-    shipped = paytables_dir().resolve()
-    if src.resolve().parent == shipped:
-        parent = src.stem
-    else:
-        base_dir = Path(path).resolve().parent if path is not None else Path.cwd()
-        parent = os.path.relpath(src.resolve(), base_dir)
+    parent = extends_parent(rules, path)
     stem = Path(path).stem if path is not None else f"{rules.name}-tuned"
     name = check_name(name, "", "name") if name else name_from_stem(stem)
     description = description or f"{rules.name} with a tuned [{section}] paytable"
@@ -178,3 +169,17 @@ def override_toml(rules: RuleSet, section: str, pays: Mapping[str, float], *, pa
         out.append(paytable_line(line.key, line.hand_pattern, new,
                                  category_pattern=CATEGORY_PATTERNS.get(line.key)) + was)
     return "\n".join(out) + "\n"
+
+
+def extends_parent(rules: RuleSet, path: str | Path | None = None) -> str:
+    """What a file at ``path`` that extends ``rules`` writes as ``extends``: a shipped rule set's bare
+    name, any other file's path relative to ``path``'s folder.  A rule set changed in code or without a
+    file cannot be extended: one :class:`~ricochet_math.errors.RuleError` line."""
+    src = Path(rules.source.replace(" (modified)", "")) if rules.source else None
+    if rules.source.endswith("(modified)") or src is None or not src.is_file():
+        raise RuleError(f"rule set {rules.name} was changed in code or has no file; "
+                        "write it whole with RuleSet.to_toml() instead")
+    if src.resolve().parent == paytables_dir().resolve():
+        return src.stem
+    base_dir = Path(path).resolve().parent if path is not None else Path.cwd()
+    return os.path.relpath(src.resolve(), base_dir)

@@ -26,7 +26,7 @@ from ricochet_math.engine.kernel import (
 )
 from ricochet_math.engine.sums import ChunkSums
 
-__all__ = ["RecordedChunk", "run_chunk_records"]
+__all__ = ["RecordedChunk", "run_chunk_records", "replay_records"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,3 +54,14 @@ def run_chunk_records(setup: KernelSetup, seed_sequence: np.random.SeedSequence,
     records = record_buffers(setup.players, rounds)
     sums = run_decks(setup, Decks(seed_state(seed_sequence), np.empty((0, 52), np.int64), kept), rounds, records)
     return RecordedChunk(sums, records, kept)
+
+
+def replay_records(setup: KernelSetup, decks: np.ndarray) -> Records:
+    """The per-round records of the rounds dealt from ``decks`` (``int64[R, 52]``, deck orders as
+    :func:`run_chunk_records` returns them) played under ``setup``: the same deals under another rule set
+    or threshold, round for round (common random numbers).  Replaying a chunk's own decks under its own
+    setup gives its records again (the tests check it)."""
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    records = record_buffers(setup.players, decks.shape[0])
+    run_decks(setup, Decks(np.zeros(4, np.uint64), decks, np.empty((0, 52), np.int64)), decks.shape[0], records)
+    return records

@@ -128,6 +128,7 @@ import numpy as np
 
 from ricochet_math.engine.deal import parse_players
 from ricochet_math.errors import RuleError
+from ricochet_math.reports.design_rationale import with_rationale
 from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
@@ -247,6 +248,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     ]
     with render.rc_context():  # the plots are drawn while the sections are built
         doc = sections.build_sections(data, main, run_rows, prov_rows)
+    doc = with_rationale(doc, rules)  # "Design rationale" when the rule set came from `ricochet design`
     written = write_report_folder(out, doc, sections.volatile_tables(run_rows, prov_rows), title, subtitle, date,
                                   REPORT_KIND, {"rules": rules.name, "rules_sha256": rules.sha256, "seed": seed,
                                                 "size": preset.name}, REPORT_LEGACY)

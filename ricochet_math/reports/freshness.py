@@ -5,7 +5,7 @@ A report records the git commit that computed it (its provenance table,
 the last change to every file that computes its figures (:data:`FIGURE_SOURCES`:
 the layers from the evaluator to the reports, the numba policy and the rule-set
 file), and when it was built from a clean tree.  The test
-``tests/test_report_fresh.py`` fails with :func:`stale_reason`'s one line,
+``tests/reports/test_report_fresh.py`` fails with :func:`stale_reason`'s one line,
 which names the command that rebuilds it (:data:`REBUILD`).
 
 The report's commit is the one it was *built* at; committing the report

@@ -274,7 +274,7 @@ class GameRecord:
 def play_game(rules: HomeRules | None = None, strategies="pot-odds", seed=None, *, deck=None,
               rng_seed: int | None = None) -> GameRecord:
     """Play one game with one strategy per seat (names or :class:`HomeStrategy`), dealt from ``seed``
-    (:func:`~.deal.deal_deck`; None: fresh entropy) or from a given ``deck`` (the dealing order);
+    (:func:`~ricochet_math.games.home.deal.deal_deck`; None: fresh entropy) or from a given ``deck`` (the dealing order);
     ``rng_seed`` seeds the pot-odds draws (default: the seed)."""
     rules = rules or HomeRules()
     seed = resolve_seed(seed)

@@ -186,7 +186,7 @@ def deal_game(seed=None) -> tuple[np.ndarray, np.ndarray]:
 def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, deck=None, draws=None,
               objective: str = "strongest", opponent=None, model=None) -> GameRecord:
     """Play one game with readable code: ``strategies`` (one name per seat, default ``greedy-fast``),
-    dealt from ``seed`` (the deck and the random draws of game 0 of :func:`~.analysis.simulate`'s first
+    dealt from ``seed`` (the deck and the random draws of game 0 of :func:`~ricochet_math.games.ring.analysis.simulate`'s first
     batch with that seed, so the kernel plays the same game) or from a given ``deck`` (54 cards) and
     ``draws`` (the random draws 0..59 of the 18 choices in order, needed only by ``random``; default
     zeros).  Each seat arranges its 18 cards with ``objective`` (``opponent``: the model for

@@ -4,7 +4,7 @@ A rate never (or always) observed in a simulation has a normal interval of no
 width, which reads as an exact figure; it gets the exact binomial
 (Clopper-Pearson) interval instead, in the library's estimates, the CLI's
 tables and CSVs and the report (the report's own check is in
-``tests/test_report_par.py``).  The interval's values are checked against the
+``tests/reports/test_report_par.py``).  The interval's values are checked against the
 closed form of the edge cases and against scipy's ``binomtest``.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 
 from ricochet_math.reports.freshness import REBUILD, last_change, stale_reason
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "reports" / "publisher"
 GIT = shutil.which("git") is not None and (ROOT / ".git").exists()
 

@@ -31,7 +31,7 @@ from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import simulate_to_precision
 from test_report import _html_tables
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = load_rules("publisher")
 ALT = """extends = "publisher"
 name = "alt-test"

@@ -1,0 +1,105 @@
+"""The README can never drift from the data or the code.
+
+* Every figure it states is read from the committed table it quotes, at the precision it prints.
+* Every ``ricochet ...`` command it shows parses with the real parser (not run: that is what
+  tests/test_cli_output.py does for each command's example).
+* Every relative link points to a file or folder of the repository.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ricochet_math.cli.app import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BY_PLAYERS = ROOT / "reports" / "published-figures-by-players.csv"
+SIDEBETS = ROOT / "reports" / "publisher" / "tables" / "sidebets_summary.csv"
+
+
+def _percent(value: float, places: int) -> str:
+    return f"{100 * value:.{places}f}"
+
+
+def _perfect(players: int) -> pd.Series:
+    frame = pd.read_csv(BY_PLAYERS)
+    return frame[(frame.reading == "perfect") & (frame.players == players)].iloc[0]
+
+
+def _expected_figures() -> list[tuple[str, str]]:
+    """(what, the text the README must contain) for every figure it quotes."""
+    one = _perfect(1)
+    no_bonus = pd.read_csv(BY_PLAYERS)
+    no_bonus = no_bonus[(no_bonus.reading == "perfect-no-bonus") & (no_bonus.players == 1)].iloc[0]
+    out = [
+        ("N = 1 RTP per initial bet", f"RTP **{_percent(one.rtp_initial, 4)}%** of the initial bet"),
+        ("N = 1 RTP per total wagered", f"({_percent(one.rtp_wagered, 4)}% of the"),
+        ("N = 1 fold frequency", f"fold frequency {_percent(one.fold_frequency, 2)}%"),
+        ("N = 1 fold frequency, bonus out of the decision", f"**{_percent(no_bonus.fold_frequency, 2)}%**"),
+    ]
+    parts = []
+    for n in range(2, 8):
+        row = _perfect(n)
+        half = (row.rtp_initial_high - row.rtp_initial_low) / 2
+        parts.append(f"{_percent(row.rtp_initial, 2)} ± {_percent(half, 2)}")
+    out.append(("N = 2..7 perfect-play RTP", ", ".join(parts[:-1]) + " and " + parts[-1] + "%"))
+    times = pd.read_csv(ROOT / "benchmarks" / "main-job-time.csv").set_index("run").wall_s
+    minutes, seconds = divmod(round(times["first"]), 60)
+    out += [("main job, first run", f"it took {minutes} min {seconds} s on a 2-core machine"),
+            ("main job, second run", f"and {round(times['second'])} s the second\n  time")]
+    side = pd.read_csv(SIDEBETS)
+    quick = side[side.bet == "Quickdraw"].set_index("reading").rtp
+    top = quick[[r for r in quick.index if r.startswith("top-cards")][0]]
+    kicker = quick[[r for r in quick.index if r.startswith("kicker")][0]]
+    cover = side[side.bet == "Cover"].rtp.iloc[0]
+    out += [("Quickdraw top-cards", f"returns {_percent(top, 2)}% (top-cards"),
+            ("Quickdraw kicker", f"or {_percent(kicker, 2)}%\n  (kicker)"),
+            ("Cover", f"the default Cover table {_percent(cover, 4)}%")]
+    return out
+
+
+@pytest.mark.parametrize("what, text", _expected_figures(), ids=lambda v: v if len(v) < 60 else None)
+def test_readme_figure_comes_from_its_table(what, text):
+    assert " ".join(text.split()) in " ".join(README.split()), f"{what}: the README should say {text!r}"
+
+
+def _commands() -> list[str]:
+    """Every ``ricochet ...`` command in the README's bash blocks and inline code."""
+    found = []
+    for block in re.findall(r"```bash\n(.*?)```", README, flags=re.S):
+        found += [line.split("  #")[0].strip() for line in block.splitlines()
+                  if line.strip().startswith("ricochet ")]
+    # inline code that is a whole command line (options or arguments), not a verb named in passing
+    found += [c for c in re.findall(r"`(ricochet [^`|\\]+)`", README) if "--" in c or '"' in c]
+    return sorted(set(found))
+
+
+def test_readme_shows_commands():
+    assert len(_commands()) >= 12
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_readme_command_parses(command):
+    argv = shlex.split(command)[1:]
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # a usage error: one line on stderr and exit status 2
+        pytest.fail(f"{command!r} does not parse (exit {exc.code})")
+    assert getattr(args, "_run", None) is not None, command
+
+
+def test_readme_links_exist():
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README)
+    assert links
+    missing = [link for link in links if "://" not in link and not (ROOT / link).exists()]
+    assert not missing
+
+
+def test_readme_has_no_placeholders():
+    prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", README, flags=re.S))  # code may name variables
+    assert not re.search(r"\b(TODO|TBD|XXX|[A-Z]{3,}_[A-Z_]{3,})\b", prose), "a placeholder is left in the README"
