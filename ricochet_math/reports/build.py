@@ -124,13 +124,11 @@ from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import executor_for_run
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
 
 REPORT_KIND = "report"
-#: what a report folder written before the marker holds: such a folder may be replaced too
-REPORT_LEGACY = ("report.html", "report.pdf", "tables/*.csv")  # (report.xlsx came with the marker)
 
 
 @dataclass(frozen=True)
@@ -208,9 +206,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         raise RuleError(f"seed must be a whole number >= 0, got {seed!r}")
     rounds, seed = int(rounds), int(seed)
     out = Path(out_dir) if out_dir is not None else Path("reports") / rules.name
-    out = out.resolve()
-    # refused before any work: a folder the toolkit did not write is never replaced
-    check_output_folder(out, REPORT_KIND, REPORT_LEGACY)
+    # refused before any work: a folder the toolkit did not write is never replaced, a link never followed
+    out = prepare_output_folder(out, REPORT_KIND)
     work = jobs.work_folder(out)
 
     timer = (lambda: 0.0) if reproducible else time.perf_counter
@@ -233,7 +230,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         doc = sections.build_sections(data, main, run_rows, prov_rows)
     written = write_report_folder(out, doc, sections.volatile_tables(run_rows, prov_rows), title, subtitle, date,
                                   REPORT_KIND, {"rules": rules.name, "rules_sha256": rules.sha256, "seed": seed,
-                                                "size": preset.name}, REPORT_LEGACY)
+                                                "size": preset.name})
     tables = dict(written.tables)
     tables["main_game"] = main
     files, notes = written.files, written.notes

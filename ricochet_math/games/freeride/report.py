@@ -32,7 +32,7 @@ from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["FreeRideReport", "freeride_report", "REPORT_KIND"]
 
@@ -107,8 +107,7 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     rules = rules or FreeRideRules()
     games, rounds = check_whole(games, "games"), check_whole(rounds, "rounds")
     seed = check_seed(seed, allow_none=False)
-    out = Path(out_dir).resolve()
-    check_output_folder(out, REPORT_KIND)  # refused before any work
+    out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
 
     table_rules = rules.with_options(min_seats=1)
     sections = [_rules_section(rules)]

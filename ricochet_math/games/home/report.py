@@ -27,7 +27,7 @@ from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strat
 from ricochet_math.reports.document import Section, Volatile, num
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, provenance_rows
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report", "CASINO_BY_POSITION"]
 
@@ -270,7 +270,7 @@ def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers:
     """Compute the figures and write ``folder`` through :func:`~ricochet_math.reports.folder.write_report_folder`
     (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
     a folder the toolkit wrote."""
-    folder = check_output_folder(Path(folder), KIND)
+    folder = prepare_output_folder(folder, KIND)  # refused before any work
     start = time.perf_counter()
     tables = home_report_tables(size, seed, workers=workers)
     run_time = time.perf_counter() - start

@@ -22,7 +22,7 @@ from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["REPORT_KIND", "ring_report"]
 
@@ -54,7 +54,7 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     timing_holdings = check_whole(timing_holdings, "timing_holdings", high=10**6)
     seed = check_seed(seed, allow_none=False)
     base = rules or RingRules()
-    out = check_output_folder(Path(out_dir), REPORT_KIND)
+    out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
     start = time.perf_counter()
     timer = (lambda: 0.0) if reproducible else time.perf_counter
     timings = []
