@@ -32,6 +32,8 @@ traceback (argparse usage errors look and exit the same).
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
@@ -264,21 +267,53 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``ricochet`` and ``python -m ricochet_math``; returns the exit status."""
+    _tolerant_streams()
+    if environment.PROBLEMS:
+        return _report(environment.PROBLEMS[0])
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "_run", None) is None:
             parser.print_help(sys.stderr)
             return 2
-        return int(args._run(args) or 0)
+        status = int(args._run(args) or 0)
+        sys.stdout.flush()  # a full disk or /dev/full shows here, not in the interpreter's exit
+        return status
     except (RicochetError, FileNotFoundError) as exc:
         return _report(exc)
     except KeyboardInterrupt:
         return _report("interrupted", 130)
     except BrokenPipeError:
         # The reader went away (``ricochet rules | head``): not an error.
+        _silence_stdout()
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EROFS, errno.EBADF):
+            raise
+        _silence_stdout()
+        return _report(f"cannot write the output: {exc.strerror or exc}")
+
+
+def _tolerant_streams() -> None:
+    """Characters the terminal's encoding lacks (``PYTHONIOENCODING=ascii``: the ± and the rule lines of
+    the tables) are written as escapes instead of ending the run in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # a stream replaced by the caller, or closed
+            pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush of what could not be written
+    raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 # --------------------------------------------------------------------------
