@@ -41,7 +41,7 @@ from ricochet_math.errors import RicochetError
 __all__ = [
     "MARKER_NAME", "DamagedFileError", "check_writable_file", "check_writable_folder",
     "atomic_write", "atomic_write_text", "save_arrays", "load_arrays",
-    "is_owned_folder", "check_output_folder", "prepare_output_folder", "staging_folder", "write_marker",
+    "is_owned_folder", "check_output_folder", "prepare_output_folder", "staging_folder", "STAGING_MARKER", "write_marker",
     "replace_folder", "remove_owned_folder", "remove_stale_staging",
 ]
 
@@ -218,9 +218,9 @@ def load_arrays(path: str | os.PathLike, schema: str) -> tuple[dict, dict[str, n
 # Folders the toolkit owns
 # ----------------------------------------------------------------------------
 
-def _marker(folder: Path) -> dict | None:
+def _marker(folder: Path, name: str = MARKER_NAME) -> dict | None:
     try:
-        data = json.loads((folder / MARKER_NAME).read_text(encoding="utf-8"))
+        data = json.loads((folder / name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("tool") == _TOOL else None
@@ -270,6 +270,7 @@ def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str)
     new, target = Path(new), Path(target)
     check_output_folder(target, kind)
     new.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir() else 0o777 & ~_umask())
+    (new / STAGING_MARKER).unlink(missing_ok=True)
     old = None
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
@@ -299,6 +300,9 @@ def remove_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
 # ----------------------------------------------------------------------------
 
 _STAGING = "staging"
+#: the marker of a staging folder (beside the final marker, which is written before the move): removed
+#: only by :func:`replace_folder` just before the folder takes its place
+STAGING_MARKER = ".ricochet-staging.json"
 
 
 def prepare_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
@@ -334,7 +338,9 @@ def staging_folder(target: str | os.PathLike, kind: str) -> Path:
     target = Path(target)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     try:
-        write_marker(tmp, _STAGING, target=target.name, target_kind=kind, pid=os.getpid(), host=_host())
+        text = json.dumps({"tool": _TOOL, "kind": _STAGING, "target": target.name, "target_kind": kind,
+                           "pid": os.getpid(), "host": _host()}, sort_keys=True)
+        atomic_write(tmp / STAGING_MARKER, lambda fh: fh.write(text.encode("utf-8")))
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -374,7 +380,7 @@ def remove_stale_staging(target: str | os.PathLike) -> list[Path]:
     except OSError:
         return removed
     for p in candidates:
-        mark = _marker(p) if p.is_dir() and not p.is_symlink() else None
+        mark = _marker(p, STAGING_MARKER) if p.is_dir() and not p.is_symlink() else None
         if (mark is None or mark.get("kind") != _STAGING or mark.get("target") != target.name
                 or mark.get("host") != _host() or _process_alive(mark.get("pid"))):
             continue

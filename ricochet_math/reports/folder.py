@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ricochet_math.reports import render, workbook
-from ricochet_math.storage import replace_folder, staging_folder, write_marker
+from ricochet_math.storage import STAGING_MARKER, replace_folder, staging_folder, write_marker
 
 __all__ = ["WrittenReport", "write_report_folder"]
 
@@ -54,7 +54,7 @@ def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any],
         if not no_pdf:
             render.render_pdf(tmp / "report.html", tmp / "report.pdf")
         tables = render.read_csvs(csvs)
-        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
+        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file() and p.name != STAGING_MARKER))
         write_marker(tmp, kind, **marker)
         replace_folder(tmp, out, kind)
     except BaseException:
