@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import math
 import os
 import sys
 import textwrap
@@ -142,6 +143,40 @@ def seed_argument(text: str) -> int:
         return check_seed(value, "the seed", allow_none=False)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (``1_000`` and ``1,000`` read as 1000),
+    else a one-line usage error naming the range.  Every whole-number option has one."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", "").replace(",", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got "
+                                             f"{text if len(text) <= 24 else text[:20] + '...'}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high``, else a
+    one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value) or value > high or value < low or (above and value == low):
+            raise argparse.ArgumentTypeError(f"must be a finite number in {'(' if above else '['}{low:g}, {high:g}], "
+                                             f"got {text}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
@@ -282,7 +317,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RicochetError, FileNotFoundError) as exc:
         return _report(exc)
     except KeyboardInterrupt:
-        return _report("interrupted", 130)
+        status = _report("interrupted", 130)
+        if argv is not None:  # called from Python (a test, a notebook): return, never end its process
+            return status
+        # As the program, leave now: threads still finishing a chunk of numba work (abandoned, their results unused)
+        # would otherwise hold the interpreter's exit for up to a chunk's time (measured: 25 s).
+        # Everything the toolkit writes is renamed into place whole or removed on the way out here.
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(130)
     except BrokenPipeError:
         # The reader went away (``ricochet rules | head``): not an error.
         _silence_stdout()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
@@ -53,10 +54,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
                              "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
                              "tables are filled with computer players to four seats")
-    parser.add_argument("--players", type=int, default=None, metavar="N",
+    parser.add_argument("--players", type=whole(1, 6), default=None, metavar="N",
                         help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
-    parser.add_argument("--games", type=int, default=10_000, help="games to simulate (default 10,000)")
-    parser.add_argument("--rounds", type=int, default=100_000,
+    parser.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games to simulate (default 10,000)")
+    parser.add_argument("--rounds", type=whole(1, 10**10), default=100_000,
                         help="rounds for --table rounds (default 100,000)")
     parser.add_argument("--table", choices=TABLES, default="seats",
                         help="simulate: seats (win rates, chips), rounds (net chips by seat and by position "
@@ -70,17 +71,17 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         help="odd chips of a split pot: to the first winners in turn order, or left in the middle")
     parser.add_argument("--field", default="computer", metavar="STRATEGY",
                         help="--table best: the strategy of the other seats (default computer)")
-    parser.add_argument("--workers", type=int, default=None, help="threads (default every core; same figures)")
+    parser.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
     parser.add_argument("--hand", default=None, help="solve: the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
     parser.add_argument("--up", default=None, help="solve: the hero's face-up cards (2..4; with 1 use a small deck)")
     parser.add_argument("--opp-up", default=None, help="solve: the opponent's face-up cards")
-    parser.add_argument("--opp-played", type=int, default=None,
+    parser.add_argument("--opp-played", type=whole(1, 5), default=None,
                         help="solve: cards the opponent has played (default: her face-up count; 5 once her "
                              "face-down card is played)")
-    parser.add_argument("--samples", type=int, default=40,
+    parser.add_argument("--samples", type=whole(0, 47 * 46), default=40,
                         help="solve: sampled chance outcomes per node before the last decision (0: exact)")
-    parser.add_argument("--hero-chips", type=int, default=None, help="solve: the hero's chips (caps her losses)")
-    parser.add_argument("--opp-chips", type=int, default=None, help="solve: the opponent's chips")
+    parser.add_argument("--hero-chips", type=whole(0, 10**9), default=None, help="solve: the hero's chips (caps her losses)")
+    parser.add_argument("--opp-chips", type=whole(0, 10**9), default=None, help="solve: the opponent's chips")
     add_seed_option(parser, default=2026)
     add_format_option(parser)
 

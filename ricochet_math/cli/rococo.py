@@ -5,6 +5,7 @@ import argparse
 
 import pandas as pd
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
@@ -48,7 +49,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
     s.add_argument("--policies", type=_policies, default=["standard", "standard"],
                    help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
-    s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
+    s.add_argument("--pots", type=whole(1, 10**10), default=100_000, help="pots to play (default 100,000)")
     s.add_argument("--blind-value", action="store_true",
                    help="the value of the blind option to seat 0 against the other seats' policy")
     s.add_argument("--best-response", action="store_true",
@@ -112,6 +113,13 @@ def _simulate(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
 
     pols = args.policies
+    if args.blind_value or args.best_response:
+        flag = "--blind-value" if args.blind_value else "--best-response"
+        if args.blind_value and args.best_response:
+            raise RicochetError("give --blind-value or --best-response, not both")
+        if len(set(pols[1:])) > 1:  # seat 0's policy against one policy for every other seat
+            raise RicochetError(f"{flag} compares seat 0 with one policy for the other seats: give "
+                                f"--policies {pols[0]},{pols[1]},{pols[1]}... (got {','.join(pols)})")
     if args.blind_value:
         res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
         if args.format == "table":

@@ -29,7 +29,7 @@ import numpy as np
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import RicochetError
-from ricochet_math.solvers.executors import MAX_WORKERS, LocalExecutor, chunk_seed
+from ricochet_math.solvers.executors import MAX_WORKERS, LocalExecutor, call_interruptibly, chunk_seed
 
 __all__ = ["ArraySums", "BatchRun", "InOrderSums", "run_batches", "MAX_GAMES", "MAX_BATCH"]
 
@@ -127,11 +127,13 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
             raise RicochetError(f"a batch must return a mapping of named arrays, got {type(out).__name__}")
         return ArraySums(MappingProxyType({k: np.asarray(v) for k, v in out.items()}))
 
-    first = local(0, min(batch_size, games))  # compiles the game's kernel once, before the threads
+    # the first batch compiles the game's kernel once, before the threads; waited for (not run) here, so
+    # that Ctrl-C stops the run at once (nothing is kept: a batch run has no checkpoint)
+    first = call_interruptibly(local, 0, min(batch_size, games))
     sums = InOrderSums(ArraySums({k: np.zeros_like(v) for k, v in first.arrays.items()}), games, batch_size)
     sums.add(0, first)
     todo = ((i, sums.length(i)) for i in range(1, n_batches))
-    LocalExecutor(workers).run(_Job(local), todo, n_batches - 1, sums.add)
+    LocalExecutor(workers).run(_Job(local), todo, n_batches - 1, sums.add, keep_running=False)
     total = sums.total(n_batches)
     return BatchRun(sums=MappingProxyType(dict(total.arrays)), games=games, seed=entropy, batch_size=batch_size,
                     run_time=time.perf_counter() - start)
