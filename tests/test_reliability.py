@@ -25,6 +25,7 @@ from ricochet_math import _numba, storage
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports import build as rp
 from ricochet_math.reports.document import Section
+from ricochet_math.engine.sums import ROUND_FIELDS, SEAT_FIELDS, ChunkSums
 from ricochet_math.reports.folder import write_report_folder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -330,3 +331,59 @@ def test_output_to_a_full_device_and_an_ascii_terminal():
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "No space left" in r.stderr, r.stderr
     r = _ricochet("home", "play", "--players", "3", "--seed", "1", env={"PYTHONIOENCODING": "ascii"})
     assert r.returncode == 0 and "Traceback" not in r.stderr and "\\u2660" in r.stdout, r.stderr
+
+
+# ---------------------------------------------------------------- checkpoints a hostile file can forge
+def _forge(ck: Path, out: Path, *, head=None, **arrays):
+    """``ck`` re-saved as ``out`` with some arrays or header fields replaced, under a correct hash."""
+    from ricochet_math.solvers import montecarlo as mc
+
+    h, a = storage.load_arrays(ck, mc._CHECKPOINT_SCHEMA)
+    extra = {k: v for k, v in h.items() if k not in ("tool", "schema", "sha256")} | (head or {})
+    storage.save_arrays(out, mc._CHECKPOINT_SCHEMA, a | arrays, extra)
+    return out
+
+
+def test_forged_checkpoints_are_refused_and_a_true_one_resumes_exactly(tmp_path):
+    from ricochet_math.solvers import montecarlo as mc
+    from ricochet_math.storage import DamagedFileError
+
+    run = dict(players=2, seed=3, chunk_size=1024, progress=False)
+    ck = tmp_path / "ck.npz"
+    half = mc.simulate(rounds=2048, checkpoint=ck, **run)          # two chunks, in the prefix
+    _, a = storage.load_arrays(ck, mc._CHECKPOINT_SCHEMA)
+    seat = a["prefix_seat"]
+
+    one_chunk = {f"chunks_{k}": (a[f"prefix_{k}"] / 2)[None] for k in ChunkSums.KEYS}
+    net = SEAT_FIELDS.index("net")
+    win = SEAT_FIELDS.index("win")
+    rounds_col = ROUND_FIELDS.index("rounds")
+    forged = {
+        "nan sum": dict(prefix_seat=np.where(np.arange(seat.size).reshape(seat.shape) == net, np.nan, seat)),
+        "wrong shape": dict(prefix_seat=seat[:1]),
+        "negative prefix": dict(head={"prefix_chunks": -1, "prefix_rounds": -1024}),
+        "rounds do not add up": dict(prefix_round=np.where(np.arange(a["prefix_round"].size) == rounds_col, 4096.0,
+                                                           a["prefix_round"])),
+        "more wins than rounds": dict(prefix_seat=seat + np.where(np.arange(seat.shape[1]) == win, 5000.0, 0)),
+        "money beyond the rules": dict(prefix_seat=seat + np.where(np.arange(seat.shape[1]) == net, 1e30, 0)),
+        "chunk index below the prefix": dict(index=np.array([1]), lengths=np.array([1024]), **one_chunk),
+        "chunk index out of range": dict(index=np.array([9]), lengths=np.array([1024]), **one_chunk),
+        "chunk repeated": dict(index=np.array([2, 2]), lengths=np.array([1024, 1024]),
+                               **{k: np.concatenate([v, v]) for k, v in one_chunk.items()}),
+        "chunk of the wrong length": dict(index=np.array([2]), lengths=np.array([512]), **one_chunk),
+        "index of the wrong type": dict(index=np.array([2.0]), lengths=np.array([1024]), **one_chunk),
+    }
+    for name, change in forged.items():
+        bad = _forge(ck, tmp_path / f"{name}.npz", **change)
+        before = bad.read_bytes()
+        with pytest.raises(RicochetError) as info:
+            mc.simulate(rounds=4096, checkpoint=bad, **run)
+        assert "\n" not in str(info.value) and str(bad) in str(info.value), (name, info.value)
+        assert isinstance(info.value, DamagedFileError) or "do not fit" in str(info.value), (name, info.value)
+        assert bad.read_bytes() == before, "a refused checkpoint was changed"
+    # the true checkpoint resumes to the uninterrupted run's sums, bit for bit
+    resumed = mc.simulate(rounds=4096, checkpoint=ck, **run)
+    whole = mc.simulate(rounds=4096, **run)
+    for key in ChunkSums.KEYS:
+        assert np.array_equal(getattr(resumed.sums, key), getattr(whole.sums, key)), key
+    assert half.rounds == 2048
