@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ricochet_math.arguments import check_seed
 from ricochet_math.errors import CardError, RuleError, TableStateError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import ORDER_KEY
@@ -117,7 +118,10 @@ def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws
     if draws is not None:
         text = " ".join(draws) if (not isinstance(draws, str) and all(isinstance(d, str) for d in draws)) else draws
         place(text, 2 * n + 5, 52 - (2 * n + 5), "the draws")
-    rng = rng if rng is not None else np.random.default_rng(seed)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise CardError(f"rng must be a numpy Generator (np.random.default_rng(seed)) or None, "
+                        f"got {type(rng).__name__}: give seed= for a whole-number seed")
+    rng = rng if rng is not None else np.random.default_rng(check_seed(seed))
     rest = [c for c in rng.permutation(52).tolist() if c not in set(used)]
     deck = []
     for pos in range(52):

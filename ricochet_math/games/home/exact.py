@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_whole
 from ricochet_math._numba import njit
 from ricochet_math.errors import RicochetError, TableStateError
 from ricochet_math.evaluator.cards import format_cards
@@ -230,8 +231,13 @@ class ExactSolver:
 
     def __init__(self, rules: HomeRules, dead: int = 0, *, capacity: int = DEFAULT_CAPACITY,
                  max_capacity: int = _MAX_CAPACITY) -> None:
-        if capacity < 16 or capacity & (capacity - 1):
-            raise RicochetError(f"capacity must be a power of two >= 16, got {capacity}")
+        check_instance(rules, HomeRules, "rules")
+        max_capacity = check_whole(max_capacity, "max_capacity", low=16, high=_MAX_CAPACITY)
+        capacity = check_whole(capacity, "capacity", low=16, high=max_capacity)
+        if capacity & (capacity - 1) or max_capacity & (max_capacity - 1):
+            raise RicochetError(f"capacity and max_capacity must be powers of two from 16 to {_MAX_CAPACITY:,} "
+                                f"(2**31), got {capacity:,} and {max_capacity:,}")
+        dead = check_whole(dead, "dead (a bit mask of cards)", low=0, high=(1 << rules.deck_size) - 1)
         self.rules, self.dead = rules, int(dead)
         self.max_capacity = max_capacity
         self.live_mask = np.uint64(((1 << rules.deck_size) - 1) & ~self.dead)

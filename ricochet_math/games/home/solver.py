@@ -39,6 +39,37 @@ __all__ = ["TreeTooLarge", "Position", "Solution", "solve", "best_buy", "positio
 DEFAULT_BUDGET = 200_000
 
 
+#: the largest pot a position may hold (chips): far beyond any game's, small enough for the kernels' integers
+MAX_POT = 10**6
+
+
+def _check_position(pos) -> None:
+    """A position's hands, pot and unseen mask, checked before any solver reads them (a negative mask made
+    the solvers loop for ever): one :class:`TableStateError` line naming what is wrong."""
+    hands = pos.hands
+    if not isinstance(hands, tuple) or not 2 <= len(hands) <= 8:
+        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {hands!r:.80}")
+    seen = 0
+    for s, h in enumerate(hands):
+        if h is None:
+            continue
+        if not isinstance(h, tuple) or not 1 <= len(h) <= 8 or not all(
+                isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < 54 for c in h):
+            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {h!r:.80}")
+        for c in h:
+            if seen >> int(c) & 1:
+                raise TableStateError(f"card {c} is in two hands of the position")
+            seen |= 1 << int(c)
+    if isinstance(pos.pot, bool) or not isinstance(pos.pot, (int, np.integer)) or not 0 <= pos.pot <= MAX_POT:
+        raise TableStateError(f"a position's pot must be a whole number of chips from 0 to {MAX_POT:,}, "
+                              f"got {pos.pot!r}")
+    u = pos.unseen
+    if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or not 0 <= u < 1 << 54:
+        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {u!r}")
+    if int(u) & seen:
+        raise TableStateError("a card of a hand is also among the position's unseen cards")
+
+
 class TreeTooLarge(RicochetError):
     """The exact tree of a position has more positions than the budget allows."""
 
@@ -57,6 +88,9 @@ class Position:
     hands: tuple[tuple[int, ...] | None, ...]
     pot: int
     unseen: int
+
+    def __post_init__(self) -> None:
+        _check_position(self)
 
     def unseen_cards(self) -> list[int]:
         m, out = self.unseen, []

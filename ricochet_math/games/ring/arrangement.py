@@ -383,6 +383,15 @@ class OpponentModel:
     players: int
     source: str
 
+    def __post_init__(self) -> None:
+        keys = self.slot_keys
+        if not isinstance(keys, np.ndarray) or keys.dtype != np.int64 or keys.ndim != 2 or keys.shape[1] != 3 \
+                or keys.shape[0] < 1:
+            raise RicochetError("an opponent model's slot_keys must be an int64 array of shape (samples >= 1, 3), "
+                                f"got {getattr(keys, 'dtype', type(keys).__name__)} {getattr(keys, 'shape', '')}")
+        if self.players not in (2, 3) or isinstance(self.players, bool):
+            raise RicochetError(f"an opponent model's players must be 2 or 3, got {self.players!r}")
+
     def samples_array(self) -> np.ndarray:
         """The kernel's form: ``int64[3, 1 + samples]``, row s = [players - 1, sorted slot-s keys...]."""
         k = np.sort(self.slot_keys, axis=0).T

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ricochet_math.arguments import check_finite, check_instance, check_whole
+from ricochet_math.errors import CardError, StrategyError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import reference_value
 from ricochet_math.evaluator.names import describe
 from ricochet_math.games.rococo.betting import Slot
-from ricochet_math.games.rococo.draw import KEEPS, hand_index
+from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, hand_index
 from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["GameRecord", "play_game", "CARRY", "SHOWDOWN", "FOLD"]
@@ -109,6 +111,30 @@ class _Table:
     amount = None  # set per game: the raise size of a seat
 
 
+def _check_game_arguments(rules, rows, rates, tables, deck, u, first, carried) -> None:
+    """:func:`play_game`'s arguments, checked before the game reads them (one RicochetError line)."""
+    check_instance(rules, RococoRules, "rules")
+    p = rules.players
+    if not (isinstance(rows, np.ndarray) and rows.shape == (p, Slot.WIDTH) and rows.dtype.kind == "i"):
+        raise StrategyError(f"rows must be int64[{p}, {Slot.WIDTH}] (betting.policy_rows), got "
+                            f"{getattr(rows, 'shape', type(rows).__name__)}")
+    if not (isinstance(rates, np.ndarray) and rates.shape == (p,) and np.all((rates >= 0) & (rates <= 1))):
+        raise StrategyError(f"rates must be {p} blind rates in [0, 1] (betting.policy_rows)")
+    if not (isinstance(tables, np.ndarray) and tables.ndim == 2 and tables.shape[1] == N_HANDS
+            and tables.shape[0] >= p):
+        raise StrategyError(f"tables must be the keep tables, uint8[6, {N_HANDS:,}] (betting.keep_tables)")
+    try:
+        cards = np.asarray(deck)
+    except (TypeError, ValueError):
+        cards = None
+    if cards is None or cards.ndim != 1 or cards.dtype.kind not in "iu" or len(cards) < 8 * p \
+            or cards.min(initial=0) < 0 or cards.max(initial=0) > 51 or len(np.unique(cards)) != len(cards):
+        raise CardError(f"deck must be distinct cards 0..51, at least {8 * p} of them")
+    check_finite(u, "u (the blind's uniform draw)", low=0.0, high=1.0)
+    check_whole(first, "first (the first player's seat)", low=0, high=p - 1)
+    check_finite(carried, "carried (chips)", low=0.0, high=1e9)
+
+
 def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: np.ndarray, deck, u: float,
               first: int, carried: float = 0.0, force_showdown: bool = False) -> GameRecord:
     """Play one game from ``deck`` (its first ``8 * players`` cards are used) and return its record.
@@ -117,6 +143,7 @@ def play_game(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: n
     ``tables``: the keep tables (:func:`~ricochet_math.games.rococo.betting.keep_tables`); ``carried``: the pot carried from
     all-check games; ``force_showdown``: the carry limit is reached, so an all-check game is shown down.
     """
+    _check_game_arguments(rules, rows, rates, tables, deck, u, first, carried)
     P = rules.players
     rec = GameRecord(first=first, carried=float(carried))
     t = _Table(rules, first, carried, rec)
