@@ -367,6 +367,12 @@ def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None =
     once more if earlier positions filled it); ``max_positions``:
     solve in a fresh table that holds at least that many positions and no more than twice as many
     (:class:`TableFull` beyond)."""
+    check_instance(rules, HomeRules, "rules")
+    from ricochet_math.games.home.solver import Position
+    check_instance(pos, Position, "pos")
+    check_instance(solver, ExactSolver, "solver", allow_none=True)
+    if max_positions is not None:
+        max_positions = check_whole(max_positions, "max_positions", high=_MAX_CAPACITY // 2)
     if not exact_applies(rules, pos):
         raise TableStateError("the exact solver takes positions with exactly two live hands")
     live = [s for s, h in enumerate(pos.hands) if h is not None]

@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_whole
 from ricochet_math.errors import RicochetError, TableStateError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.hands import hand_keys, show
@@ -220,6 +221,9 @@ class _Solver:
 def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
     """A position from card text: ``hands`` one per seat (None or ``""`` for a seat that is out), ``dead``
     the face-up discards (folded or beaten hands), ``pot`` in chips."""
+    check_instance(rules, HomeRules, "rules")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
+        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {hands!r:.60}")
     used: dict[int, str] = {}
     out = []
     for s, text in enumerate(hands):
@@ -237,8 +241,9 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
         raise TableStateError(f"{len(out)} hands for {rules.players} players (give \"\" for a seat that is out)")
     if sum(h is not None for h in out) < 2:
         raise TableStateError("a position needs at least two live hands")
-    if not isinstance(pot, int) or pot < rules.players:
-        raise TableStateError(f"the pot holds at least the {rules.players} antes, got {pot!r}")
+    if isinstance(pot, bool) or not isinstance(pot, int) or not rules.players <= pot <= MAX_POT:
+        raise TableStateError(f"the pot holds at least the {rules.players} antes and at most {MAX_POT:,} chips, "
+                              f"got {pot!r}")
     unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in used)
     return Position(tuple(out), pot, unseen)
 
@@ -251,7 +256,13 @@ def position_of_game(game) -> Position:
 
 
 def solve(rules: HomeRules, pos: Position, *, depth: int | None = None, budget: int = DEFAULT_BUDGET) -> Solution:
-    """Expectimax at ``pos``: exact (``depth=None``) or cut after ``depth`` decisions (module docstring)."""
+    """Expectimax at ``pos``: exact (``depth=None``) or cut after ``depth`` decisions (module docstring).
+    ``depth``: 1 to 100 decisions; ``budget``: 1 to 10**9 positions (the memo's size: about 200 bytes each)."""
+    check_instance(rules, HomeRules, "rules")
+    check_instance(pos, Position, "pos")
+    if depth is not None:
+        depth = check_whole(depth, "depth", high=100)
+    budget = check_whole(budget, "budget", high=10**9)
     solver = _Solver(rules, budget)
     who, room = solver.settle(pos.hands, pos.unseen)
     if room is None:
