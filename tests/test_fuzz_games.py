@@ -125,3 +125,80 @@ def test_random_calls_give_a_result_or_one_line(tmp_path, name, strategy, n):
     """Drawn at random, a call may be valid (accepted) or refused; never anything else."""
     results, counts = _run(_collect(strategy, n, name), tmp_path)
     assert not _bad(results, ("refused", "accepted")), "\n".join(_bad(results, ("refused", "accepted")))
+
+
+# ---------------------------------------------------------------- memory: flat as the runs grow
+SOAK = {  # (call with {} for the size, small size, large size): each game's largest documented run, shrunk
+    "home": ("rm.home.simulate(rm.home.HomeRules(players=8), 'pot-odds', {}, seed=1)", 20_000, 400_000),
+    "ring": ("rm.ring.simulate(rm.ring.RingRules(players=3), None, {}, seed=1)", 2_000, 40_000),
+    "rococo": ("rm.rococo.simulate(['standard'] * 6, {}, 1)", 20_000, 400_000),
+    "freeride": ("rm.freeride.simulate(['computer'] * 6, games={}, seed=1)", 2_000, 40_000),
+}
+
+
+def _peak_mib(call: str) -> float:
+    import os
+    import subprocess
+    import sys
+
+    from tests.fuzz.guard import ROOT
+
+    code = (f"import resource, ricochet_math as rm; {call}; "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 0, r.stderr[-2000:]
+    return float(r.stdout.split()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(SOAK))
+def test_memory_stays_flat_as_a_run_grows(game):
+    """Peak resident memory of a run 20 times larger stays within 10% (and 64 MiB) of the smaller one's:
+    the batch driver keeps sums, never games."""
+    call, small, large = SOAK[game]
+    a, b = _peak_mib(call.format(small)), _peak_mib(call.format(large))
+    print(f"{game}: peak {a:.0f} MiB at {small:,}, {b:.0f} MiB at {large:,}")
+    assert b <= a * 1.10 + 64, f"{game}: peak memory grew from {a:.0f} MiB to {b:.0f} MiB"
+
+
+# ---------------------------------------------------------------- the game commands
+CLI = [
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "1000000000000000000000000000000"],
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "15", "--depth", "-1"],
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "15", "--budget", "0"],
+    ["home", "simulate", "--games", "-5"],
+    ["home", "simulate", "--workers", "0"],
+    ["ring", "simulate", "--games", "nan"],
+    ["ring", "arrange", "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td", "--samples", "0"],
+    ["ring", "report", "/proc/x", "--games", "100"],
+    ["rococo", "simulate", "--pots", "0"],
+    ["rococo", "simulate", "--policies", "standard,loose,tight", "--blind-value"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "-1"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--hero-chips", "-1"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--opp-chips", "-5"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "0"],
+    ["freeride", "simulate", "--players", "9"],
+    ["published", "--search", "--seconds", "-1"],
+    ["published", "--search", "--seconds", "nan"],
+    ["published", "--search", "--top", "0"],
+    ["tune", "--bet", "cover", "--target", "0.96", "--n-best", "1000000000"],
+    ["tune", "--bet", "cover", "--target", "0.96", "--bounds", "junk"],
+    ["kickout", "--players", "1", "--target", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", CLI, ids=lambda a: " ".join(a)[:60])
+def test_game_commands_refuse_in_one_line(argv, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.fuzz.guard import ROOT
+
+    r = subprocess.run([sys.executable, "-m", "ricochet_math", *argv], capture_output=True, text=True, timeout=120,
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-1500:]
+    assert len(lines) == 1 and lines[0].startswith("ricochet: error: "), lines
+    assert list(tmp_path.iterdir()) == [], "a refused command wrote files"

@@ -307,7 +307,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(environment.PROBLEMS[0])
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # a usage error, already one line on stderr: its status (--help: exits)
+            if exc.code in (0, None):
+                raise
+            return int(exc.code)
         if getattr(args, "_run", None) is None:
             parser.print_help(sys.stderr)
             return 2
