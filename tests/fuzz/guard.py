@@ -32,34 +32,40 @@ def run_cases(cases: list[str], *, timeout: float = 60.0, tmp: str | os.PathLike
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     while todo:
         proc = subprocess.Popen([sys.executable, __file__, str(tmp)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env=full_env, cwd=str(tmp))
-        proc.stdin.write(json.dumps([cases[i] for i in todo]) + "\n")
+                                stderr=subprocess.DEVNULL, env=full_env, cwd=str(tmp))
+        proc.stdin.write((json.dumps([cases[i] for i in todo]) + "\n").encode())
         proc.stdin.close()
+        fd = proc.stdout.fileno()  # read raw: a buffered reader would hold answers the selector cannot see
         sel = selectors.DefaultSelector()
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        done = 0
+        sel.register(fd, selectors.EVENT_READ)
+        done, pending = 0, b""
         # the first case also pays the import and the kernels' compilation
         deadline = time.monotonic() + timeout + 120
         broken = None
         while done < len(todo):
+            if b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                results[todo[done]] = json.loads(line)
+                done += 1
+                deadline = time.monotonic() + timeout
+                continue
             left = deadline - time.monotonic()
             if left <= 0 or not sel.select(timeout=left):
                 proc.kill()
                 broken = "hang"
                 break
-            line = proc.stdout.readline()
-            if not line:  # the worker died
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # the worker died
                 proc.wait()
                 broken = f"crash (exit status {proc.returncode})"
                 break
-            answer = json.loads(line)
-            results[todo[done]] = answer
-            done += 1
-            deadline = time.monotonic() + timeout
+            pending += chunk
         if broken is not None:
             i = todo[done]
             results[i] = {"call": cases[i], "outcome": broken.split()[0], "error": broken, "message": ""}
             done += 1
+        sel.close()
+        proc.stdout.close()
         proc.wait()
         todo = todo[done:]
     return results  # type: ignore[return-value]
