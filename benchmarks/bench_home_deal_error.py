@@ -30,7 +30,7 @@ import pandas as pd
 
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.deal_error import deal_error
-from ricochet_math.games.home.engine import play_game
+from ricochet_math.games.home.engine import play_deck
 from ricochet_math.games.home import exact as _exact
 from ricochet_math.games.home.exact import ExactSolver, exact_solver
 from ricochet_math.games.home.kernel import play_batch
@@ -101,7 +101,7 @@ def main(argv=None) -> None:
             decks, seeds = _decks(rules, a, b, args.games, args.seed + 1)
             strategies = parse_strategies("optimal", 2)
             t1 = time.perf_counter()
-            nets = np.array([play_game(rules, strategies, decks[g], int(seeds[g])).seats[first_seat].net
+            nets = np.array([play_deck(rules, strategies, decks[g], int(seeds[g])).seats[first_seat].net
                              for g in range(args.games)])
             row["optimal_mc"], row["optimal_mc_se"] = float(nets.mean()), float(nets.std(ddof=1) / math.sqrt(len(nets)))
             row["games"], row["games_seconds"] = args.games, time.perf_counter() - t1

@@ -18,7 +18,7 @@ import threading
 import time
 
 from ricochet_math.evaluator.cards import parse_cards
-from ricochet_math.games.home.exact import ExactSolver, _mask
+from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.rules import HomeRules
 
 #: (hand, hand, pot): from the endgame back towards the deal (both orders of play occur)
@@ -27,7 +27,7 @@ LADDER = [("Kd 5h 8d 8s", "2h 2d 9c 7s", 15), ("Kd 7c 2h 3c", "Ks 7h 2s", 7), ("
 
 
 def run(a: str, b: str, pot: int, log2: int, seconds: float, every: float, rules: HomeRules) -> dict:
-    x, y = (_mask(parse_cards(t)) for t in (a, b))
+    x, y = (card_mask(parse_cards(t)) for t in (a, b))
     solver = ExactSolver(rules, capacity=1 << log2, max_capacity=1 << log2)
     out: dict = {}
 
@@ -60,7 +60,7 @@ def main(argv=None) -> None:
     p.add_argument("--every", type=float, default=30.0, help="progress line every this many seconds")
     args = p.parse_args(argv)
     rules = HomeRules(players=2)
-    ExactSolver(rules, capacity=1 << 10).values([_mask([0, 1, 2, 3])], [_mask([40, 44])], [6])  # compile
+    ExactSolver(rules, capacity=1 << 10).values([card_mask([0, 1, 2, 3])], [card_mask([40, 44])], [6])  # compile
     todo = [(args.hands[0], args.hands[1], args.pot)] if args.hands else LADDER
     for a, b, pot in todo:
         row = run(a, b, pot, args.log2_capacity, args.seconds, args.every, rules)

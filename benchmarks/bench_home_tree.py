@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.games.home.exact import ExactSolver, _mask
+from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.tree_size import count_positions, estimate_positions, knuth_tree, table_bytes
 
@@ -56,7 +56,7 @@ def _solve(rules, a, b, pot, positions):
         slots *= 2
     solver = ExactSolver(rules, capacity=slots, max_capacity=1 << 28)
     t0 = time.perf_counter()
-    value = float(solver.values([_mask(parse_cards(a))], [_mask(parse_cards(b))], [pot])[0])
+    value = float(solver.values([card_mask(parse_cards(a))], [card_mask(parse_cards(b))], [pot])[0])
     return solver.positions, time.perf_counter() - t0, value
 
 

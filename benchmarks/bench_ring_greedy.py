@@ -41,7 +41,7 @@ def main() -> None:
         print(f"{name} vs {name}: {1e3 * dt / a.timing_games:.2f} ms per 2-player game (one thread)", flush=True)
     if a.timing_games:
         print(simulate(RingRules(), ["greedy", "greedy-fast"], a.timing_games, seed=a.seed,
-                       workers=a.workers).summary())
+                       workers=a.workers).describe())
     for players, games in ((2, a.games2), (3, a.games3)):
         t = time.perf_counter()
         table = pairings(RingRules(players=players), STRATEGIES, games=games, seed=a.seed, batch_size=100,

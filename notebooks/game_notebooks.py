@@ -58,16 +58,16 @@ def ring_poker_notebook() -> list:
         md("## One game, round by round"),
         code("""
         deck = np.random.default_rng(SEED).permutation(54)
-        game = rm.ring.play_game(rm.ring.RingRules(players=3), deck, ["greedy", "lookahead", "denial"])
+        game = rm.ring.play_game(rm.ring.RingRules(players=3), ["greedy", "lookahead", "denial"], deck=deck)
         print(game.summary())
         """),
         md("""
         ## Seat and order
 
         Every seat plays `greedy-fast` (the fast drafting heuristic, the simulations' default; `greedy`,
-        which values the expected future pairs, costs about 100 times more).  Seat 0 chooses first in round 1; the rule rotates the first player, so with
-        two players seat 0 chooses first in five rounds of nine.  The variant without rotation keeps seat
-        0 first every round.  The test of equal chances is a Wald test of equal win shares.
+        which values the expected future pairs, costs about 100 times more).  Seat 1 chooses first in round 1; the rule rotates the first player, so with
+        two players seat 1 chooses first in five rounds of nine.  The variant without rotation keeps seat
+        1 first every round.  The test of equal chances is a Wald test of equal win shares.
         """),
         code("""
         rows = []
@@ -169,8 +169,8 @@ def rococo_notebook() -> list:
         ## Betting policies, the blind option, a best response
         """),
         code("""
-        result = rm.rococo.simulate(["standard", "loose"], POTS, SEED)
-        print(result.summary())
+        result = rm.rococo.simulate(None, ["standard", "loose"], POTS, SEED)
+        print(result.describe())
         display(result.rates())
         print(rm.rococo.blind_value("standard", "standard", players=2, pots=POTS, seed=SEED).summary())
         """),
@@ -221,14 +221,14 @@ def freeride_notebook() -> list:
         """),
         md("## One game, as a hand history"),
         code("""
-        game = rm.freeride.play_game(["computer", "bold", "hider", "cautious"], seed=SEED)
+        game = rm.freeride.play_game(None, ["computer", "bold", "hider", "cautious"], seed=SEED)
         print("\\n".join(game.history().splitlines()[:40]))
         print("...", game.rounds, "rounds; final chips", game.chips)
         """),
         md("## Game length and chip swings by table size (computer players)"),
         code("""
         table_rules = rules.with_options(min_seats=1)
-        runs = {n: rm.freeride.simulate(["computer"] * n, table_rules, games=GAMES, seed=SEED) for n in SEATS}
+        runs = {n: rm.freeride.simulate(table_rules, ["computer"] * n, GAMES, SEED) for n in SEATS}
         length = pd.DataFrame([{"seats": n, "rounds": r.length.estimate, "half_width": r.length.half_width,
                                 "swing_rms": r.swing} for n, r in runs.items()])
         length
@@ -245,7 +245,7 @@ def freeride_notebook() -> list:
         md("## Seat and starting-player effects (95% intervals)"),
         code("""
         rounds = rm.freeride.simulate_rounds(["computer"] * 4, rules, rounds=ROUNDS, seed=SEED)
-        print(rounds.summary())
+        print(rounds.describe())
         runs[4].to_frame()[["seat", "win", "win_low", "win_high", "starts"]] if 4 in runs else None
         """),
         md("## The best response among the strategies, against computer players"),

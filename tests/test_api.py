@@ -1,8 +1,10 @@
 """The public API (``import ricochet_math as rm``) and the layer rule of docs/architecture.md.
 
-A module may import only its own layer and the layers below it; ``games/`` may
-import anything below ``cli/``; no module imports the package root (the
-façade); and no chain of imports between modules leads back to where it started.
+A module may import only its own layer and the layers below it; a game (``games/<name>/``)
+imports only the foundation, the evaluator, ``solvers`` and ``reports`` besides its own package,
+never the casino game's ``rules``, ``strategies``, ``engine`` or ``design``, nor another game; no
+module imports the package root (the façade) or another module's private (``_name``) names; and no
+chain of imports between modules leads back to where it started.
 Imports are read from the source with :mod:`ast`, wherever they sit in a module
 (an import inside a function is a dependency all the same).
 """
@@ -24,7 +26,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 
 # Layer of each top-level part of the package, bottom up (docs/architecture.md).
 LAYERS = {
-    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0,
+    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,
@@ -32,10 +34,13 @@ LAYERS = {
     "solvers": 5,
     "design": 6,
     "reports": 7,
-    "games": 7.5,  # reuses anything below cli; no casino layer but the CLI imports a game
+    "games": 7.5,  # above reports (a game builds its report), below cli; see GAME_MAY_IMPORT
     "cli": 8, "__main__": 8,
 }
 FACADE = 9  # the package root: imports everything, imported by nothing inside the package
+#: the parts of the package a game may import besides its own package (docs/architecture.md)
+GAME_MAY_IMPORT = {"errors", "_numba", "_version", "storage", "arguments", "random_streams", "game_rules",
+                   "evaluator", "solvers", "reports"}
 
 
 def _module_name(path: Path) -> str:
@@ -86,6 +91,51 @@ def test_no_module_imports_a_higher_layer_or_the_package_root():
     bad = sorted((m, t) for m, targets in GRAPH.items() for t in targets
                  if m != PACKAGE and _layer(t) > _layer(m) and (m, t) not in ALLOWED)
     assert not bad, "imports against the layer order:\n" + "\n".join(f"  {m} -> {t}" for m, t in bad)
+
+
+def test_a_game_imports_only_the_foundation_evaluator_solvers_and_reports():
+    bad = []
+    for m, targets in GRAPH.items():
+        parts = m.split(".")
+        if len(parts) < 3 or parts[1] != "games":
+            continue
+        own = ".".join(parts[:3])  # ricochet_math.games.<name> (or the games package itself)
+        for t in targets:
+            tp = t.split(".")
+            if t == own or t.startswith(own + ".") or (len(tp) > 1 and tp[1] in GAME_MAY_IMPORT):
+                continue
+            bad.append((m, t))
+    assert not bad, "a game imports more than the foundation, evaluator, solvers and reports:\n" + "\n".join(
+        f"  {m} -> {t}" for m, t in sorted(bad))
+
+
+def _private_imports(module: str) -> list[str]:
+    """``module.name`` of each private name (``_x``, not ``__x__``) that ``module`` takes from another module
+    of the package: ``from pkg.mod import _x`` or ``alias._x`` on a module imported as ``alias``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found, aliases = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE):
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if full in MODULES:
+                    aliases[a.asname or a.name] = full
+                elif a.name.startswith("_") and not a.name.startswith("__"):
+                    found.append(full)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith(PACKAGE + ".") and a.asname:
+                    aliases[a.asname] = a.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                and node.attr.startswith("_") and not node.attr.startswith("__") and aliases[node.value.id] != module:
+            found.append(f"{aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_names():
+    bad = sorted(f"{m}: {name}" for m in MODULES for name in _private_imports(m))
+    assert not bad, "private names used outside their module (make them public or move them):\n  " + "\n  ".join(bad)
 
 
 def test_no_import_cycles():
@@ -209,3 +259,60 @@ def test_no_game_name_leaks_to_the_top_level():
     for game in GAMES:  # the casino game's names that a game shares (simulate, best_response, ...) stay its own
         ns = getattr(rm, game)
         assert [n for n in ns.__all__ if getattr(rm, n, None) is getattr(ns, n)] == [], game
+
+
+# ------------------------------------------------------------------ the game contract (docs/adding-a-game.md)
+#: what each game's simulate counts (its third argument): games, rounds or pots
+COUNT = {"home": "games", "ring": "games", "rococo": "pots", "freeride": "games"}
+#: each game's readable state machine
+STATE_MACHINE = {"home": "HomeGame", "ring": "RingGame", "rococo": "RococoGame", "freeride": "Round"}
+
+
+def _hints(fn):
+    import typing
+
+    return typing.get_type_hints(fn)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_keeps_the_contract(game):
+    import dataclasses
+    import inspect
+
+    from ricochet_math.game_rules import GameRules
+    from ricochet_math.reports.build import ReportResult
+    from ricochet_math.solvers.game_result import GameResult
+
+    ns = getattr(rm, game)
+    # Rules: a frozen dataclass that reads TOML, describes itself and gives its digest
+    assert ns.Rules is getattr(ns, RULES[game]) and issubclass(ns.Rules, GameRules)
+    assert dataclasses.is_dataclass(ns.Rules) and ns.Rules.__dataclass_params__.frozen
+    rules = ns.Rules()
+    assert ns.Rules.from_dict(rules.to_dict()) == rules and isinstance(rules.describe(), str)
+    assert len(rules.sha256) == 64
+    # a readable state machine
+    machine = getattr(ns, STATE_MACHINE[game])
+    assert machine.__module__ == f"{PACKAGE}.games.{game}.engine"
+    for name in ("current_seat", "legal_actions", "apply", "is_terminal"):
+        assert callable(getattr(machine, name, None)), name
+    # play_game(rules, strategies, seed) -> the engine's GameRecord
+    assert list(inspect.signature(ns.play_game).parameters)[:3] == ["rules", "strategies", "seed"]
+    assert _hints(ns.play_game)["return"] is ns.GameRecord
+    # simulate(rules, strategies, games|rounds|pots, seed, *, workers, executor, progress) -> a GameResult
+    params = inspect.signature(ns.simulate).parameters
+    assert list(params)[:4] == ["rules", "strategies", COUNT[game], "seed"]
+    for name in ("workers", "executor", "progress"):
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+    assert params["seed"].default is None, "the same default seed in every game: fresh entropy, recorded"
+    result = _hints(ns.simulate)["return"]
+    assert issubclass(result, GameResult) and result.COUNT == COUNT[game]
+    assert dataclasses.is_dataclass(result) and result.__dataclass_params__.frozen
+    assert result.__dataclass_params__.repr is False, "the readable __repr__ of GameResult, not the dataclass's"
+    fields = {f.name for f in dataclasses.fields(result)}
+    assert {"rules", "seed", "run_time", "sums", "merged_seeds", COUNT[game]} <= fields, "raw sums kept"
+    assert _hints(result.summary)["return"] == dict[str, object]
+    assert _hints(result.describe)["return"] is str
+    assert callable(result.to_frame) and callable(result.merge) and callable(result._repr_html_)
+    # build_report(out_dir, ...) -> the casino report's ReportResult
+    assert list(inspect.signature(ns.build_report).parameters)[0] == "out_dir"
+    assert _hints(ns.build_report)["return"] is ReportResult

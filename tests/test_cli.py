@@ -4,14 +4,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 
+from cli_run import run_cli as ricochet  # in-process: the parser and handlers as the entry point runs them
 from ricochet_math.cli.app import build_parser, main, registry
 
 
-def ricochet(*args: str, cwd=None) -> subprocess.CompletedProcess:
+def ricochet_process(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    """A real ``python -m ricochet_math`` process: the entry point, its output streams and exit status."""
     return subprocess.run(
         [sys.executable, "-m", "ricochet_math", *args],
         capture_output=True, text=True, timeout=300, cwd=cwd,
@@ -143,6 +147,20 @@ def test_every_subcommand_help_has_an_example():
 
 
 def test_help_via_subprocess_shows_example():
-    result = ricochet("rules", "--help")
+    result = ricochet_process("rules", "--help")
     assert result.returncode == 0
     assert "example:" in result.stdout and "ricochet rules" in result.stdout
+
+
+# ---------------------------------------------------------------- the real entry point
+
+def test_entry_point_exit_codes():
+    """A real process: 0 with output on stdout, 2 with one error line on stderr, for the module and the script."""
+    ok = ricochet_process("rules", "--format", "csv")
+    assert ok.returncode == 0 and ok.stdout.startswith("section,key,value,detail"), ok.stderr
+    assert_user_error(ricochet_process("rules", "no-such-rules.toml"), "rule-set file not found")
+    assert_user_error(ricochet_process("no-such-command"), "invalid choice")
+    script = shutil.which("ricochet", path=str(Path(sys.executable).parent))
+    if script is not None:  # the console script installed beside this Python (pip install)
+        done = subprocess.run([script, "hands", "As Ks Qs Js Tx"], capture_output=True, text=True, timeout=300)
+        assert_user_error(done, "unknown suit")

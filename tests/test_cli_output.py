@@ -3,11 +3,10 @@ paths are checked before any work (one line, exit 2, nothing written)."""
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 
 import pytest
 
+from cli_run import run_cli as ricochet  # in-process: the parser and handlers as the entry point runs them
 from ricochet_math.cli.app import TABLE_WIDTH, build_parser, registry
 
 #: extra options appended to a heavy example so that it runs in seconds (argparse keeps the last value)
@@ -17,15 +16,16 @@ SMALLER = {
     "solo": ["--sample", "2"],
     "report": ["--size", "tiny", "--players", "2", "--quiet"],
     "bench": ["--repeat", "1"],
+    # the games' examples at a few seconds' size: the same code paths, fewer games
+    "ring": ["--games", "20"],
+    "freeride": ["--games", "100"],
+    "home": ["--games", "500"],
 }
 #: examples that take minutes even when smaller (the exact solo analysis of a whole rule set, the perfect-play
 #: look-ahead at seven player counts): run with -m slow
 SLOW = {"kickout", "published", "report", "bench"}
 
 
-def ricochet(*args: str, cwd=None, timeout=600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ricochet_math", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
 
 
 def _examples() -> list:

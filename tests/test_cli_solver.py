@@ -1,16 +1,16 @@
-"""End to end, as a user runs them: ricochet advise / solo / kickout / published.
+"""The commands as a user runs them (in-process, tests/cli_run.py): ricochet advise / solo / kickout / published.
 
 Exit status 0 with the expected text, or 2 with exactly one 'ricochet: error:' line
 and no traceback.  (The exact N = 1 analysis behind solo/kickout takes minutes
 from scratch, so only its quick paths and errors run here.)"""
-import subprocess
-import sys
-
 import pytest
+
+from cli_run import run_cli
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, "-m", "ricochet_math", *args], capture_output=True, text=True, timeout=600)
+    """``ricochet ARGS`` in-process (tests/cli_run.py): status, stdout, stderr."""
+    p = run_cli(*args)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -124,7 +124,7 @@ def test_store_shares_exact_twins_and_locks_cells(tmp_path):
         assert np.array_equal(getattr(a.sums, key), getattr(s, key)), key
     assert np.array_equal(a.freq[0], f)
     assert rs.load_cell(tmp_path, "publisher", "pot-odds-now-no-bonus", 4, 5).chunks == 1
-    path = rc._cell_path(tmp_path, "publisher", "pub-now-dealer-no-bonus", 4)
+    path = rc.cell_path(tmp_path, "publisher", "pub-now-dealer-no-bonus", 4)
     with rc._cell_lock(path):
         import subprocess
         import sys

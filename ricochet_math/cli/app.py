@@ -10,18 +10,18 @@ module of :mod:`ricochet_math.cli` and add that module to the explicit list in
 ``ricochet_math/cli/__init__.py``::
 
     from ricochet_math.cli.app import add_format_option, add_rules_option, load_rules_option, print_frame, subcommand
-    from ricochet_math.engine.round import rtp
 
-    def _rtp_arguments(parser):
+    def _exact_row_arguments(parser):
         add_rules_option(parser)
         add_format_option(parser)
-        parser.add_argument("--players", type=int, default=1)
 
-    @subcommand("rtp", help="return to player of a rule set",
-                example="ricochet rtp --rules publisher-4p-tens --players 3",
-                arguments=_rtp_arguments)
-    def _rtp(args) -> int:
-        print_frame(rtp(load_rules_option(args), args.players).to_frame(), args.format, wide=args.wide)
+    @subcommand("exact-row", help="the exact one-player RTP row of a rule set",
+                example="ricochet exact-row --rules publisher-4p-tens",
+                arguments=_exact_row_arguments)
+    def _exact_row(args) -> int:
+        from ricochet_math.solvers.exact_row import exact_rtp_row  # the library loads in the handler
+
+        print_frame(exact_rtp_row(load_rules_option(args)), args.format)
         return 0
 
 ``run`` returns the exit status.  User errors are raised as
@@ -60,6 +60,7 @@ __all__ = [
     "registry",
     "build_parser",
     "main",
+    "add_action",
     "add_rules_option",
     "add_seed_option",
     "add_format_option",
@@ -180,9 +181,13 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
-    """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed."""
-    parser.add_argument("--seed", type=seed_argument, default=default, metavar="INT",
-                        help=help or "random seed (default: fresh entropy, printed with the results)")
+    """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed.  The
+    default help says what the default is: fresh entropy (resolved by
+    :func:`~ricochet_math.random_streams.resolve_seed`, printed with the results) or the fixed seed."""
+    if help is None:
+        help = ("random seed (default: fresh entropy, printed with the results)" if default is None
+                else f"random seed (default {default})")
+    parser.add_argument("--seed", type=seed_argument, default=default, metavar="INT", help=help)
 
 
 def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
@@ -210,6 +215,14 @@ def writable_folder(text: str) -> str:
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+def add_action(subs, name: str, help: str, example: str, description: str | None = None) -> argparse.ArgumentParser:
+    """One action of a command with subcommands (``ricochet ring simulate``): its one-line ``help``, its
+    ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
+    options (tests/test_cli_help.py parses every one)."""
+    return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
+                           epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:

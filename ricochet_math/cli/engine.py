@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 
 from ricochet_math.cli.app import number, whole
@@ -20,6 +19,7 @@ from ricochet_math.engine.deal import deal_deck, parse_players
 from ricochet_math.engine.records import format_history
 from ricochet_math.engine.round import play_round
 from ricochet_math.evaluator.cards import format_cards
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Number, Percent, Text, Whole
 from ricochet_math.solvers.exact_row import EXACT_READINGS, exact_rtp_row
 from ricochet_math.solvers.montecarlo import rtp_table, simulate, simulate_to_precision
@@ -64,7 +64,7 @@ def _play(args) -> int:
     rules = load_rules_option(args)
     hands = [None if h.strip() in ("?", "") else h for h in (args.players or [])]
     n = args.num_players if args.num_players is not None else (len(hands) or 3)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    seed = resolve_seed(args.seed)
     deck = deal_deck(n, dealer=args.dealer, hands=hands, draws=args.draws, seed=seed)
     record = play_round(rules, args.strategy, players=n, deck=deck)
     if args.format == "table":

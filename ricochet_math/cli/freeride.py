@@ -1,20 +1,20 @@
-"""``ricochet freeride simulate|play|solve``: Free Ride Poker (thin shells over :mod:`ricochet_math.games.freeride`)."""
+"""``ricochet freeride simulate|play|solve|report``: Free Ride Poker (thin shells over :mod:`ricochet_math.games.freeride`)."""
 from __future__ import annotations
 
 import argparse
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+    add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RuleError
 from ricochet_math.games.freeride.analysis import (
-    CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds, table_strategies,
+    CANDIDATES, best_response, free_ride_value, simulate, simulate_rounds, table_strategies,
 )
 from ricochet_math.games.freeride.engine import play_game
 from ricochet_math.games.freeride.rules import OPENINGS, FreeRideRules
-from ricochet_math.games.freeride.report import freeride_report
 from ricochet_math.games.freeride.solver import solve_state
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Number, Percent, Text, Whole
 
 _FORMATS = {
@@ -22,7 +22,7 @@ _FORMATS = {
     "starts": Percent(2, interval=False), "free_rides_per_game": Number(3, title="free rides/game"),
     "free_ride_wins_per_game": Number(3, title="free-ride wins/game"), "net": Number(3, interval=True),
     "net_at_position": Number(3, interval=True, title="net at position"), "rounds": Number(3, interval=True), "swing": Number(2),
-    "seat0_win": Percent(2, interval=False, title="seat 0 win %"), "value": Number(4), "share": Percent(3),
+    "seat1_win": Percent(2, interval=False, title="seat 1 win %"), "value": Number(4), "share": Percent(3),
     "fair": Percent(1, interval=False, title="fair %"), "seats": Whole(), "seat": Whole(), "position": Whole(),
     **{f"fold_{k}": Percent(1, interval=False, title=f"fold@{k} %") for k in range(5)},
     "to_the_end": Percent(1, interval=False, title="to end %"),
@@ -43,61 +43,107 @@ def _strategies(args: argparse.Namespace) -> list[str]:
     return names
 
 
+#: one example per action, shown in its --help (tests/test_cli_help.py runs each)
+EXAMPLES = {
+    "simulate": "ricochet freeride simulate --strategies 'computer;bold' --players 4 --games 2000 --seed 1",
+    "play": "ricochet freeride play --players 4 --seed 7",
+    "solve": "ricochet freeride solve --hand '7s 8h Kd Qc 2s' --up 'Ad 9s 3c' --opp-up '2c 7d 9h'",
+    "report": "ricochet freeride report --games 200 --rounds 2000 --out reports/freeride-small",
+}
+
+
+def _rules_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--opening", choices=OPENINGS, default="card",
+                   help="who starts a round (default card: every player shows an opening card, the "
+                        "lowest starts; see docs/rules.md)")
+    p.add_argument("--no-free-ride", action="store_true", help="the counterfactual rule without the free ride")
+    p.add_argument("--odd-chips", choices=("first", "carry"), default="first",
+                   help="odd chips of a split pot: to the first winners in turn order, or left in the middle")
+
+
+def _table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategies", default=None, metavar="S1;S2;...",
+                   help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
+                        "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
+                        "tables are filled with computer players to four seats")
+    p.add_argument("--players", type=whole(1, 6), default=None, metavar="N",
+                   help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
+
+
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("simulate", "play", "solve", "report"),
-                        help="simulate: games or rounds by Monte Carlo; play: one game's hand history; "
-                             "solve: the best play at a two-player state; report: the short report (--out)")
-    parser.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
-                        help="report: the folder to write (new, empty, or a Free Ride report folder)")
-    parser.add_argument("--reproducible", action="store_true", help="report: leave the build date out")
-    parser.add_argument("--strategies", default=None, metavar="S1;S2;...",
-                        help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
-                             "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
-                             "tables are filled with computer players to four seats")
-    parser.add_argument("--players", type=whole(1, 6), default=None, metavar="N",
-                        help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
-    parser.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games to simulate (default 10,000)")
-    parser.add_argument("--rounds", type=whole(1, 10**10), default=100_000,
-                        help="rounds for --table rounds (default 100,000)")
-    parser.add_argument("--table", choices=TABLES, default="seats",
-                        help="simulate: seats (win rates, chips), rounds (net chips by seat and by position "
-                             "after the starter), length, swings, best (best response among the candidates "
-                             "for 2..6 seats), free-ride (games with and without it)")
-    parser.add_argument("--opening", choices=OPENINGS, default="card",
-                        help="who starts a round (default card: every player shows an opening card, the "
-                             "lowest starts; see docs/rules.md)")
-    parser.add_argument("--no-free-ride", action="store_true", help="the counterfactual rule without the free ride")
-    parser.add_argument("--odd-chips", choices=("first", "carry"), default="first",
-                        help="odd chips of a split pot: to the first winners in turn order, or left in the middle")
-    parser.add_argument("--field", default="computer", metavar="STRATEGY",
-                        help="--table best: the strategy of the other seats (default computer)")
-    parser.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
-    parser.add_argument("--hand", default=None, help="solve: the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
-    parser.add_argument("--up", default=None, help="solve: the hero's face-up cards (2..4; with 1 use a small deck)")
-    parser.add_argument("--opp-up", default=None, help="solve: the opponent's face-up cards")
-    parser.add_argument("--opp-played", type=whole(1, 5), default=None,
-                        help="solve: cards the opponent has played (default: her face-up count; 5 once her "
-                             "face-down card is played)")
-    parser.add_argument("--samples", type=whole(0, 47 * 46), default=40,
-                        help="solve: sampled chance outcomes per node before the last decision (0: exact)")
-    parser.add_argument("--hero-chips", type=whole(0, 10**9), default=None, help="solve: the hero's chips (caps her losses)")
-    parser.add_argument("--opp-chips", type=whole(0, 10**9), default=None, help="solve: the opponent's chips")
-    add_seed_option(parser, default=2026)
-    add_format_option(parser)
+    subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
+
+    def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
+        return add_action(subs, name, help, EXAMPLES[name], description)
+
+    sim = action("simulate", "games or rounds by Monte Carlo: wins and chips by seat, best responses",
+                 "Monte Carlo run of Free Ride Poker: whole games (wins, chips and free rides by seat from 1), "
+                 "single rounds (net chips by seat and by position after the starter), game lengths, chip "
+                 "swings, the best response among the candidates, or games with and without the free ride "
+                 "(95% intervals).")
+    _table_options(sim)
+    _rules_options(sim)
+    sim.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games to simulate (default 10,000)")
+    sim.add_argument("--rounds", type=whole(1, 10**10), default=100_000, help="rounds for --table rounds (default 100,000)")
+    sim.add_argument("--table", choices=TABLES, default="seats",
+                     help="seats (win rates, chips), rounds (net chips by seat and by position after the "
+                          "starter), length, swings, best (best response among the candidates for 2..6 seats), "
+                          "free-ride (games with and without it)")
+    sim.add_argument("--field", default="computer", metavar="STRATEGY",
+                     help="--table best: the strategy of the other seats (default computer)")
+    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
+    sim.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_seed_option(sim)
+    add_format_option(sim)
+
+    play = action("play", "play one game and print its hand history",
+                  "Deal one game from the seed and play it on the readable engine, printed round by round.")
+    _table_options(play)
+    _rules_options(play)
+    add_seed_option(play)
+
+    solve = action("solve", "the best play at a two-player state (backward induction)",
+                   "The best play of the hero against the blind rider at a two-player state, by backward "
+                   "induction with card removal (values in chips).")
+    _rules_options(solve)
+    solve.add_argument("--hand", required=True, help="the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
+    solve.add_argument("--up", required=True, help="the hero's face-up cards (2..4; with 1 use a small deck)")
+    solve.add_argument("--opp-up", default=None, help="the opponent's face-up cards")
+    solve.add_argument("--opp-played", type=whole(1, 5), default=None,
+                       help="cards the opponent has played (default: her face-up count; 5 once her face-down "
+                            "card is played)")
+    solve.add_argument("--samples", type=whole(0, 47 * 46), default=40,
+                       help="sampled chance outcomes per node before the last decision (0: exact)")
+    solve.add_argument("--hero-chips", type=whole(0, 10**9), default=None, help="the hero's chips (caps her losses)")
+    solve.add_argument("--opp-chips", type=whole(0, 10**9), default=None, help="the opponent's chips")
+    add_seed_option(solve, default=2026)
+    add_format_option(solve)
+
+    rep = action("report", "the short report (HTML, CSV, workbook) into a folder",
+                 "Seats, game length, chip swings, best responses, the free ride's value and two-player "
+                 "decisions, written as HTML, CSV, a workbook and (with the pdf extra) a PDF.")
+    _rules_options(rep)
+    rep.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
+                     help="the report folder (new, empty, or a Free Ride report folder)")
+    rep.add_argument("--games", type=whole(1, 10**8), default=4_000, help="games per configuration (default 4,000)")
+    rep.add_argument("--rounds", type=whole(1, 10**10), default=100_000, help="rounds for the starting-player effect "
+                                                                  "(default 100,000)")
+    rep.add_argument("--reproducible", action="store_true", help="leave the build date out")
+    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
+    add_seed_option(rep, default=2026)
 
 
 @subcommand(
     "freeride",
     help="Free Ride Poker: simulate games and rounds, play one game with its history, solve a two-player state",
-    example="ricochet freeride simulate --strategies 'computer;bold' --players 4 --games 2000 --seed 1",
+    example=EXAMPLES["simulate"],
     arguments=_arguments,
 )
 def _freeride(args: argparse.Namespace) -> int:
     rules = _rules(args)
     show = lambda frame: print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)  # noqa: E731
     if args.action == "solve":
-        if not args.hand or not args.up:
-            raise RuleError("freeride solve needs --hand and --up (and --opp-up)")
         sol = solve_state(args.hand, face_up=args.up, opp_up=args.opp_up or (), opp_played=args.opp_played,
                           rules=rules, hero_chips=args.hero_chips, opp_chips=args.opp_chips,
                           samples=None if args.samples == 0 else args.samples, seed=args.seed)
@@ -107,22 +153,25 @@ def _freeride(args: argparse.Namespace) -> int:
         show(sol.to_frame())
         return 0
     if args.action == "report":
-        if not args.out:
-            raise RuleError("freeride report needs --out DIR")
-        result = freeride_report(args.out, rules=rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                                 reproducible=args.reproducible, workers=args.workers)
-        print(result.summary())
+        from ricochet_math.games.freeride.report import build_report  # the report machinery only here
+
+        result = build_report(args.out, rules=rules, games=args.games, rounds=args.rounds, seed=args.seed,
+                              reproducible=args.reproducible, workers=args.workers)
+        print_wrapped(result.summary())
         return 0
     strategies = _strategies(args)
     if args.action == "play":
-        game = play_game(table_strategies(strategies, rules), rules, seed=args.seed)
+        seed = resolve_seed(args.seed)
+        game = play_game(rules, table_strategies(strategies, rules), seed=seed)
         print(game.history())
+        print(f"(seed {seed})")
         return 0
+    args.seed = resolve_seed(args.seed)  # printed with the results
     table = args.table
     if table == "rounds":
         r = simulate_rounds(strategies, rules, rounds=args.rounds, seed=args.seed, workers=args.workers)
         if args.format == "table":
-            print_wrapped(r.summary())
+            print_wrapped(r.describe())
         show(r.to_frame())
     elif table == "best":
         br = best_response(CANDIDATES, field=args.field, rules=rules, games=args.games, seed=args.seed,
@@ -137,8 +186,8 @@ def _freeride(args: argparse.Namespace) -> int:
             print_wrapped(fr.summary())
         show(fr.to_frame())
     else:
-        g = simulate_games(strategies, rules, games=args.games, seed=args.seed, workers=args.workers)
+        g = simulate(rules, strategies, args.games, args.seed, workers=args.workers, progress=args.progress)
         if args.format == "table":
-            print_wrapped(g.summary())
+            print_wrapped(g.describe())
         show({"seats": g.to_frame, "length": g.length_distribution, "swings": g.net_distribution}[table]())
     return 0

@@ -1,8 +1,8 @@
-"""``ricochet home simulate|play|solve``: the home game and Ricochet Poker II (thin shells).
+"""``ricochet home simulate|play|solve|report``: the home game and Ricochet Poker II (thin shells).
 
 ``simulate`` runs :func:`ricochet_math.games.home.analysis.simulate` (the numba kernel;
 the readable engine for the optimal strategy), ``play`` deals one game on the readable
-engine and prints its hand history, ``solve`` asks the expectimax at a face-up position (the compiled exact solver
+engine and prints its hand history, ``report`` writes the fairness report, ``solve`` asks the expectimax at a face-up position (the compiled exact solver
 of :mod:`ricochet_math.games.home.exact` when two hands are live, the readable one otherwise).
 """
 from __future__ import annotations
@@ -15,11 +15,13 @@ import pandas as pd
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_action,
     add_format_option,
     add_seed_option,
     print_frame,
     print_wrapped,
     subcommand,
+    writable_folder,
 )
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards
@@ -30,11 +32,15 @@ from ricochet_math.games.home.exact import exact_applies, solve_exact
 from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS, HomeRules
 from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
 from ricochet_math.games.home.strategies import parse_strategies
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Number, Percent, Whole
+from ricochet_math.solvers.stats import Estimate
 
 DEFAULT_SEED = 2026
 TABLES = ("order", "seat", "start", "summary")
 SOLVERS = ("auto", "exact", "readable")
+#: the home report's sizes (games.home.report.HOME_SIZES, not imported here: it loads the report machinery)
+REPORT_SIZES = ("tiny", "small", "full")
 #: the exact solver's default most positions (a 2**24-slot table, 0.9 GB at limit 5)
 EXACT_BUDGET = 12_000_000
 
@@ -42,6 +48,7 @@ _EXAMPLES = {
     "simulate": "ricochet home simulate --players 4 --games 20000 --seed 1 --table order",
     "play": 'ricochet home play --players 4 --start Kd Jc 8h 7s --then "2h 9c 2d 9h Qd 5h 8d 8s" --seed 3',
     "solve": 'ricochet home solve --players 2 --hands "Kd 5h 8d 8s" "2h 2d 9c 7s" --pot 15',
+    "report": "ricochet home report --size tiny --out reports/home-tiny",
 }
 
 
@@ -72,22 +79,29 @@ def _strategy_option(parser, default: str) -> None:
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="home_command", metavar="ACTION", required=True)
-    sim = subs.add_parser("simulate", help="win rate and EV by order of play, seat or starting card",
-                          epilog=f"example:\n  {_EXAMPLES['simulate']}",
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
+        return add_action(subs, name, help, _EXAMPLES[name], description)
+
+    sim = action("simulate", "win rate and EV by order of play, seat or starting card",
+                "Monte Carlo run of home games on the numba kernel (the readable engine for the optimal strategy): "
+                "win rate and EV (chips per game, 95% intervals) by order of play, seat (from 1) or starting card, "
+                "with the Wald tests of equal EV.")
     _rules_options(sim)
     _strategy_option(sim, "pot-odds")
     sim.add_argument("--games", type=whole(1, 10**10), default=100_000, help="games to simulate (default 100,000)")
     sim.add_argument("--table", choices=TABLES, default="order",
                      help="order (of play, default), seat, start (starting card) or summary (with the tests)")
     sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
-    add_seed_option(sim, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    sim.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_seed_option(sim)
     add_format_option(sim)
     sim.set_defaults(_home=_simulate)
 
-    play = subs.add_parser("play", help="deal and play one game, printed as a hand history",
-                           epilog=f"example:\n  {_EXAMPLES['play']}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    play = action("play", "deal and play one game, printed as a hand history",
+                 "Deal one game (chosen starting cards and next cards, the rest from the seed) and play it on the "
+                 "readable engine, printed as a hand history.")
     _rules_options(play)
     _strategy_option(play, "min-lift")
     play.add_argument("--start", nargs="+", default=None, metavar="CARDS",
@@ -97,9 +111,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     add_format_option(play)
     play.set_defaults(_home=_play)
 
-    sol = subs.add_parser("solve", help="expectimax at a face-up position: the value of each action",
-                          epilog=f"example:\n  {_EXAMPLES['solve']}",
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    sol = action("solve", "expectimax at a face-up position: the value of each action",
+                "The expectimax at a face-up position: the EV of each action for the hand to act (the compiled exact "
+                "solver when two hands are live).")
     _rules_options(sol, players_default=2)
     sol.add_argument("--hands", nargs="+", required=True, metavar="CARDS",
                      help='each seat\'s hand in seat order ("-" for a seat that is out)')
@@ -115,8 +129,19 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     add_format_option(sol)
     sol.set_defaults(_home=_solve)
 
+    rep = action("report", "the fairness report (HTML, CSV, workbook) into a folder",
+                "Is every seat fair? EV by order of play and by seat for 2..8 players and four rule variations, "
+                "against casino Ricochet by position, and the solver's shortcuts against the exact solver.")
+    rep.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
+                     help="the report folder (replaced only if the toolkit wrote it)")
+    rep.add_argument("--size", choices=tuple(REPORT_SIZES), default="small",
+                     help="tiny (seconds), small (default) or full")
+    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
+    add_seed_option(rep, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    rep.set_defaults(_home=_report)
 
-@subcommand("home", help="the home game and Ricochet Poker II: simulate, play one game, solve a position",
+
+@subcommand("home", help="the home game and Ricochet Poker II: simulate, play one game, solve a position, report",
             example=_EXAMPLES["simulate"], arguments=_arguments)
 def _home(args) -> int:
     return args._home(args)
@@ -132,17 +157,18 @@ def _simulate(args) -> int:
     if any(n.startswith("optimal") for n in names):
         sim = simulate_games(rules, names, args.games, args.seed, workers=args.workers)
     else:
-        sim = simulate(rules, names, args.games, args.seed, workers=args.workers)
+        sim = simulate(rules, names, args.games, args.seed, workers=args.workers, progress=args.progress)
     if args.table == "summary":
-        s = sim.summary()
-        frame = pd.DataFrame([{"figure": k, "value": v if not hasattr(v, "estimate") else v.estimate,
-                               "low": getattr(v, "low", np.nan), "high": getattr(v, "high", np.nan)}
+        s = sim.summary()  # every figure by name: an Estimate, or a plain value
+        frame = pd.DataFrame([{"figure": k, "value": v.estimate if isinstance(v, Estimate) else v,
+                               "low": v.low if isinstance(v, Estimate) else np.nan,
+                               "high": v.high if isinstance(v, Estimate) else np.nan}
                               for k, v in s.items()])
         if args.format != "table":
             print_frame(frame, args.format)
         else:
             for k, v in s.items():
-                print_wrapped(f"{k}: {v}" if not hasattr(v, "estimate") else f"{k}: {v:.4g}")
+                print_wrapped(f"{k}: {v:.4g}" if isinstance(v, Estimate) else f"{k}: {v}")
         return 0
     frame = {"order": sim.by_order, "seat": sim.by_seat, "start": sim.by_start}[args.table]()
     if args.format == "table":
@@ -159,9 +185,9 @@ def _simulate(args) -> int:
 
 def _play(args) -> int:
     rules = _rules(args)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    seed = resolve_seed(args.seed)
     deck = deal_deck(rules, start=args.start, then=args.then, seed=seed)
-    record = play_game(rules, parse_strategies(args.strategy, rules.players), deck, rng_seed=seed)
+    record = play_game(rules, parse_strategies(args.strategy, rules.players), deck=deck, rng_seed=seed)
     if args.format == "table":
         print(format_history(record))
         print(f"(seed {seed}; deck {format_cards(record.deck, jokers=True)})")
@@ -171,6 +197,14 @@ def _play(args) -> int:
         print(json.dumps({"rules": rules.name, "seed": seed, "pot": record.pot, "actions": record.actions,
                           "end": record.end, "log": [e.text for e in record.log],
                           "seats": record.to_frame().to_dict(orient="records")}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _report(args) -> int:
+    from ricochet_math.games.home.report import build_report  # the report machinery only for this action
+
+    result = build_report(args.out, args.size, args.seed, workers=args.workers)
+    print_wrapped(result.summary())
     return 0
 
 

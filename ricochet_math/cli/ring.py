@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_action,
     add_format_option,
     add_seed_option,
     print_frame,
+    print_wrapped,
     subcommand,
     writable_folder,
 )
 from ricochet_math.games.ring.analysis import (
     DEFAULT_STRATEGY,
-    deal_batch,
     pairings,
     simulate,
 )
@@ -26,6 +25,7 @@ from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.hands import cards_text
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES, STRATEGIES
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Number, Percent
 
 _SEAT_FORMATS = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
@@ -36,7 +36,7 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"),
                    help="what a joker is worth (default: bug, the publisher's advice for its home game)")
     p.add_argument("--no-rotate", action="store_true",
-                   help="variant: seat 0 chooses first every round (the rules rotate the first player)")
+                   help="variant: seat 1 chooses first every round (the rules rotate the first player)")
 
 
 def _rules(args) -> RingRules:
@@ -62,29 +62,50 @@ def _objective_option(p: argparse.ArgumentParser) -> None:
                         "points against random opponents)")
 
 
+#: one example per action, shown in its --help (tests/test_cli_help.py runs each)
+EXAMPLES = {
+    "simulate": "ricochet ring simulate --players 3 --strategy greedy-fast lookahead denial --games 500 --seed 1",
+    "play": "ricochet ring play --players 3 --strategy greedy-fast lookahead denial --seed 7",
+    "arrange": 'ricochet ring arrange "As Ks Qs Js Ts 9h 9d 9c 2s 2h 3c 4d 5h 6s 7c Jk 8d 8h"',
+    "report": "ricochet ring report --games 200 --pair-games 20 --out reports/ring-small",
+}
+
+
 def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="ring_action", metavar="ACTION", parser_class=type(parser), required=True)
-    sim = subs.add_parser("simulate", help="Monte Carlo: win share and points by seat, categories, pairings",
-                          description="Monte Carlo run of Ring Poker games (95%% intervals).")
+
+    def action(name: str, help: str, description: str) -> argparse.ArgumentParser:
+        return add_action(subs, name, help, EXAMPLES[name], description)
+
+    sim = action("simulate", "Monte Carlo: win share and points by seat, categories, pairings",
+                 "Monte Carlo run of Ring Poker games: win share and points by seat (seats from 1; 95% "
+                 "intervals), slot categories, game length, or every strategy against every other "
+                 "(pairings, best responses).")
     _rules_options(sim)
     _strategy_option(sim)
     _objective_option(sim)
     sim.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games (default: 10,000; per seating for pairings)")
     add_seed_option(sim)
     sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (the figures do not depend on it)")
+    sim.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="no progress bar on stderr (shown by default: the rate and the time left)")
     sim.add_argument("--table", choices=("seats", "categories", "length", "pairings", "best-response"),
                      default="seats", help="what to print (pairings and best-response run every strategy "
                                            "against every other at every seat)")
     add_format_option(sim)
 
-    play = subs.add_parser("play", help="deal and play one game, printed round by round")
+    play = action("play", "deal and play one game, printed round by round",
+                  "Deal one game from the seed and play it on the readable engine, printed round by round "
+                  "with each seat's three hands and the points.")
     _rules_options(play)
     _strategy_option(play)
     _objective_option(play)
     add_seed_option(play, help="seed of the deal (default: fresh entropy, printed)")
     add_format_option(play)
 
-    arr = subs.add_parser("arrange", help="the best three hands from 15 to 18 cards")
+    arr = action("arrange", "the best three hands from 15 to 18 cards",
+                 "The best three five-card hands from 15 to 18 cards (strongest first, or the most expected "
+                 "slot points against sampled opponents).")
     arr.add_argument("cards", metavar="CARDS", help='the cards, quoted: "As Ks Qs ... Jk" (Jk / JK / X: a joker)')
     _rules_options(arr)
     _objective_option(arr)
@@ -93,8 +114,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     add_seed_option(arr, default=0, help="seed of the sampled opponents (default: 0)")
     add_format_option(arr)
 
-    rep = subs.add_parser("report", help="the short Ring Poker report (HTML and CSV) into a folder")
-    rep.add_argument("folder", type=writable_folder, metavar="FOLDER")
+    rep = action("report", "the short Ring Poker report (HTML and CSV) into a folder",
+                 "Seat and order effects, strategy pairings and arrangement statistics, written as HTML, "
+                 "CSV, a workbook and (with the pdf extra) a PDF.")
+    rep.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
+                     help="the report folder (replaced only if the toolkit wrote it)")
     rep.add_argument("--games", type=whole(10, 10**8), default=20_000, help="games per seat run (default: 20,000)")
     rep.add_argument("--pair-games", type=whole(1, 10**8), default=None,
                      help="games per seating of the strategy pairings (default: a fortieth of --games, at least 100)")
@@ -103,7 +127,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @subcommand("ring", help="Ring Poker: simulate, play one game, arrange 18 cards, report",
-            example="ricochet ring simulate --players 3 --strategy greedy lookahead denial --games 500 --seed 1",
+            example=EXAMPLES["simulate"],
             arguments=_arguments)
 def _ring(args) -> int:
     return {"simulate": _simulate, "play": _play, "arrange": _arrange, "report": _report}[args.ring_action](args)
@@ -119,10 +143,11 @@ def _simulate(args) -> int:
             print(table.summary())
         print_frame(frame, args.format, formats={"win": Percent(2), "points": Number(3)}, keys=2, wide=args.wide)
         return 0
-    res = simulate(rules, _strategies(args), args.games, args.seed, objective=args.objective, workers=args.workers)
+    res = simulate(rules, _strategies(args), args.games, args.seed, objective=args.objective, workers=args.workers,
+                   progress=args.progress)
     frame = {"seats": res.to_frame, "categories": res.category_frame, "length": res.length_frame}[args.table]()
     if args.format == "table":
-        print(res.summary())
+        print(res.describe())
         fmt = _SEAT_FORMATS if args.table == "seats" else {c: Percent(2) for c in ("strongest", "middle", "weakest")}
         print_frame(frame, formats=fmt if args.table != "length" else {"value": Number(4)}, wide=args.wide)
     else:
@@ -132,9 +157,8 @@ def _simulate(args) -> int:
 
 def _play(args) -> int:
     rules = _rules(args)
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-    decks, draws = deal_batch(np.random.SeedSequence(seed), 1)
-    rec = play_game(rules, decks[0], _strategies(args), draws[0], objective=args.objective)
+    seed = resolve_seed(args.seed)
+    rec = play_game(rules, _strategies(args), seed, objective=args.objective)
     if args.format == "table":
         print(rec.summary())
         print(f"(seed {seed})")
@@ -158,9 +182,9 @@ def _arrange(args) -> int:
 
 def _report(args) -> int:
     from ricochet_math.games.ring.report import (
-        ring_report,  # matplotlib and jinja2 only for this action
+        build_report,  # matplotlib and jinja2 only for this action
     )
-    path = ring_report(args.folder, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
-                       pair_games=args.pair_games)
-    print(f"wrote {path}")
+    result = build_report(args.out, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
+                          pair_games=args.pair_games)
+    print_wrapped(result.summary())
     return 0

@@ -7,10 +7,21 @@ import pandas as pd
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
+    add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.reports.tables import Percent, Text
+
+
+def _seated(args: argparse.Namespace) -> list[str]:
+    """The policies, one per seat: ``--policies`` repeated or cut to ``--players`` when it is given."""
+    pols, n = list(args.policies), args.players
+    if n is None:
+        return pols
+    if not 2 <= n <= 6:
+        raise RicochetError(f"--players must be 2..6, got {n}")
+    return (pols * n)[:n]
 
 
 def _policies(text: str) -> list[str]:
@@ -24,7 +35,7 @@ def _policies(text: str) -> list[str]:
 EXAMPLES = {
     "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
     "simulate": "ricochet rococo simulate --policies standard,loose --pots 100000 --seed 2026",
-    "report": "ricochet rococo report reports/rococo --size small",
+    "report": "ricochet rococo report --size tiny --out reports/rococo-tiny",
     "play": "ricochet rococo play --policies blinder,loose --seed 7",
 }
 
@@ -33,8 +44,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     subs = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
     def action(name: str, help: str) -> argparse.ArgumentParser:
-        return subs.add_parser(name, help=help, description=help, epilog=f"example:\n  {EXAMPLES[name]}",
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_action(subs, name, help, EXAMPLES[name])
 
     d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
                                      "final-hand odds; or --table: the strategy table")
@@ -47,24 +57,32 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
     add_format_option(d)
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
+    s.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
+                   help="players (2..6): the policies repeated or cut to N (default: as many as given)")
     s.add_argument("--policies", type=_policies, default=["standard", "standard"],
                    help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
     s.add_argument("--pots", type=whole(1, 10**10), default=100_000, help="pots to play (default 100,000)")
     s.add_argument("--blind-value", action="store_true",
-                   help="the value of the blind option to seat 0 against the other seats' policy")
+                   help="the value of the blind option to seat 1 against the other seats' policy")
     s.add_argument("--best-response", action="store_true",
-                   help="search threshold policies for seat 0 against the other seats' policy")
-    add_seed_option(s, default=2026)
+                   help="search threshold policies for seat 1 against the other seats' policy")
+    s.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_seed_option(s)
     add_format_option(s)
     r = action("report", help="write the short report (report.html, report.xlsx, report.pdf and one CSV per table) into a folder")
-    r.add_argument("out", type=writable_folder, help="output folder (created; replaced only if the toolkit wrote it)")
+    r.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
+                   help="the report folder (created; replaced only if the toolkit wrote it)")
     r.add_argument("--size", choices=("tiny", "small", "full"), default="small",
                    help="tiny (seconds), small (default, minutes) or full")
     r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
     add_seed_option(r, default=2026)
     p = action("play", help="play one pot and print its hand history")
-    p.add_argument("--policies", type=_policies, default=["standard", "loose"])
-    add_seed_option(p, default=2026)
+    p.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
+                   help="players (2..6): the policies repeated or cut to N (default: as many as given)")
+    p.add_argument("--policies", type=_policies, default=["standard", "loose"],
+                   help="comma-separated policy per seat (default standard,loose)")
+    add_seed_option(p)
 
 
 @subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play), report",
@@ -112,7 +130,8 @@ def _draw(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
 
-    pols = args.policies
+    pols = _seated(args)
+    args.seed = resolve_seed(args.seed)  # printed in each table's first line
     if args.blind_value or args.best_response:
         flag = "--blind-value" if args.blind_value else "--best-response"
         if args.blind_value and args.best_response:
@@ -132,9 +151,9 @@ def _simulate(args: argparse.Namespace) -> int:
             print_wrapped(res.summary())
         print_frame(res.to_frame(), args.format, wide=args.wide)
         return 0
-    res = simulate(pols, args.pots, args.seed)
+    res = simulate(None, pols, args.pots, args.seed, progress=args.progress)
     if args.format == "table":
-        print_wrapped(res.summary().splitlines()[0])
+        print_wrapped(res.describe().splitlines()[0])
     print_frame(res.to_frame(), args.format, wide=args.wide)
     if args.format == "table":
         print()
@@ -143,16 +162,18 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ricochet_math.games.rococo.report import build_rococo_report
+    from ricochet_math.games.rococo.report import build_report
 
-    print(build_rococo_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible).summary())
+    print_wrapped(build_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible).summary())
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.play import play_pot
 
-    print(play_pot(args.policies, args.seed).text())
+    seed = resolve_seed(args.seed)
+    print(play_pot(_seated(args), seed).text())
+    print(f"(seed {seed})")
     return 0
 
 

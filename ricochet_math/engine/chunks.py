@@ -20,8 +20,8 @@ from ricochet_math.engine.kernel import (
     Decks,
     KernelSetup,
     Records,
-    _records,
-    _run,
+    record_buffers,
+    run_decks,
     seed_state,
 )
 from ricochet_math.engine.sums import ChunkSums
@@ -51,6 +51,6 @@ def run_chunk_records(setup: KernelSetup, seed_sequence: np.random.SeedSequence,
     :func:`~ricochet_math.engine.kernel.run_chunk`'s for the same arguments (the tests check it)."""
     rounds = check_whole(rounds, "rounds", low=0)
     kept = np.empty((rounds, 52), dtype=np.int64)
-    records = _records(setup.players, rounds)
-    sums = _run(setup, Decks(seed_state(seed_sequence), np.empty((0, 52), np.int64), kept), rounds, records)
+    records = record_buffers(setup.players, rounds)
+    sums = run_decks(setup, Decks(seed_state(seed_sequence), np.empty((0, 52), np.int64), kept), rounds, records)
     return RecordedChunk(sums, records, kept)

@@ -43,7 +43,7 @@ import numpy as np
 from ricochet_math._numba import njit, specialise
 from ricochet_math.engine import controls as cv
 from ricochet_math.engine.controls import SeatU, U
-from ricochet_math.engine.shuffle import seed_state, shuffle_prefix, xoshiro_decks
+from ricochet_math.engine.shuffle import xoshiro_decks
 from ricochet_math.engine.sums import (
     N_CATEGORIES, N_ROUND_FIELDS, N_SEAT_FIELDS, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum,
 )
@@ -51,6 +51,7 @@ from ricochet_math.engine.deal import cards_needed, check_players
 from ricochet_math.engine.records import AUTO_WIN, BEATEN, FOLDED, PLAYED, WON
 from ricochet_math.rules.arrays import bonus_by_value, cover_by_value, options_array
 from ricochet_math.errors import CardError, RuleError
+from ricochet_math.random_streams import seed_state, shuffle_prefix
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, category_of, eval5
 from ricochet_math.evaluator.tables import ROYAL_FLUSH_VALUE
 from ricochet_math.rules.layout import Option, layout
@@ -59,7 +60,7 @@ from ricochet_math.strategies.dispatch import decide, decide_table_free
 from ricochet_math.strategies.registry import Strategy, policy_array, resolve_strategies
 from ricochet_math.strategies.simple import top_cards_key
 
-__all__ = [
+__all__ = ["record_buffers", "run_decks", 
     "STATUS_CODES", "Status", "SEAT_FIELDS", "SeatSum", "N_SEAT_FIELDS", "ROUND_FIELDS", "RoundSum",
     "N_ROUND_FIELDS", "N_CATEGORIES", "RECORD_FIELDS",
     "KernelSetup", "prepare", "FastRecords", "play_decks", "ChunkSums", "run_chunk",
@@ -543,13 +544,13 @@ def play_decks(rules: RuleSet | str | None, decks, strategies="always", *, playe
     twice = np.any(used[:, 1:] == used[:, :-1], axis=1)
     if twice.any():
         raise CardError(f"deck {int(np.flatnonzero(twice)[0])} holds a card twice")
-    records = _records(n, decks.shape[0])
-    sums = _run(setup, Decks(np.zeros(4, np.uint64), decks, np.empty((0, 52), np.int64)), decks.shape[0], records)
+    records = record_buffers(n, decks.shape[0])
+    sums = run_decks(setup, Decks(np.zeros(4, np.uint64), decks, np.empty((0, 52), np.int64)), decks.shape[0], records)
     net = (records.pot_share + records.bonus) - records.wagered
     return FastRecords(net=net, sums=sums, **records._asdict())
 
 
-def _records(n: int, rounds: int) -> Records:
+def record_buffers(n: int, rounds: int) -> Records:
     """Empty per-round records for ``rounds`` rounds (none: the kernel records nothing)."""
     per_seat = dict(status=np.int64, wagered=np.float64, pot_share=np.float64, bonus=np.float64,
                     final_value=np.int64, quickdraw=np.float64, position=np.int64, order=np.int64)
@@ -559,7 +560,7 @@ def _records(n: int, rounds: int) -> Records:
                    **{k: np.empty(rounds, dt) for k, dt in per_round.items()})
 
 
-def _run(setup: KernelSetup, decks: Decks, rounds: int, records: Records) -> ChunkSums:
+def run_decks(setup: KernelSetup, decks: Decks, rounds: int, records: Records) -> ChunkSums:
     n = setup.players
     sums = Sums(np.zeros((2 * n + 1, N_SEAT_FIELDS)), np.zeros(N_SEAT_FIELDS), np.zeros(N_SEAT_FIELDS),
                 np.zeros(N_ROUND_FIELDS))
@@ -581,5 +582,5 @@ def run_chunk(setup: KernelSetup, seed_sequence: np.random.SeedSequence, rounds:
     """``rounds`` random rounds dealt from ``seed_sequence``: the sums, and the decks when ``keep_decks``."""
     kept = np.empty((rounds if keep_decks else 0, 52), dtype=np.int64)
     decks = Decks(seed_state(seed_sequence), np.empty((0, 52), np.int64), kept)
-    sums = _run(setup, decks, rounds, _records(setup.players, 0))
+    sums = run_decks(setup, decks, rounds, record_buffers(setup.players, 0))
     return sums, (kept if keep_decks else None)

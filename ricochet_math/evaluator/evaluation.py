@@ -44,7 +44,7 @@ from ricochet_math.evaluator.tables import (
 # (cards 0..51, distinct, values 0..7461) and read their tables without bounds checks, so a bad
 # card from Python can crash the process.  Kernels import them by name; Python callers use
 # evaluate, hand_value, partial_key_of and order_key_of, which check everything and raise CardError.
-__all__ = [
+__all__ = ["CARD_KEY", "CARD_BIT", "RANK_BIT", "FLUSH_TABLE", "OFFSETS5", "VALUES5", "OFFSETS6", "VALUES6", "OFFSETS7", "VALUES7", "CATEGORY_BY_VALUE", "TOP_RANK", "HASH_USHIFT", "HASH_UMASK", "first_repeat", 
     "NUM_VALUES", "ROYAL_FLUSH_VALUE", "CATEGORY_NAMES",
     "evaluate", "all_five_card_values", "value_counts_5", "hand_value",
     "partial_key_of", "order_key_of", "PARTIAL_BASE",
@@ -54,21 +54,21 @@ __all__ = [
 
 _T = load_tables()
 # Read by the kernels as compile-time constants (numba freezes global arrays).
-_CARD_KEY = _T.card_keys    # int64[52]: rank key << KEY_SHIFT | suit counter (tables docstring)
-_CARD_BIT = _T.card_bits    # int64[52]: rank bit in the card's suit lane
-_RANK_BIT = np.left_shift(1, np.arange(52, dtype=np.int64) >> 2)  # int64[52]: 1 << rank
-_FLUSH = _T.flush
-_O5, _V5 = _T.offsets5, _T.values5
-_O6, _V6 = _T.offsets6, _T.values6
-_O7, _V7 = _T.offsets7, _T.values7
-_CATEGORY = _T.category
+CARD_KEY = _T.card_keys    # int64[52]: rank key << KEY_SHIFT | suit counter (tables docstring)
+CARD_BIT = _T.card_bits    # int64[52]: rank bit in the card's suit lane
+RANK_BIT = np.left_shift(1, np.arange(52, dtype=np.int64) >> 2)  # int64[52]: 1 << rank
+FLUSH_TABLE = _T.flush
+OFFSETS5, VALUES5 = _T.offsets5, _T.values5
+OFFSETS6, VALUES6 = _T.offsets6, _T.values6
+OFFSETS7, VALUES7 = _T.offsets7, _T.values7
+CATEGORY_BY_VALUE = _T.category
 _KSHIFT = KEY_SHIFT
 _INIT = FLUSH_INIT
 _TEST = FLUSH_TEST
 _LANE = SUIT_LANE
 _RANK_MASK = (1 << 13) - 1
-_USHIFT = np.uint64(HASH_SHIFT)
-_UMASK = np.uint64(HASH_MASK)
+HASH_USHIFT = np.uint64(HASH_SHIFT)
+HASH_UMASK = np.uint64(HASH_MASK)
 _CARD_RANK_KEY = _T.rank_keys[np.arange(52) >> 2]  # int64[52]: rank key alone
 
 
@@ -91,24 +91,24 @@ def _flush_lane(test):
 def eval5(c0, c1, c2, c3, c4):
     """Dense value 0..7461 of five distinct kernel cards (scalar, for njit callers)."""
     c0, c1, c2, c3, c4 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3), np.uint8(c4)
-    k = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4]
+    k = _INIT + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4]
     if k & _TEST:
-        return np.int64(_FLUSH[_RANK_BIT[c0] | _RANK_BIT[c1] | _RANK_BIT[c2] | _RANK_BIT[c3] | _RANK_BIT[c4]])
+        return np.int64(FLUSH_TABLE[RANK_BIT[c0] | RANK_BIT[c1] | RANK_BIT[c2] | RANK_BIT[c3] | RANK_BIT[c4]])
     s = np.uint64(k >> _KSHIFT)
-    return np.int64(_V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)])
+    return np.int64(VALUES5[np.uint64(OFFSETS5[s >> HASH_USHIFT]) + (s & HASH_UMASK)])
 
 
 @njit(inline="always", nogil=False)
 def eval6(c0, c1, c2, c3, c4, c5):
     """Value of the best five of six distinct cards."""
     c0, c1, c2, c3, c4, c5 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3), np.uint8(c4), np.uint8(c5)
-    k = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3] + _CARD_KEY[c4] + _CARD_KEY[c5]
+    k = _INIT + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4] + CARD_KEY[c5]
     t = k & _TEST
     if t:
-        m = _CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3] | _CARD_BIT[c4] | _CARD_BIT[c5]
-        return np.int64(_FLUSH[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
+        m = CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3] | CARD_BIT[c4] | CARD_BIT[c5]
+        return np.int64(FLUSH_TABLE[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
     s = np.uint64(k >> _KSHIFT)
-    return np.int64(_V6[np.uint64(_O6[s >> _USHIFT]) + (s & _UMASK)])
+    return np.int64(VALUES6[np.uint64(OFFSETS6[s >> HASH_USHIFT]) + (s & HASH_UMASK)])
 
 
 @njit(inline="always", nogil=False)
@@ -116,15 +116,15 @@ def eval7(c0, c1, c2, c3, c4, c5, c6):
     """Value of the best five of seven distinct cards."""
     c0, c1, c2, c3 = np.uint8(c0), np.uint8(c1), np.uint8(c2), np.uint8(c3)
     c4, c5, c6 = np.uint8(c4), np.uint8(c5), np.uint8(c6)
-    k = (_INIT + _CARD_KEY[c0] + _CARD_KEY[c1] + _CARD_KEY[c2] + _CARD_KEY[c3]
-         + _CARD_KEY[c4] + _CARD_KEY[c5] + _CARD_KEY[c6])
+    k = (_INIT + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
+         + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6])
     t = k & _TEST
     if t:  # about 3% of random hands
-        m = (_CARD_BIT[c0] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3]
-             | _CARD_BIT[c4] | _CARD_BIT[c5] | _CARD_BIT[c6])
-        return np.int64(_FLUSH[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
+        m = (CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3]
+             | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6])
+        return np.int64(FLUSH_TABLE[np.uint64((m >> _flush_lane(t)) & _RANK_MASK)])
     s = np.uint64(k >> _KSHIFT)
-    return np.int64(_V7[np.uint64(_O7[s >> _USHIFT]) + (s & _UMASK)])
+    return np.int64(VALUES7[np.uint64(OFFSETS7[s >> HASH_USHIFT]) + (s & HASH_UMASK)])
 
 
 @njit
@@ -173,7 +173,7 @@ def _evaluate_serial(hands, out):
 
 
 @njit
-def _first_repeat(hands):
+def first_repeat(hands):
     """Index of the first row of ``hands`` (integer cards 0..63: the 52 and the jokers) holding a card
     twice, or -1."""
     for i in range(hands.shape[0]):
@@ -215,7 +215,7 @@ def evaluate(hands, *, parallel: bool = True) -> np.ndarray:
         if hands.size and (hands.min() < 0 or hands.max() > 51):
             raise CardError("card numbers must be in 0..51")
         cards = np.ascontiguousarray(hands, dtype=np.uint8)
-    bad = _first_repeat(cards)
+    bad = first_repeat(cards)
     if bad >= 0:
         raise CardError(f"row {bad} of the hands repeats a card: {' '.join(map(str, cards[bad]))}")
     out = np.empty(cards.shape[0], dtype=np.int16)
@@ -236,22 +236,22 @@ def _all_five_kernel(out):
     numbers beats the packed suit counters of :func:`eval5`."""
     i = 0
     for a in range(48):
-        ka, ba = _CARD_RANK_KEY[a], _RANK_BIT[a]
+        ka, ba = _CARD_RANK_KEY[a], RANK_BIT[a]
         for b in range(a + 1, 49):
-            kb, bb = ka + _CARD_RANK_KEY[b], ba | _RANK_BIT[b]
+            kb, bb = ka + _CARD_RANK_KEY[b], ba | RANK_BIT[b]
             sb = ((a ^ b) & 3) == 0
             for c in range(b + 1, 50):
-                kc, bc = kb + _CARD_RANK_KEY[c], bb | _RANK_BIT[c]
+                kc, bc = kb + _CARD_RANK_KEY[c], bb | RANK_BIT[c]
                 sc = sb and ((a ^ c) & 3) == 0
                 for d in range(c + 1, 51):
-                    kd, bd = kc + _CARD_RANK_KEY[d], bc | _RANK_BIT[d]
+                    kd, bd = kc + _CARD_RANK_KEY[d], bc | RANK_BIT[d]
                     sd = sc and ((a ^ d) & 3) == 0
                     for e in range(d + 1, 52):
                         s = np.uint64(kd + _CARD_RANK_KEY[e])
                         if sd and ((a ^ e) & 3) == 0:
-                            out[i] = _FLUSH[bd | _RANK_BIT[e]]
+                            out[i] = FLUSH_TABLE[bd | RANK_BIT[e]]
                         else:
-                            out[i] = _V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)]
+                            out[i] = VALUES5[np.uint64(OFFSETS5[s >> HASH_USHIFT]) + (s & HASH_UMASK)]
                         i += 1
     return i
 
@@ -278,7 +278,7 @@ _RANK_KEY = _T.rank_keys  # int64[13]: the rank part of a card's key (card_keys 
 def _rank_value(s):
     """Dense value of a five-card hand that is not a flush, from the sum ``s`` of its rank keys."""
     s = np.uint64(s)
-    return np.int64(_V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)])
+    return np.int64(VALUES5[np.uint64(OFFSETS5[s >> HASH_USHIFT]) + (s & HASH_UMASK)])
 
 
 @njit
@@ -311,7 +311,7 @@ def draw_counts(c0, c1, cards, vals, counts):
             ranks[nr] = r
             nr += 1
     k0 = _RANK_KEY[c0 >> 2] + _RANK_KEY[c1 >> 2]
-    b0 = _RANK_BIT[c0] | _RANK_BIT[c1]
+    b0 = RANK_BIT[c0] | RANK_BIT[c1]
     e = 0
     for i in range(nr):
         r1 = ranks[i]
@@ -342,7 +342,7 @@ def draw_counts(c0, c1, cards, vals, counts):
                     counts[e] = ways - fl
                     e += 1
                 if fl > 0:
-                    vals[e] = np.int64(_FLUSH[b0 | (1 << r1) | (1 << r2) | (1 << r3)])
+                    vals[e] = np.int64(FLUSH_TABLE[b0 | (1 << r1) | (1 << r2) | (1 << r3)])
                     counts[e] = fl
                     e += 1
     return e, n * (n - 1) * (n - 2) // 6
@@ -368,10 +368,10 @@ def _multiset_tables():
         # five of a rank cannot be dealt (the draw then has no ways): value -1, first in the order
         possible = np.array([np.bincount(h, minlength=13).max() <= 4 for h in hand])
         u = (keys + _RANK_KEY[a] + _RANK_KEY[b]).astype(np.uint64)
-        v = np.where(possible, _V5[(_O5[u >> _USHIFT].astype(np.uint64) + (u & _UMASK)).astype(np.int64)], -1)
+        v = np.where(possible, VALUES5[(OFFSETS5[u >> HASH_USHIFT].astype(np.uint64) + (u & HASH_UMASK)).astype(np.int64)], -1)
         o = np.argsort(v, kind="stable")
         order[i], value[i] = o, v[o]
-        fv = _FLUSH[(1 << a) | (1 << b) | (1 << ranks[distinct]).sum(axis=1)]
+        fv = FLUSH_TABLE[(1 << a) | (1 << b) | (1 << ranks[distinct]).sum(axis=1)]
         fo = np.argsort(fv, kind="stable")
         flush_order[i], flush_value[i] = distinct[fo], fv[fo]
     return ranks, pair_id, order, value, flush_order, flush_value
@@ -407,26 +407,26 @@ def draw_histogram_enumerated(c0, c1, cards, out):
 
     The same lookups as :func:`eval5`, with the hole cards' and the outer loops' key
     sums carried down the loops."""
-    k0 = _INIT + _CARD_KEY[c0] + _CARD_KEY[c1]
-    b0 = _RANK_BIT[c0] | _RANK_BIT[c1]
+    k0 = _INIT + CARD_KEY[c0] + CARD_KEY[c1]
+    b0 = RANK_BIT[c0] | RANK_BIT[c1]
     n = cards.shape[0]
     cnt = 0
     for i in range(n):
         ci = cards[i]
-        ki = k0 + _CARD_KEY[ci]
-        bi = b0 | _RANK_BIT[ci]
+        ki = k0 + CARD_KEY[ci]
+        bi = b0 | RANK_BIT[ci]
         for j in range(i + 1, n):
             cj = cards[j]
-            kj = ki + _CARD_KEY[cj]
-            bj = bi | _RANK_BIT[cj]
+            kj = ki + CARD_KEY[cj]
+            bj = bi | RANK_BIT[cj]
             for m in range(j + 1, n):
                 cm = cards[m]
-                k = kj + _CARD_KEY[cm]
+                k = kj + CARD_KEY[cm]
                 if k & _TEST:
-                    v = _FLUSH[bj | _RANK_BIT[cm]]
+                    v = FLUSH_TABLE[bj | RANK_BIT[cm]]
                 else:
                     s = np.uint64(k >> _KSHIFT)
-                    v = _V5[np.uint64(_O5[s >> _USHIFT]) + (s & _UMASK)]
+                    v = VALUES5[np.uint64(OFFSETS5[s >> HASH_USHIFT]) + (s & HASH_UMASK)]
                 out[v] += 1.0
                 cnt += 1
     return cnt
@@ -435,7 +435,7 @@ def draw_histogram_enumerated(c0, c1, cards, out):
 @njit(inline="always")
 def category_of(value):
     """Category code 0..8 (high card .. straight flush) of a dense value."""
-    return _CATEGORY[value]
+    return CATEGORY_BY_VALUE[value]
 
 
 # ------------------------------------------------------------------ partial hands
@@ -457,9 +457,9 @@ def _partial_keys_of_values() -> np.ndarray:
 #: ``int64[7462]``: :func:`partial_key` of a five-card hand by its dense value; it rises strictly
 #: with the value (the fast Quickdraw count relies on that), and compares with two-card keys.
 FIVE_CARD_KEY = _partial_keys_of_values()
-_TOP_RANK = np.zeros(1 << 13, dtype=np.int64)  # 13-bit rank mask -> its highest rank
+TOP_RANK = np.zeros(1 << 13, dtype=np.int64)  # 13-bit rank mask -> its highest rank
 for _r in range(13):
-    _TOP_RANK[1 << _r:2 << _r] = _r
+    TOP_RANK[1 << _r:2 << _r] = _r
 del _r
 
 
@@ -467,7 +467,7 @@ del _r
 def _append_ranks(key, nd, mask):
     """Append the ranks of ``mask`` (highest first) to ``key`` as base-15 digits."""
     while mask:
-        r = _TOP_RANK[np.uint64(mask)]
+        r = TOP_RANK[np.uint64(mask)]
         key = key * PARTIAL_BASE + r + 1
         mask ^= np.int64(1) << r
         nd += 1
@@ -512,7 +512,7 @@ def partial_key(cards, n):
     # bit r of s_k: rank r appears at least k times
     s1 = s2 = s3 = s4 = np.int64(0)
     for i in range(n):
-        b = _RANK_BIT[np.uint8(cards[i])]
+        b = RANK_BIT[np.uint8(cards[i])]
         s4 |= s3 & b
         s3 |= s2 & b
         s2 |= s1 & b

@@ -78,8 +78,8 @@ from ricochet_math.evaluator.cards import (
     JOKERS, N_CARDS, RANK_PLURALS, RANKS, format_card, is_joker, parse_cards,
 )
 from ricochet_math.evaluator.evaluation import (
-    _CARD_BIT, _CARD_KEY, _FLUSH, _O5, _O6, _O7, _RANK_BIT, _TOP_RANK, _UMASK, _USHIFT, _V5, _V6, _V7,
-    FIVE_CARD_KEY, PARTIAL_BASE, _first_repeat, eval5, eval6, eval7, levels_key, partial_key,
+    CARD_BIT, CARD_KEY, FLUSH_TABLE, OFFSETS5, OFFSETS6, OFFSETS7, RANK_BIT, TOP_RANK, HASH_UMASK, HASH_USHIFT, VALUES5, VALUES6, VALUES7,
+    FIVE_CARD_KEY, PARTIAL_BASE, first_repeat, eval5, eval6, eval7, levels_key, partial_key,
     reference_partial_key, reference_value,
 )
 from ricochet_math.evaluator.names import describe
@@ -141,8 +141,8 @@ def _joker_rank_tables() -> tuple[np.ndarray, np.ndarray]:
         filled = masks.copy()
         for _ in range(j):  # the jokers as the best ranks of the suit not held
             absent = ~filled & _ALL_RANKS
-            filled |= np.where(absent > 0, 1 << _TOP_RANK[absent], 0)
-        flush = np.where(pop + j >= 5, _FLUSH[filled], -1)
+            filled |= np.where(absent > 0, 1 << TOP_RANK[absent], 0)
+        flush = np.where(pop + j >= 5, FLUSH_TABLE[filled], -1)
         no_sf = suited[j] < 0
         suited[j, no_sf] = flush[no_sf]
     return straight.astype(np.int16), suited.astype(np.int16)
@@ -168,23 +168,23 @@ def _lookup(s, n):
     """Dense value of the rank multiset with rank-key sum ``s`` of ``n`` (5..7) cards, no flush."""
     su = np.uint64(s)
     if n == 5:
-        return np.int64(_V5[np.uint64(_O5[su >> _USHIFT]) + (su & _UMASK)])
+        return np.int64(VALUES5[np.uint64(OFFSETS5[su >> HASH_USHIFT]) + (su & HASH_UMASK)])
     if n == 6:
-        return np.int64(_V6[np.uint64(_O6[su >> _USHIFT]) + (su & _UMASK)])
-    return np.int64(_V7[np.uint64(_O7[su >> _USHIFT]) + (su & _UMASK)])
+        return np.int64(VALUES6[np.uint64(OFFSETS6[su >> HASH_USHIFT]) + (su & HASH_UMASK)])
+    return np.int64(VALUES7[np.uint64(OFFSETS7[su >> HASH_USHIFT]) + (su & HASH_UMASK)])
 
 
 @njit(inline="always")
 def _top_group(s1, s2, s3, s4):
     """(rank, count) of the highest rank among those held most often; (ace, 0) for no cards."""
     if s4:
-        return _TOP_RANK[np.uint64(s4)], 4
+        return TOP_RANK[np.uint64(s4)], 4
     if s3:
-        return _TOP_RANK[np.uint64(s3)], 3
+        return TOP_RANK[np.uint64(s3)], 3
     if s2:
-        return _TOP_RANK[np.uint64(s2)], 2
+        return TOP_RANK[np.uint64(s2)], 2
     if s1:
-        return _TOP_RANK[np.uint64(s1)], 1
+        return TOP_RANK[np.uint64(s1)], 1
     return _ACE, 0
 
 
@@ -227,9 +227,9 @@ def joker_key(cards, n, rule):
         if c >= 52:
             continue
         cu = np.uint8(c)
-        k += _CARD_KEY[cu]
-        lanes |= _CARD_BIT[cu]
-        b = _RANK_BIT[cu]
+        k += CARD_KEY[cu]
+        lanes |= CARD_BIT[cu]
+        b = RANK_BIT[cu]
         s4 |= s3 & b
         s3 |= s2 & b
         s2 |= s1 & b
@@ -254,7 +254,7 @@ def joker_key(cards, n, rule):
     if j == 0:               # plain hand: a flush, when present, is the best five (n <= 7)
         for suit in range(4):
             if (counts >> (4 * suit)) & 15 >= 5:
-                return FIVE_CARD_KEY[_FLUSH[np.uint64((lanes >> (16 * suit)) & _ALL_RANKS)]]
+                return FIVE_CARD_KEY[FLUSH_TABLE[np.uint64((lanes >> (16 * suit)) & _ALL_RANKS)]]
         return FIVE_CARD_KEY[_lookup(s, n)]
     # Rank-only hands: every joker on one rank (an ace for a bug, the largest group for a wild card).
     if rule == _BUG:
@@ -343,7 +343,7 @@ def joker_keys(hands, rule="bug", *, parallel: bool = True) -> np.ndarray:
     if hands.size and (hands.min() < 0 or hands.max() > 53):
         raise CardError("card numbers must be in 0..53 (52 and 53 are the jokers)")
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    bad = _first_repeat(hands)
+    bad = first_repeat(hands)
     if bad >= 0:
         raise CardError(f"row {bad} of the hands repeats a card: {' '.join(map(str, hands[bad]))}")
     out = np.empty(hands.shape[0], dtype=np.int64)

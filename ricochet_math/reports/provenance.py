@@ -19,7 +19,7 @@ import pandas
 from ricochet_math._version import __version__
 from ricochet_math.rules.files import paytables_dir
 
-__all__ = ["provenance_rows", "build_date", "source_text", "git_state", "MAX_CHANGED_NAMED"]
+__all__ = ["provenance_rows", "rules_provenance_rows", "rules_text", "build_date", "source_text", "git_state", "MAX_CHANGED_NAMED"]
 
 
 def source_text(rules) -> str:
@@ -84,11 +84,29 @@ def git_state(where: str | os.PathLike | None = None) -> tuple[str, str]:
 
 
 def provenance_rows(rules, size, players, rounds, seed, date: str) -> list[tuple[str, str, bool]]:
-    """(item, value, volatile) rows of the provenance table."""
+    """(item, value, volatile) rows of the casino report's provenance table (:func:`rules_provenance_rows`
+    with the casino report's arguments)."""
+    return rules_provenance_rows(rules, {"size": size.name, "players": ",".join(map(str, players)),
+                                         "rounds": rounds, "seed": seed}, date)
+
+
+def rules_text(rules) -> tuple[str, str]:
+    """``(description, sha256)`` of any rule object: a casino rule set (its name and file) or a game's
+    rules (anything with ``describe()`` and ``sha256``, :class:`~ricochet_math.game_rules.GameRules`)."""
+    if hasattr(rules, "source"):  # a casino RuleSet: its name and the file it came from
+        return f"{rules.name} ({source_text(rules)})", rules.sha256
+    return rules.describe(), rules.sha256
+
+
+def rules_provenance_rows(rules, arguments: dict, date: str) -> list[tuple[str, str, bool]]:
+    """(item, value, volatile) rows of every report's provenance table: the package, commit, libraries and
+    machine, the rules (any rule object that describes itself and gives its digest: :func:`rules_text`),
+    the report's ``arguments`` (name -> value, in order) and the build ``date`` (the one volatile row)."""
     # lazy: scipy and matplotlib add about a second to `import ricochet_math` (and to every command)
     import matplotlib
     import scipy
 
+    described, digest = rules_text(rules)
     commit, dirty = git_state()
     rows = [
         ("package", f"ricochet_math {__version__}", False),
@@ -102,9 +120,9 @@ def provenance_rows(rules, size, players, rounds, seed, date: str) -> list[tuple
         ("matplotlib", matplotlib.__version__, False),
         ("platform", platform.platform(), False),
         ("machine", f"{platform.machine()}, {os.cpu_count()} logical CPUs", False),
-        ("rule set", f"{rules.name} ({source_text(rules)})", False),
-        ("rule set sha256", rules.sha256, False),
-        ("arguments", f"size={size.name} players={','.join(map(str, players))} rounds={rounds} seed={seed}", False),
+        ("rule set", described, False),
+        ("rule set sha256", digest, False),
+        ("arguments", " ".join(f"{k}={v}" for k, v in arguments.items()), False),
         ("built", date, True),
     ]
     return rows

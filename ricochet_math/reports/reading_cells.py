@@ -40,7 +40,7 @@ from ricochet_math.solvers.stats import z_value
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio, fit_coefficients, residual_variance
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 
-__all__ = ["TARGET_HALF_WIDTH", "STORE_ALIASES", "CHUNK_ROUNDS", "Q_THRESHOLDS", "cell_seed", "Cell",
+__all__ = ["Z95", "cell_path", "chunks_needed", "is_locked", "TARGET_HALF_WIDTH", "STORE_ALIASES", "CHUNK_ROUNDS", "Q_THRESHOLDS", "cell_seed", "Cell",
            "extend_cell", "load_cell", "cell_figures", "controlled_mean", "extend_to_precision"]
 
 #: the 95% half-widths the issue asks for (fractions): 0.03 points on frequencies, 0.05 on RTP
@@ -50,7 +50,7 @@ CHUNK_ROUNDS = 256
 #: reach thresholds of the frequency controls (count of seats with q below each)
 Q_THRESHOLDS = (0.03, 0.05, 0.065, 0.08, 0.1, 0.125, 0.15, 0.2, 0.3, 0.45)
 _SCHEMA = "ricochet_math.reading_search.cell/1"
-_Z95 = z_value(0.95)
+Z95 = z_value(0.95)
 #: the spec's dealer-only pot-odds readings are members of the family (the same rule: the tests check the
 #: decisions agree deal for deal), so their cells are the members' cells: one simulation, stored once
 STORE_ALIASES = {"pot-odds-now": "pub-now-dealer", "pot-odds-now-no-bonus": "pub-now-dealer-no-bonus",
@@ -141,7 +141,7 @@ def _rules_key(rules) -> str:
     return rules.name if shipped else f"{rules.name}-{rules.sha256[:12]}"
 
 
-def _cell_path(store, rules, reading: str, players: int) -> Path:
+def cell_path(store, rules, reading: str, players: int) -> Path:
     return Path(store) / _rules_key(rules) / STORE_ALIASES.get(reading, reading) / f"N{players}.npz"
 
 
@@ -166,7 +166,7 @@ def _cell_lock(path: Path, block: bool = True):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _is_locked(path: Path) -> bool:
+def is_locked(path: Path) -> bool:
     """Whether another process is extending the cell at ``path`` now."""
     if fcntl is None or not path.with_name(path.name + ".lock").exists():
         return False
@@ -176,7 +176,7 @@ def _is_locked(path: Path) -> bool:
 
 def load_cell(store, rules, reading: str, players: int, seed: int) -> Cell:
     """The stored cell (an empty one when none is stored); refuses a store of another seed."""
-    path = _cell_path(store, rules, reading, players)
+    path = cell_path(store, rules, reading, players)
     rules = _rules_key(rules)
     s = cell_seed(seed, players)
     if not path.exists():
@@ -194,7 +194,7 @@ def load_cell(store, rules, reading: str, players: int, seed: int) -> Cell:
 
 
 def _save_cell(store, cell: Cell) -> None:
-    path = _cell_path(store, cell.rules, cell.reading, cell.players)
+    path = cell_path(store, cell.rules, cell.reading, cell.players)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_arrays(path, _SCHEMA, {**cell.sums.to_arrays(), "freq": cell.freq},
                 {"rules": cell.rules, "reading": cell.reading, "players": cell.players, "seed": cell.seed,
@@ -218,7 +218,7 @@ def extend_cell(store, rules, reading: str, players: int, seed: int, chunks: int
     rules_set = load_rules(rules)
     rules = _rules_key(rules_set) if not isinstance(rules, str) else rules
     reading = STORE_ALIASES.get(reading, reading)  # a stored cell is always the family member's simulation
-    with _cell_lock(_cell_path(store, rules, reading, players), block) as got:
+    with _cell_lock(cell_path(store, rules, reading, players), block) as got:
         if not got:
             return None
         return _extend_locked(store, rules, rules_set, reading, players, seed, chunks, save_every_s, deadline)
@@ -325,7 +325,7 @@ def _load_keyed(key: str):
 _KEYED: dict = {}
 
 
-def _chunks_needed(cell: Cell, targets=None, kick_value: int | None = None) -> int:
+def chunks_needed(cell: Cell, targets=None, kick_value: int | None = None) -> int:
     """Chunks a cell needs for the half-widths ``targets`` (default :data:`TARGET_HALF_WIDTH`) of the
     figures it serves (RTP at every N, fold at N = 7, win at N = 3), from its own errors."""
     targets = TARGET_HALF_WIDTH if targets is None else targets
@@ -358,7 +358,7 @@ def extend_to_precision(store, rules, reading: str, players: int, seed: int, tar
     for _ in range(2):
         if cell is None:
             return None
-        want = min(_chunks_needed(cell, targets, kick), max_chunks)
+        want = min(chunks_needed(cell, targets, kick), max_chunks)
         if want <= cell.chunks:
             break
         cell = extend_cell(store, rules_set, reading, players, seed, want, deadline=deadline, block=block)

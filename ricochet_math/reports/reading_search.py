@@ -67,7 +67,7 @@ from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.storage import atomic_write_text
 from ricochet_math.reports.reading_cells import (
-    _Z95, CHUNK_ROUNDS, STORE_ALIASES, TARGET_HALF_WIDTH, Cell, _cell_path, _chunks_needed, _is_locked, cell_figures, cell_seed, controlled_mean, extend_cell, extend_to_precision, load_cell,
+    Z95, CHUNK_ROUNDS, STORE_ALIASES, TARGET_HALF_WIDTH, Cell, cell_path, chunks_needed, is_locked, cell_figures, cell_seed, controlled_mean, extend_cell, extend_to_precision, load_cell,
 )
 from ricochet_math.strategies.readings import FAMILY_NAMES
 
@@ -100,7 +100,7 @@ _FIGURE_CACHE: dict = {}
 
 def _stored_figures(store, rules: str, reading: str, n: int, seed: int) -> dict | None:
     """:func:`cell_figures` of a stored cell, cached by the file's size and time (None: no rounds stored)."""
-    path = _cell_path(store, rules, reading, n)
+    path = cell_path(store, rules, reading, n)
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -145,7 +145,7 @@ def _point_figure(fid, per, published, r):
         return None
     col = {"fold": "fold", "win": "win"}[_KIND[fid]]
     v, se = float(per.loc[n, col]), float(per.loc[n, f"{col}_se"])
-    h = _Z95 * se
+    h = Z95 * se
     return {"value": v, "se": se, "half": h, "lo": v - h, "hi": v + h, "n": n, "complete": True,
             "z": (v - published) / math.hypot(se, r), "exact": se == 0.0}
 
@@ -161,7 +161,7 @@ def _extreme_figure(fid, per, col, published, r, all_n):
     sign = 1.0 if fid == "rtp_low" else -1.0  # work with the minimum of sign * v
     v = sign * per[col].to_numpy(float)
     se = per[f"{col}_se"].to_numpy(float)
-    h = _Z95 * se
+    h = Z95 * se
     s = np.hypot(se, r)
     p = sign * published
     complete = set(per.index) >= set(all_n)
@@ -189,7 +189,7 @@ def _row_statistic(figs, pubs, rounding):
     estimates and at the ends of the figures' 95% intervals.  The width of an interval does not lower S."""
     s = s_lo = s_hi = 0.0
     for fid, f in figs.items():
-        den = math.hypot(0.0 if f["exact"] else TARGET_HALF_WIDTH[_KIND[fid]] / _Z95, rounding[fid])
+        den = math.hypot(0.0 if f["exact"] else TARGET_HALF_WIDTH[_KIND[fid]] / Z95, rounding[fid])
         d_lo, d_hi = f["lo"] - pubs[fid], f["hi"] - pubs[fid]
         near = 0.0 if d_lo <= 0.0 <= d_hi else min(abs(d_lo), abs(d_hi))
         far = max(abs(d_lo), abs(d_hi))
@@ -262,7 +262,7 @@ def fit_table(store, readings, seed: int, *, pages=PAGES, conventions=("initial"
                 # "3 players + dealer"): shown beside the ranking, not in it
                 if 6 in per.index:
                     v6, se6 = per.loc[6, "fold"], per.loc[6, "fold_se"]
-                    row["fold_6"], row["fold_6_half"] = v6, _Z95 * se6
+                    row["fold_6"], row["fold_6_half"] = v6, Z95 * se6
                     row["fold_6_z"] = (v6 - 0.1094) / math.hypot(se6, _rounding_se(2))
                 row["rounds_n7"] = int(per.loc[7, "rounds"]) if 7 in per.index else 0
                 rows.append(row)
@@ -400,7 +400,7 @@ def search_readings(readings=FAMILY_NAMES, *, store=None, seed: int = 13, screen
                 moved = True
                 break
         if not moved:
-            busy = any(_is_locked(_cell_path(store, rules, r.reading, n))
+            busy = any(is_locked(cell_path(store, rules, r.reading, n))
                        for r in todo.itertuples() for rules, n in _page_cells(r.page, players))
             if not (wait and busy) or (deadline is not None and time.monotonic() > deadline):
                 break  # nothing left this process can do (and, unless waiting, nothing another one is doing)
@@ -415,7 +415,7 @@ def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
     policy, or None when each of its cells is locked by another process (or none is left)."""
     cells = _page_cells(r.page, players)
     def locked(rules, n):
-        return _is_locked(_cell_path(store, rules, r.reading, n))
+        return is_locked(cell_path(store, rules, r.reading, n))
 
     for rules, n in cells:  # first screen what is not screened yet: cheap, and it rejects most rows
         if load_cell(store, rules, r.reading, n, seed).chunks < screen_chunks and not locked(rules, n):
@@ -425,7 +425,7 @@ def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
             if locked(rules, n):
                 continue
             cell = load_cell(store, rules, r.reading, n, seed)
-            if cell.chunks < _chunks_needed(cell):
+            if cell.chunks < chunks_needed(cell):
                 return rules, n, None, "to target"
     # every cell screened (or, for a top row, sized to the target): grow the cell of the figure widest against
     # its target, never past the chunks that target needs
@@ -440,7 +440,7 @@ def _next_step(store, r, seed: int, screen_chunks: int, top: int, players):
         if locked(rules, n):
             continue
         cell = load_cell(store, rules, r.reading, n, seed)
-        cap = _chunks_needed(cell)
+        cap = chunks_needed(cell)
         if cell.chunks >= cap:
             continue
         grow = 1.25 if r.rank <= top or not r.rejected_by else 2.0  # a top row is close to its target
@@ -467,7 +467,7 @@ def remaining_work(store, table: pd.DataFrame, seed: int, players=range(2, 8), t
             if key in out:
                 continue
             cell = load_cell(store, rules, r.reading, n, seed)
-            need = _chunks_needed(cell) if cell.chunks >= 4 else max(40, cell.chunks)
+            need = chunks_needed(cell) if cell.chunks >= 4 else max(40, cell.chunks)
             per_chunk = cell.seconds / cell.chunks if cell.chunks else math.nan
             out[key] = {"reading": r.reading, "rules": rules, "players": n, "chunks": cell.chunks,
                         "chunks_needed": max(need, cell.chunks),

@@ -1,8 +1,8 @@
 """Rule-set files: where they are, reading their TOML, and inheritance (``extends``).
 
 A rule set is a TOML file (read with the standard library's :mod:`tomllib`);
-the shipped ones live in the repository's ``paytables/`` folder (installed as
-``ricochet_math/paytables``, see :func:`paytables_dir`):
+the shipped ones live in ``ricochet_math/paytables/`` (package data; the
+repository's ``paytables/`` links to it, see :func:`paytables_dir`):
 
 * ``publisher.toml`` - the default: the first casino page's kickout table, the
   published bonus, Quickdraw 5 to 1, a placeholder Cover table, default options;
@@ -61,17 +61,15 @@ NESTED_TOO_DEEPLY = "arrays or tables nested too deeply (a rule set needs at mos
 
 
 def paytables_dir() -> Path:
-    """The folder of the shipped rule sets.
+    """The folder of the shipped rule sets: ``ricochet_math/paytables`` (package data).
 
-    Installed from a wheel it is ``ricochet_math/paytables`` (package data,
-    mapped from the repository's ``paytables/`` in ``pyproject.toml``); in a
-    source tree or an editable install it is ``<repo>/paytables``.
+    The same folder in a source tree, an editable install and an installed wheel; the
+    repository's top-level ``paytables/`` is a link to it, for readers of the source.
     """
-    package = Path(__file__).resolve().parents[1]  # ricochet_math/
-    for candidate in (package / "paytables", package.parent / "paytables"):
-        if (candidate / DEFAULT_RULES).is_file():
-            return candidate
-    raise RuleError(f"rule-set file not found: {package.parent / 'paytables' / DEFAULT_RULES} (the shipped paytables folder is missing)")
+    folder = Path(__file__).resolve().parents[1] / "paytables"  # ricochet_math/paytables
+    if not (folder / DEFAULT_RULES).is_file():
+        raise RuleError(f"rule-set file not found: {folder / DEFAULT_RULES} (the shipped paytables folder is missing)")
+    return folder
 
 
 def shipped_rule_sets() -> tuple[str, ...]:

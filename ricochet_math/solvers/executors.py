@@ -36,6 +36,7 @@ from ricochet_math.arguments import check_whole
 from ricochet_math.engine.kernel import KernelSetup, prepare, run_chunk
 from ricochet_math.engine.sums import ChunkSums
 from ricochet_math.errors import RicochetError
+from ricochet_math.random_streams import chunk_seed
 from ricochet_math.rules.ruleset import RuleSet
 
 __all__ = [
@@ -55,12 +56,6 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
-
-
-def chunk_seed(entropy: int, i: int) -> np.random.SeedSequence:
-    """The seed of chunk ``i``: ``SeedSequence(entropy).spawn(n)[i]`` for any ``n > i``, made on its own,
-    so a run creates each chunk's seed only when the chunk starts."""
-    return np.random.SeedSequence(entropy, spawn_key=(i,))
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ from ricochet_math.engine.kernel import prepare, run_chunk
 from ricochet_math.engine.sums import N_CATEGORIES, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RicochetError
+from ricochet_math.random_streams import resolve_seed
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.checks import MAX_PAYS
 from ricochet_math.rules.ruleset import RuleSet, load_rules
@@ -375,7 +376,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
     if chunk_size is None:
         chunk_size = default_chunk_size(setup.strategies)
-    entropy = int(np.random.SeedSequence(seed).entropy)
+    entropy = resolve_seed(seed)
     n_chunks = -(-rounds // chunk_size)
     names = tuple(s.name for s in setup.strategies)
 
@@ -559,7 +560,7 @@ def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, 
     check_finite(precision, "precision (percentage points)", low=1e-6, high=100.0)
     seed = check_seed(seed)
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
+        seed = resolve_seed(None)
     n = check_players(players)
     if pilot_rounds is None:
         pilot_rounds = 8 * default_chunk_size(resolve_strategies(strategy, n))

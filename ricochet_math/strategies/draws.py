@@ -17,6 +17,8 @@ few hundred values instead of scanning the union once per seat.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
@@ -27,7 +29,17 @@ from ricochet_math.evaluator.evaluation import (
 )
 
 __all__ = ["unseen_cards", "final_distribution", "expected_bonus", "table_draws",
-           "table_rows", "row_workspace", "count_rows", "rows_union", "sorted_counts"]
+           "table_rows", "RowWorkspace", "row_workspace", "count_rows", "rows_union", "sorted_counts"]
+
+#: The 16 slots of :func:`row_workspace`, declared once and read by name (``ws.sums``, ``ws.first``, ...):
+#: ``total`` draws C(n, 3); per multiset of three ranks ``ways``, ``suited`` (a 4-bit suit mask),
+#: ``p_ways`` and ``absent`` (those with no way to be drawn); per seat ``row_values``/``prob`` (its row),
+#: ``length``, ``sums`` (expected bonus, mass below the grid) and ``first`` (first entry on the grid);
+#: scratch ``plain_values``, ``plain_probs``, ``flush_values``, ``seat_bits``, ``p_count``; the union's
+#: bitmap ``union``.  A namedtuple: numba reads it as the tuple it was, slot by slot (the arithmetic is unchanged).
+RowWorkspace = namedtuple("RowWorkspace", ("total", "ways", "suited", "p_ways", "row_values", "prob", "length",
+                                           "plain_values", "plain_probs", "flush_values", "union", "absent",
+                                           "seat_bits", "p_count", "sums", "first"))
 
 _WORDS = (NUM_VALUES + 31) // 32  # a set of values as a bitmap of 32-bit words (in int64)
 _WORDS64 = (NUM_VALUES + 63) // 64  # ... of 64-bit words (int64; trailing_zeros finds the lowest set bit)
@@ -243,8 +255,8 @@ def row_workspace(cards, n_seats):
     for m in range(n_multisets):
         absent[n_absent] = m
         n_absent += 1 if ways[m] == 0 else 0
-    return (total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
-            flush_values, union, absent[:n_absent], seat_bits, p_count, sums, first)
+    return RowWorkspace(total, ways, suited, p_ways, row_values, prob, length, plain_values, plain_probs,
+                        flush_values, union, absent[:n_absent], seat_bits, p_count, sums, first)
 
 
 @njit

@@ -55,7 +55,7 @@ from ricochet_math.strategies.draws import (
 from ricochet_math.strategies.readings import FAMILY_BASE, family_decision
 
 __all__ = ["READING_FIELDS", "Reading", "READING_NAMES", "Readings", "readings", "MAX_TIED", "seat_values",
-           "model_shares", "perfect_decision", "final_distribution"]
+           "model_shares", "perfect_decision", "final_distribution", "DECISION_MARGIN"]
 
 #: The strategy readings (spec, "Strategy readings") as kernel codes; each is used with or
 #: without the bonus in the decision (the bonus is always paid).
@@ -73,6 +73,10 @@ whether it counts the bonus (bool), and the same for the reading it assumes ever
 uses (its own, except for a best response)."""
 
 MAX_TIED = 3
+#: A shortcut decides fold or play only when its EV bound is beyond -1 by more than this: far above any
+#: rounding of the sums (errors of about 1e-15), so a decision taken early is the one the full look-ahead
+#: would take.
+DECISION_MARGIN = 1e-9
 
 
 def readings(name: str) -> Readings:
@@ -311,11 +315,11 @@ def _continuation_perfect(use_bonus, index, prob, length, first, K, bonuses, bel
     # An entry where the seat folds at every pot is left as it is (exact, never a different number): every
     # share is at most the largest final pot, so the seat's EV(play) there is at most its mass at and
     # above the value (1 - the mass below) times that pot, plus its bonus, minus 2; when that is below
-    # -1 by more than any rounding of the sums (1e-9, against errors of about 1e-15), it folds.  The
+    # -1 by more than any rounding of the sums (DECISION_MARGIN, against errors of about 1e-15), it folds.  The
     # bound falls as the mass below rises (rounding is monotone), so the entries left as they are are
     # those above one grid index, g_max, found once per seat.
     pot_max = pot1 + n_later
-    fold_below = -1.0 - 1e-9
+    fold_below = -1.0 - DECISION_MARGIN
     # The m = 0 entries are visited in grid order: step k walks the entries of level <= k + 1 (those of
     # level <= k, which it updates, and seat k's values, which it reads), so a pointer into the seat's
     # values moves by one at each of them (no search); the walk keeps, in place, the entries of level
@@ -479,7 +483,7 @@ def _values_at(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied, pot,
     count_rows(hole, seats, 0, n_seats, ws, bonus_by_value, lo)
     values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
     shares = np.full(NUM_VALUES if want_shares else 0, -1.0)
-    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, ws[14], ws[15], order,
+    ev_play, ev_fold, p_win, b_me, play = _seat_values(rd, values, index, prob, length, ws.sums, ws.first, order,
                                                        pos, best_value, dealer_in, n_tied, pot, dealer_kicked,
                                                        bonus_by_value, options, shares)
     return ev_play, ev_fold, p_win, b_me, play, shares
@@ -714,13 +718,13 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
     by the lower bound applied to it, its EV(play) is at least ``(pot + 2)`` times its mass above ``s``
     times ``prod_{j > k} f_j(s)`` (``f_j`` only rises with the value), plus its bonus, minus 2, above -1.
 
-    Either bound decides when it is beyond -1 by 1e-9, far above any rounding of these sums or of
+    Either bound decides when it is beyond -1 by DECISION_MARGIN, far above any rounding of these sums or of
     the look-ahead's (about 1e-15), so the decision is the one the full look-ahead makes, never
     another (tests/test_speed_perfect.py checks both bounds against it).  Summed from my highest
     value down, where the shares are largest, and stopped once neither can decide: what is left
     adds at most the largest pot times ``prod_k f_k(s)`` times my mass still to come to the lower
     bound (the product only falls as ``s`` falls), and the upper bound only grows."""
-    row_values, prob, length = ws[4], ws[5], ws[6]
+    row_values, prob, length = ws.row_values, ws.prob, ws.length
     n_later = n_seats - 1
     size = max(n_later, 1)
     ptr = np.empty(size, dtype=np.int64)  # each later seat's lowest value >= s
@@ -730,15 +734,15 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
     bonus = np.empty(size, dtype=np.float64)  # its bonus as its reading counts it
     for k in range(n_later):
         ptr[k] = length[k + 1]
-        bonus[k] = ws[14][0, k + 1] if others_bonus else 0.0
+        bonus[k] = ws.sums[0, k + 1] if others_bonus else 0.0
     pot1 = pot + 1.0
     pot_max = pot1 + n_later
-    b_me = ws[14][0, 0] if use_bonus else 0.0
-    play_above = 1.0 + 1e-9 - b_me  # the shares' sum that makes EV(play) > -1 + 1e-9
-    fold_below = 1.0 - 1e-9 - b_me  # ... that makes it <= -1 - 1e-9
+    b_me = ws.sums[0, 0] if use_bonus else 0.0
+    play_above = 1.0 + DECISION_MARGIN - b_me  # the shares' sum that makes EV(play) > -1 + margin
+    fold_below = 1.0 - DECISION_MARGIN - b_me  # ... that makes it <= -1 - margin
     lower = 0.0
     upper = 0.0
-    left = 1.0 + 1e-9  # my mass not yet summed, rounded up
+    left = 1.0 + DECISION_MARGIN  # my mass not yet summed, rounded up
     can_play = True  # each bound is summed only while it can still decide
     can_fold = True
     for j in range(length[0] - 1, -1, -1):  # my values, descending
@@ -760,7 +764,7 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
                 acc += prob[r, i]
             ptr[k] = i
             above[k] = acc
-            folds = others_perfect and acc * pot_max + bonus[k] - 2.0 < -1.0 - 1e-9
+            folds = others_perfect and acc * pot_max + bonus[k] - 2.0 < -1.0 - DECISION_MARGIN
             n_fold += folds
             fac[k] = 1.0 if folds else max(1.0 - acc, 0.0)
             prod *= fac[k]
@@ -770,7 +774,7 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
         if others_perfect:
             after = 1.0  # prod_{j > k} f_j(s)
             for k in range(n_later - 1, -1, -1):
-                if (pot1 + 1.0) * (above[k] - at_s[k]) * after + bonus[k] - 2.0 > -1.0 + 1e-9:
+                if (pot1 + 1.0) * (above[k] - at_s[k]) * after + bonus[k] - 2.0 > -1.0 + DECISION_MARGIN:
                     cap *= min(1.0 - above[k] + at_s[k], 1.0)  # seat k plays for sure: it must not beat s
                     n_sure += 1
                 after *= fac[k]
@@ -825,13 +829,13 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         # its row is made once: the full table below reuses it
         count_rows(hole, seats, 0, 1, ws, bonus_by_value, lo)
         first = 1
-        row_values, prob, length = ws[4], ws[5], ws[6]
+        row_values, prob, length = ws.row_values, ws.prob, ws.length
         ties = dealer_in and options[Option.dealer_loses_ties] == 0
         reach = 0.0
         for j in range(length[0]):
             if row_values[0, j] >= best_value + (1 if ties else 0):
                 reach += prob[0, j]
-        b = ws[14][0, 0] if rd.mine_bonus else 0.0
+        b = ws.sums[0, 0] if rd.mine_bonus else 0.0
         if reach * (pot + 1 + n_later) + b - 2.0 <= -1.0:
             return False
     count_rows(hole, seats, first, n_seats, ws, bonus_by_value, lo)
@@ -841,5 +845,5 @@ def perfect_decision(rd, unseen, hole, order, pos, best_value, dealer_in, n_tied
         if early != 0:
             return early > 0  # exact shortcut, never a different decision (see _early_decision)
     values, index, prob, length = rows_union(ws, n_seats, best_value, lo)
-    return _seat_values(rd, values, index, prob, length, ws[14], ws[15], order, pos, best_value, dealer_in, n_tied, pot,
+    return _seat_values(rd, values, index, prob, length, ws.sums, ws.first, order, pos, best_value, dealer_in, n_tied, pot,
                         dealer_kicked, bonus_by_value, options, np.empty(0))[4]

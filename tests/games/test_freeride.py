@@ -64,7 +64,7 @@ def test_free_ride_loser_pays_what_she_has_and_is_out():
     assert rec.chips_after == [0, 53] and rec.free_rides[0] == 2  # cards 4 and 5 expose her to 5 and 10 chips
     no_ride = play_round(FreeRideRules(free_ride=False), [always, always], [3, 50], deck)
     assert no_ride.fold_stage[0] == 3 and no_ride.chips_after == [0, 53]  # she must fold before the 4th card
-    game = play_game(["always", "always"], decks=[deck] * 3, chips=[3, 50])
+    game = play_game(None, ["always", "always"], decks=[deck] * 3, chips=[3, 50])
     assert game.rounds == 1 and game.winners == [1]
 
 
@@ -101,7 +101,7 @@ def test_kernel_plays_the_engines_games(rules):
     for seed in range(12):
         n = 2 + seed % 5
         strats = [STRATS[(seed + i) % len(STRATS)] for i in range(n)]
-        game = play_game(strats, rules, seed=seed)
+        game = play_game(rules, strats, seed=seed)
         decks = np.array(list(itertools.islice(game_decks(np.random.SeedSequence(seed)), game.rounds)))
         kernel = game_trajectory(strats, rules, decks)
         assert np.array_equal(kernel, np.array([r.chips_after for r in game.round_records])), (seed, strats)
@@ -115,7 +115,7 @@ def test_batch_sums_match_the_engine():
     decks = game_decks(ss)  # one stream of decks for the whole batch, as the kernel deals
     rounds, chips, win = 0, np.zeros(3, int), np.zeros(3)
     for _ in range(25):
-        g = play_game(strats, decks=decks)
+        g = play_game(None, strats, decks=decks)
         rounds += g.rounds
         chips += g.chips
         for w in g.winners:
@@ -151,7 +151,7 @@ def test_plan_is_the_best_finish():
 
 def test_six_seats_run_the_deck_dry_and_still_agree():
     strats = ["always"] * 6  # 30 cards dealt, 22 refills for 24 plays: the deck runs out
-    game = play_game(strats, seed=3)
+    game = play_game(None, strats, seed=3)
     assert any("draws" not in h for h in game.round_records[0].history if "plays 4" in h) or game.rounds >= 1
     decks = np.array(list(itertools.islice(game_decks(np.random.SeedSequence(3)), game.rounds)))
     assert np.array_equal(game_trajectory(strats, None, decks), np.array([r.chips_after for r in game.round_records]))

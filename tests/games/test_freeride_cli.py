@@ -15,7 +15,10 @@ from ricochet_math.games.freeride.report import freeride_report
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(list(argv))
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # usage errors (a missing --out) leave through argparse, one line, status 2
+            code = exc.code
     return code, out.getvalue(), err.getvalue()
 
 

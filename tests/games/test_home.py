@@ -11,7 +11,7 @@ from ricochet_math.errors import RicochetError, StrategyError, TableStateError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.analysis import simulate, simulate_games
 from ricochet_math.games.home.deal import batch_decks, deal_deck
-from ricochet_math.games.home.engine import BEATEN, FOLDED, HomeGame, play_game
+from ricochet_math.games.home.engine import BEATEN, FOLDED, HomeGame, play_deck
 from ricochet_math.games.home.hands import hand_keys, reference_order_key, reference_rank_key
 from ricochet_math.games.home.kernel import play_batch
 from ricochet_math.games.home.rules import HomeRules
@@ -114,7 +114,7 @@ def test_kernel_equals_the_readable_engine_record_for_record(rules, strategy):
     decks, seeds = batch_decks(np.random.SeedSequence(20261130), 60, rules.deck_size)
     rec = play_batch(rules, strategies, decks, seeds)
     for g in range(len(decks)):
-        game = play_game(rules, strategies, decks[g], int(seeds[g]))
+        game = play_deck(rules, strategies, decks[g], int(seeds[g]))
         assert (game.pot, game.actions) == (rec.pot[g], rec.actions[g])
         for s in game.seats:
             assert (s.net, s.share, s.order, s.status, s.bought, s.received, s.turns, s.paid) == (

@@ -1,4 +1,4 @@
-"""``ricochet home simulate|play|solve``: the examples run, tables fit 100 columns, CSV keeps full precision,
+"""``ricochet home simulate|play|solve|report``: the examples run, tables fit 100 columns, CSV keeps full precision,
 user errors are one line with exit status 2."""
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("action", sorted(_EXAMPLES))
-def test_each_action_example_runs_and_fits(action):
+def test_each_action_example_runs_and_fits(action, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the report's example writes a folder
     argv = shlex.split(_EXAMPLES[action])[1:]
     if action == "simulate":
         argv += ["--games", "3000"]

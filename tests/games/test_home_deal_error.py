@@ -12,10 +12,10 @@ import pytest
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.deal_error import deal_error, lift_chances, pot_odds_exact
-from ricochet_math.games.home.exact import ExactSolver, _mask, solve_exact
+from ricochet_math.games.home.exact import ExactSolver, card_mask, solve_exact
 from ricochet_math.games.home.rules import HomeRules
-from ricochet_math.games.home.solver import Position, _keys
-from ricochet_math.games.home.strategies import View, _pot_odds
+from ricochet_math.games.home.solver import Position, keys_of
+from ricochet_math.games.home.strategies import View, pot_odds_buy
 
 RULES = HomeRules(players=2)
 #: four cards of room; the rule disagrees with the exact solver at some decisions of each
@@ -28,14 +28,14 @@ def _brute_chances(hand, target, unseen, room):
     first = [0] * (room + 2)
     seqs = list(permutations(unseen, room))
     for seq in seqs:
-        L = next((j + 1 for j in range(room) if _keys(tuple(sorted(hand + seq[:j + 1])))[1] > target), room + 1)
+        L = next((j + 1 for j in range(room) if keys_of(tuple(sorted(hand + seq[:j + 1])))[1] > target), room + 1)
         first[L] += 1
     return np.cumsum(first[:room + 1]) / len(seqs)
 
 
 def test_lift_chances_against_brute_force():
     hand, other = tuple(parse_cards("2c 3d 4h")), tuple(parse_cards("7s 8h Td"))
-    target = _keys(other)[1]
+    target = keys_of(other)[1]
     unseen = [c for c in range(52) if c not in hand + other][::3]  # 15 cards: 2,730 ordered pairs
     for room in (1, 2):
         got = lift_chances(hand, target, unseen, room)
@@ -55,7 +55,7 @@ def _reference(rules, a, b, pot, exact_room, pick):
         if 2 * rules.hand_limit - len(h) - len(o) <= exact_room:
             sol = solve_exact(rules, Position((h, o), pot, sum(1 << c for c in u)), solver=solver)
             return sol.values[sol.best][sol.actor]
-        view = View(h, _keys(o)[1], pot, min(rules.hand_limit - len(h), len(u)), 2, tuple(u))
+        view = View(h, keys_of(o)[1], pot, min(rules.hand_limit - len(h), len(u)), 2, tuple(u))
         return sum(p * (0.0 if k == 0 else deal(h, o, pot + k, k) - k) for k, p in pick(view).items())
 
     def deal(h, o, pot, r):
@@ -63,17 +63,17 @@ def _reference(rules, a, b, pot, exact_room, pick):
         total = 0.0
         for c in u:
             h2 = tuple(sorted(h + (c,)))
-            if _keys(h2)[1] > _keys(o)[1]:
+            if keys_of(h2)[1] > keys_of(o)[1]:
                 if min(rules.hand_limit - len(o), len(u) - 1) > 0:
                     total += pot - dec(o, h2, pot)
                 else:
-                    total += pot / 2 if _keys(h2)[0] == _keys(o)[0] else pot
+                    total += pot / 2 if keys_of(h2)[0] == keys_of(o)[0] else pot
             elif r > 1:
                 total += deal(h2, o, pot, r - 1)
         return total / len(u)
 
     a, b = tuple(sorted(a)), tuple(sorted(b))
-    return dec(a, b, pot) if _keys(a)[1] < _keys(b)[1] else pot - dec(b, a, pot)
+    return dec(a, b, pot) if keys_of(a)[1] < keys_of(b)[1] else pot - dec(b, a, pot)
 
 
 def _brute_rule(view):
@@ -92,14 +92,14 @@ def test_values_against_a_readable_recursion(case):
     states = np.random.Generator(np.random.PCG64(5)).integers(0, 2**64, size=8, dtype=np.uint64)
 
     def sampled(view):
-        ks = [_pot_odds(view, 1.0, [int(s)]) for s in states]
+        ks = [pot_odds_buy(view, 1.0, [int(s)]) for s in states]
         return {k: ks.count(k) / len(ks) for k in set(ks)}
 
     assert abs(got.both - _reference(RULES, cards_a, cards_b, pot, 2, sampled)) < 1e-9
     for row in got.decisions.itertuples():
         h, o = tuple(parse_cards(row.hand)), tuple(parse_cards(row.other))
         u = tuple(c for c in range(52) if c not in h + o)
-        view = View(h, _keys(o)[1], row.pot, min(5 - len(h), len(u)), 2, u)
+        view = View(h, keys_of(o)[1], row.pot, min(5 - len(h), len(u)), 2, u)
         assert row.rule_exact_pk == pot_odds_exact(view) == next(iter(_brute_rule(view)))
         assert abs(row.agree - sampled(view).get(row.exact_best, 0.0)) < TOL
     assert got.positions > 10_000 and len(got.decisions) > 10
@@ -124,7 +124,7 @@ def test_a_cut_at_the_root_is_exact():
         assert abs(v - got.exact) < TOL
     # the exact value is the solver's at the root, for the hand that acts first (2c3d4h is the lower)
     s = ExactSolver(RULES, capacity=1 << 16)
-    v = s.values([_mask(parse_cards(a))], [_mask(parse_cards(b))], [pot])[0]
+    v = s.values([card_mask(parse_cards(a))], [card_mask(parse_cards(b))], [pot])[0]
     assert abs(got.exact - v) < TOL and got.first == tuple(parse_cards(a))
 
 

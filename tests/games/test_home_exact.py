@@ -14,7 +14,7 @@ from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import (
     Position,
     TreeTooLarge,
-    _Solver,
+    HomeSolver,
     position,
     solve,
 )
@@ -36,7 +36,7 @@ def _random_positions(rules, rng, count, sizes, extra_pot=3, dead=0):
         unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in a + b + gone)
         pot = n + na + nb - 2 + int(rng.integers(0, extra_pot + 1))
         pos = Position(tuple(seats), pot, unseen)
-        if _Solver(rules, 1).settle(pos.hands, pos.unseen)[1] is not None:  # else already over
+        if HomeSolver(rules, 1).settle(pos.hands, pos.unseen)[1] is not None:  # else already over
             out.append(pos)
     return out
 

@@ -8,9 +8,9 @@ import pytest
 
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import parse_cards
-from ricochet_math.games.home.exact import ExactSolver, _mask
+from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.rules import HomeRules
-from ricochet_math.games.home.solver import _keys
+from ricochet_math.games.home.solver import keys_of
 from ricochet_math.games.home.tree_size import (
     bytes_per_position,
     count_positions,
@@ -31,14 +31,14 @@ ROOM5 = ("2c 3d", "Qs 9h 7d", 6, 1_515_700)
 
 
 def _solver_count(rules, a, b, pot, dead=()):
-    s = ExactSolver(rules, _mask(dead), capacity=1 << 16)
-    s.values([_mask(a)], [_mask(b)], [pot])
+    s = ExactSolver(rules, card_mask(dead), capacity=1 << 16)
+    s.values([card_mask(a)], [card_mask(b)], [pot])
     return s.positions
 
 
 def _walk(rules, a, b, pot, dead=()):
     """A readable walk of the exact solver's tree without a memo: (distinct positions, calls).  A position
-    is (lower hand, other hand, pot): the hand to act or receiving, as exact._value keys it."""
+    is (lower hand, other hand, pot): the hand to act or receiving, as exact.subgame_value keys it."""
     live = set(range(rules.deck_size)) - set(dead)
     seen, calls = set(), [0]
 
@@ -55,8 +55,8 @@ def _walk(rules, a, b, pot, dead=()):
             return
         for c in rest:
             h2 = tuple(sorted(h + (c,)))
-            if _keys(h2)[1] > _keys(o)[1]:  # lifted: the other hand acts, if the game goes on
-                if rules.tie_ends and _keys(h2)[0] == _keys(o)[0]:
+            if keys_of(h2)[1] > keys_of(o)[1]:  # lifted: the other hand acts, if the game goes on
+                if rules.tie_ends and keys_of(h2)[0] == keys_of(o)[0]:
                     continue
                 if min(rules.hand_limit - len(o), len(rest) - 1) > 0:
                     node(o, h2, pot, 0)
@@ -64,9 +64,9 @@ def _walk(rules, a, b, pot, dead=()):
                 node(h2, o, pot, r - 1)
 
     a, b = tuple(sorted(a)), tuple(sorted(b))
-    if rules.tie_ends and _keys(a)[0] == _keys(b)[0]:
+    if rules.tie_ends and keys_of(a)[0] == keys_of(b)[0]:
         return 0, 0
-    low, other = (a, b) if _keys(a)[1] < _keys(b)[1] else (b, a)
+    low, other = (a, b) if keys_of(a)[1] < keys_of(b)[1] else (b, a)
     if min(rules.hand_limit - len(low), len(unseen(a, b))) > 0:
         node(low, other, pot, 0)
     return len(seen), calls[0]

@@ -10,7 +10,7 @@ import pytest
 from ricochet_math.cli.app import main
 from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
 from ricochet_math.games.ring.engine import play_game
-from ricochet_math.games.ring.report import ring_report
+from ricochet_math.games.ring.report import build_report
 from ricochet_math.games.ring.rules import RingRules
 
 CARDS = "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td"
@@ -32,7 +32,7 @@ def test_same_digits_for_any_number_of_workers():
 
 def test_seeded_figures():
     # the default seat strategy (greedy-fast), two players, rotation, seed 1: the first 2,000 games of the
-    # report's 20,000 (seat 0 wins 1,050: 52.50 ± 2.19%; the 20,000 give 53.20 ± 0.69%)
+    # report's 20,000 (seat 1 wins 1,050: 52.50 ± 2.19%; the 20,000 give 53.20 ± 0.69%)
     sim = simulate(RingRules(), None, 2000, seed=1)
     assert sim.sums["share"].tolist() == [1050.0, 950.0] and sim.sums["points"].tolist() == [3093, 2917]
     assert sim.win_share(0).half_width == pytest.approx(0.0219, abs=5e-5)
@@ -47,7 +47,7 @@ def test_sums_agree_with_readable_games():
     sim = simulate(rules, ["lookahead", "random"], 40, seed=5, batch_size=40, workers=1)
     from ricochet_math.solvers.executors import chunk_seed
     decks, draws = deal_batch(chunk_seed(sim.seed, 0), 40)
-    recs = [play_game(rules, decks[g], ["lookahead", "random"], draws[g]) for g in range(40)]
+    recs = [play_game(rules, ["lookahead", "random"], deck=decks[g], draws=draws[g]) for g in range(40)]
     assert sim.sums["points"].tolist() == [sum(r.points[s] for r in recs) for s in range(2)]
     assert sim.sums["share"].tolist() == pytest.approx([sum(r.shares[s] for r in recs) for s in range(2)], abs=0)
     assert sim.sums["share"].sum() == pytest.approx(40.0, abs=1e-9)  # one win (or its shares) per game
@@ -65,7 +65,7 @@ def test_seat_table_and_equal_chances():
     cats = sim.category_frame()
     assert np.allclose(cats[["strongest", "middle", "weakest"]].sum(), 1.0)
     assert sim.length_frame().value.iloc[0] == 9
-    assert "equal chances" in sim.summary()
+    assert "equal chances" in sim.describe() and sim.summary()["equal chances p"] == eq.p_value
 
 
 def test_three_players_equal_chances_statistic_is_a_wald_test():
@@ -116,8 +116,9 @@ def test_cli_errors_are_one_line(capsys):
 
 def test_report_writes_a_marked_folder(tmp_path):
     out = tmp_path / "ring"
-    path = ring_report(out, games=60, pair_games=20, strategies=("random", "greedy-fast"), timing_holdings=5, seed=1,
-                       reproducible=True)
+    result = build_report(out, games=60, pair_games=20, strategies=("random", "greedy-fast"), timing_holdings=5,
+                          seed=1, reproducible=True)
+    path = result.html
     assert path.exists() and (out / ".ricochet-output.json").exists()
     html = path.read_text(encoding="utf-8")
     assert "Provenance" in html and "git commit" in html and "seed=1" in html
@@ -127,5 +128,5 @@ def test_report_writes_a_marked_folder(tmp_path):
     other.mkdir()
     (other / "notes.txt").write_text("keep")
     with pytest.raises(Exception, match="not written by ricochet_math"):
-        ring_report(other, games=60)  # refused before any work
+        build_report(other, games=60)  # refused before any work
     assert (other / "notes.txt").read_text() == "keep"

@@ -8,7 +8,7 @@ import pytest
 from ricochet_math.errors import RicochetError, StrategyError
 from ricochet_math.games.rococo.analysis import simulate
 from ricochet_math.games.rococo.betting import BettingPolicy, keep_tables, policy_rows
-from ricochet_math.games.rococo.engine import CARRY, play_game
+from ricochet_math.games.rococo.engine import CARRY, RococoGame, play_dealt, play_game
 from ricochet_math.games.rococo.kernel import batch_player
 from ricochet_math.games.rococo.play import play_pot
 from ricochet_math.games.rococo.rules import RococoRules
@@ -21,8 +21,8 @@ def _replay(rules, policies, seed, pots):
     P = rules.players
     outcomes = set()
     for r in out["records"]:
-        g = play_game(rules, rows, rates, tables, r[30:30 + 8 * P].astype(np.int64), float(r[3]), int(r[0]),
-                      float(r[1]), bool(r[2]))
+        g = play_dealt(rules, rows, rates, tables, r[30:30 + 8 * P].astype(np.int64), float(r[3]), int(r[0]),
+                       float(r[1]), bool(r[2]))
         assert g.contributions == [r[6 + 4 * s] for s in range(P)]
         assert g.payouts == pytest.approx([r[7 + 4 * s] for s in range(P)], abs=1e-12)
         assert g.keeps == [r[8 + 4 * s] for s in range(P)]
@@ -62,13 +62,13 @@ def test_carry_over_keeps_the_pot_and_every_seat_antes_again():
 
 
 def test_same_seed_same_digits_for_any_number_of_workers():
-    a = simulate(["standard", "loose"], 30_000, 7, batch_size=5_000, workers=1)
-    b = simulate(["standard", "loose"], 30_000, 7, batch_size=5_000, workers=2)
+    a = simulate(None, ["standard", "loose"], 30_000, 7, batch_size=5_000, workers=1)
+    b = simulate(None, ["standard", "loose"], 30_000, 7, batch_size=5_000, workers=2)
     assert np.array_equal([e.estimate for e in a.net], [e.estimate for e in b.net]) and a.counts == b.counts
 
 
 def test_loose_beats_passive_heads_up():
-    r = simulate(["loose", "passive"], 20_000, 2026)
+    r = simulate(None, ["loose", "passive"], 20_000, 2026)
     assert r.net[0].low > 0 and r.net[0].estimate == pytest.approx(-r.net[1].estimate)
 
 
@@ -83,7 +83,7 @@ def test_rules_and_policies_are_checked():
     with pytest.raises(StrategyError, match="open"):
         BettingPolicy("bad", open="QQQQQ")
     with pytest.raises(StrategyError, match="unknown Rococo policy"):
-        simulate(["standard", "nope"], 10)
+        simulate(None, ["standard", "nope"], 10)
 
 
 def test_cli_draw_simulate_play(capsys):
@@ -112,3 +112,39 @@ def test_every_rococo_action_has_an_example_that_parses():
         if action == "report":
             continue  # parsing checks the folder is writable; the report test builds one
         assert parser.parse_args(argv).action == action
+
+
+def test_play_game_is_the_first_game_of_play_pot():
+    # play_game(seed) deals as the kernel deals the first game of a pot from SeedSequence(seed)
+    for seed in (1, 2, 3, 7):
+        g = play_game(None, ["blinder", "loose"], seed)
+        first = play_pot(["blinder", "loose"], seed).games[0]
+        assert (g.contributions, g.payouts, g.keeps, g.outcome, g.first) == (
+            first.contributions, first.payouts, first.keeps, first.outcome, first.first)
+
+
+def test_the_state_machine_steps_a_game_by_hand():
+    from ricochet_math.errors import TableStateError
+    from ricochet_math.games.rococo.rules import RococoRules
+
+    rules = RococoRules(players=3, max_raises=1)
+    game = RococoGame(rules, list(range(52)), first=1)
+    assert (game.current_seat(), game.phase) == (1, "blind") and game.legal_actions()[0] == "look"
+    game.apply(("blind", 2))
+    assert (game.current_seat(), game.phase) == (2, "blind-facing")
+    assert game.legal_actions() == ["fold", "call", *[("raise", a) for a in range(1, 11)]]
+    game.apply(("raise", 3))  # the one raise allowed
+    assert game.legal_actions() == ["fold", "call"]
+    with pytest.raises(TableStateError, match="cannot"):
+        game.apply(("raise", 1))
+    game.apply("fold")  # seat 0
+    assert game.current_seat() == 1 and game.legal_actions() == ["fold", "call"]  # the blind player defends
+    game.apply("call")
+    for _ in range(2):
+        assert game.phase == "exchange"
+        game.apply(31)  # stand pat
+    assert game.phase == "open"
+    game.apply("check")
+    game.apply("check")
+    assert game.is_terminal() and game.record.outcome == CARRY
+    assert game.record.contributions == [1, 6, 6] and "seat 3 raises 3 (stake 6)" in "\n".join(game.history)

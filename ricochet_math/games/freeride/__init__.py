@@ -8,24 +8,25 @@ the analysis: ``docs/free-ride-poker.md``.
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.freeride.simulate``, ``rm.freeride.solve``, ...): ``simulate``
-is :func:`~ricochet_math.games.freeride.analysis.simulate_games` (whole games; ``simulate_rounds``
-plays single rounds), ``solve`` is :func:`~ricochet_math.games.freeride.solver.solve_state` and
-``build_report`` is :func:`~ricochet_math.games.freeride.report.freeride_report`, loaded on first use
+plays whole games (``simulate_rounds`` single rounds), ``solve`` is :func:`~ricochet_math.games.freeride.solver.solve_state` and
+``build_report`` is :func:`~ricochet_math.games.freeride.report.build_report`, loaded on first use
 like the other games' reports.
 """
 from __future__ import annotations
 
 from ricochet_math.games.freeride.analysis import (
-    BestResponse, FreeRideValue, GameStats, RoundStats, best_response, free_ride_value, simulate_rounds,
+    BestResponse, FreeRideValue, GameStats, RoundStats, best_response, free_ride_value, simulate, simulate_rounds,
 )
-from ricochet_math.games.freeride.analysis import simulate_games as simulate
-from ricochet_math.games.freeride.engine import GameRecord, play_game
+from ricochet_math.games.freeride.engine import GameRecord, Round, play_game
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import Solution
 from ricochet_math.games.freeride.solver import solve_state as solve
 
+#: the game contract's name for the rules class (docs/adding-a-game.md)
+Rules = FreeRideRules
+
 __all__ = [
-    "FreeRideRules", "GameRecord", "play_game",
+    "Rules", "FreeRideRules", "Round", "GameRecord", "play_game",
     "GameStats", "simulate", "RoundStats", "simulate_rounds",
     "BestResponse", "best_response", "FreeRideValue", "free_ride_value",
     "Solution", "solve",
@@ -35,6 +36,6 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "build_report":  # deferred like the other games' reports
-        from ricochet_math.games.freeride.report import freeride_report
-        return freeride_report
+        from ricochet_math.games.freeride.report import build_report
+        return build_report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,9 +20,10 @@ from ricochet_math.games.freeride.kernel import NET_OFFSET, play_games, play_rou
 from ricochet_math.games.freeride.rules import MAX_SEATS, FreeRideRules
 from ricochet_math.games.freeride.strategies import get_strategy
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
-__all__ = ["GameStats", "RoundStats", "BestResponse", "FreeRideValue", "simulate_games", "simulate_rounds",
+__all__ = ["GameStats", "RoundStats", "BestResponse", "FreeRideValue", "simulate", "simulate_games", "simulate_rounds",
            "best_response", "free_ride_value", "CANDIDATES", "table_strategies"]
 
 #: the strategies the best-response search tries by default (presets and a small grid of the family)
@@ -45,16 +46,21 @@ def table_strategies(strategies, rules: FreeRideRules) -> list[str]:
     return strategies + ["computer"] * (rules.seats_for(len(strategies)) - len(strategies))
 
 
-@dataclass(frozen=True)
-class GameStats:
+@dataclass(frozen=True, repr=False)
+class GameStats(GameResult):
     """Whole games: the summed arrays of the run (``sums``, :data:`~ricochet_math.games.freeride.kernel.GAME_FIELDS`), the seats'
-    strategies, the rules and the seed."""
+    strategies, the rules and the seed (the game contract: :class:`~ricochet_math.solvers.game_result.GameResult`)."""
+
+    SAME = ("strategies",)
 
     strategies: tuple[str, ...]
     rules: FreeRideRules
     games: int
     seed: int
     sums: dict = field(repr=False)
+    run_time: float = 0.0
+    batch_size: int = 0
+    merged_seeds: tuple[int, ...] = ()
 
     @property
     def length(self) -> Estimate:
@@ -77,7 +83,7 @@ class GameStats:
         for s, name in enumerate(self.strategies):
             w, c = self.win(s), self.chips(s)
             fr = self.sums["free_rides"][s]
-            rows.append({"seat": s, "strategy": name, "win": w.estimate, "win_low": w.low, "win_high": w.high,
+            rows.append({"seat": s + 1, "strategy": name, "win": w.estimate, "win_low": w.low, "win_high": w.high,
                          "chips": c.estimate, "chips_low": c.low, "chips_high": c.high,
                          "out": self.sums["out"][s] / self.games,
                          "starts": self.sums["starts"][s] / max(int(self.sums["rounds"][0]), 1),
@@ -96,15 +102,30 @@ class GameStats:
         nz = np.nonzero(h)[0]
         return pd.DataFrame({"rounds": nz, "share": h[nz] / h.sum()})
 
-    def summary(self) -> str:
+    def summary(self) -> dict[str, object]:
+        """Every figure by name: the run, rounds per game, the chip swing, then each seat's (from 1) share
+        of wins and final chips (:class:`~ricochet_math.solvers.stats.Estimate`)."""
+        out: dict[str, object] = {"rules": self.rules.describe(), "rules_sha256": self.rules.sha256,
+                                  "strategies": list(self.strategies), "games": self.games,
+                                  "seed": self.seed if not self.merged_seeds else list(self.seeds),
+                                  "batch_size": self.batch_size, "run_time": self.run_time,
+                                  "rounds per game": self.length, "chip swing per round": self.swing,
+                                  "unfinished games": int(self.sums["unfinished"][0])}
+        for s in range(len(self.strategies)):
+            out[f"seat {s + 1} win"] = self.win(s)
+            out[f"seat {s + 1} chips"] = self.chips(s)
+        return out
+
+    def describe(self) -> str:
         L = self.length
-        lines = [f"{self.games:,} games of Free Ride Poker, seed {self.seed}: {len(self.strategies)} seats "
+        seeds = f"seed {self.seed}" if not self.merged_seeds else f"seeds {', '.join(map(str, self.seeds))}"
+        lines = [f"{self.games:,} games of Free Ride Poker, {seeds}: {len(self.strategies)} seats "
                  f"({', '.join(self.strategies)})",
                  f"rounds per game {L.estimate:.3f} ± {L.half_width:.3f}; chip swing per round (rms) "
                  f"{self.swing:.2f}; unfinished games {int(self.sums['unfinished'][0])}"]
         for s, name in enumerate(self.strategies):
             w = self.win(s)
-            lines.append(f"  seat {s} {name}: wins {100 * w.estimate:.2f} ± {100 * w.half_width:.2f} %")
+            lines.append(f"  seat {s + 1} {name}: wins {100 * w.estimate:.2f} ± {100 * w.half_width:.2f} %")
         return "\n".join(lines)
 
 
@@ -131,13 +152,25 @@ class RoundStats:
         for s, name in enumerate(self.strategies):
             e, p = self.net(s), self.net_by_position(s)
             fs = self.sums["fold_stage"][s] / n
-            rows.append({"seat": s, "strategy": name, "net": e.estimate, "net_low": e.low, "net_high": e.high,
+            rows.append({"seat": s + 1, "strategy": name, "net": e.estimate, "net_low": e.low, "net_high": e.high,
                          "win": self.sums["win"][s] / n, "position": s, "net_at_position": p.estimate,
                          "net_at_position_low": p.low, "net_at_position_high": p.high,
                          **{f"fold_{k}": fs[k] for k in range(5)}, "to_the_end": fs[5]})
         return pd.DataFrame(rows)
 
-    def summary(self) -> str:
+    def summary(self) -> dict[str, object]:
+        """Every figure by name: the run, the showdown rate, each seat's (from 1) net chips per round and the
+        net chips by position after the starter (:class:`~ricochet_math.solvers.stats.Estimate`)."""
+        out: dict[str, object] = {"rules": self.rules.describe(), "strategies": list(self.strategies),
+                                  "rounds": self.rounds, "seed": self.seed,
+                                  "showdowns per round": self.sums["showdowns"][0] / self.rounds}
+        for s in range(len(self.strategies)):
+            out[f"seat {s + 1} net"] = self.net(s)
+        for p in range(len(self.strategies)):
+            out[f"position {p} net"] = self.net_by_position(p)
+        return out
+
+    def describe(self) -> str:
         lines = [f"{self.rounds:,} rounds, seed {self.seed}; showdowns {self.sums['showdowns'][0] / self.rounds:.3f}"]
         for p in range(len(self.strategies)):
             e = self.net_by_position(p)
@@ -156,14 +189,23 @@ def _check(strategies, rules):
     return strategies, rules
 
 
-def simulate_games(strategies: Sequence, rules: FreeRideRules | None = None, *, games: int = 10_000,
-                   seed: int | None = 2026, workers: int | None = None, batch_size: int = 2_000) -> GameStats:
+def simulate(rules: FreeRideRules | None = None, strategies: Sequence = ("computer",), games: int = 10_000,
+             seed: int | None = None, *, workers: int | None = None, executor=None, progress: bool = False,
+             batch_size: int = 2_000) -> GameStats:
     """Play ``games`` whole games (one strategy per seat, filled with computer players up to the rules'
-    ``min_seats``) and return their :class:`GameStats`."""
+    ``min_seats``) and return their :class:`GameStats`.  ``seed``: None for fresh entropy (recorded);
+    ``workers`` / ``executor`` (a ``LocalExecutor``) do not change a digit."""
     strategies, rules = _check(strategies, rules)
     games = check_whole(games, "games")
-    run = run_batches(partial(play_games, strategies, rules), games, seed, batch_size=batch_size, workers=workers)
-    return GameStats(strategies, rules, games, run.seed, dict(run.sums))
+    run = run_batches(partial(play_games, strategies, rules), games, seed, batch_size=batch_size, workers=workers,
+                      executor=executor, progress=progress)
+    return GameStats(strategies, rules, games, run.seed, dict(run.sums), run.run_time, run.batch_size)
+
+
+def simulate_games(strategies: Sequence, rules: FreeRideRules | None = None, *, games: int = 10_000,
+                   seed: int | None = 2026, workers: int | None = None, batch_size: int = 2_000) -> GameStats:
+    """:func:`simulate` with the arguments in their order before the game contract (strategies first)."""
+    return simulate(rules, strategies, games, seed, workers=workers, batch_size=batch_size)
 
 
 def simulate_rounds(strategies: Sequence, rules: FreeRideRules | None = None, *, rounds: int = 100_000,
@@ -240,7 +282,7 @@ class FreeRideValue:
                          "swing": r.swing,
                          "free_rides_per_game": float(r.sums["free_rides"].sum()) / r.games,
                          "free_ride_wins_per_game": float(r.sums["free_ride_wins"].sum()) / r.games,
-                         "seat0_win": r.win(0).estimate})
+                         "seat1_win": r.win(0).estimate})
         return pd.DataFrame(rows)
 
     def summary(self) -> str:

@@ -6,7 +6,7 @@ integers (``rank*4 + suit``); a deck is any sequence of distinct cards, dealt fr
 gets ``deck[5s:5s+5]``, refills come from ``deck[5*seats:]`` in the order the cards are played.
 
 >>> from ricochet_math.games.freeride.engine import play_game
->>> game = play_game(["computer"] * 4, seed=7)
+>>> game = play_game(None, ["computer"] * 4, seed=7)
 >>> game.rounds > 0 and sum(game.chips) == 4 * 50
 True
 """
@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ricochet_math.arguments import check_seed, check_whole
-from ricochet_math.engine.shuffle import seed_state
+from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.cards import format_card, format_cards
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.evaluator.names import describe
 from ricochet_math.games.freeride.rules import HAND, MAX_SEATS, PLAYS, FreeRideRules
 from ricochet_math.games.freeride.strategies import FOLD, View, get_strategy
+from ricochet_math.random_streams import Xoshiro256, resolve_seed
 
 __all__ = ["Round", "RoundRecord", "GameRecord", "play_round", "play_game", "game_decks", "player_leaves"]
 
@@ -81,7 +81,7 @@ class Round:
         self.free_rides = [0] * n
         self.pot = int(carry)
         self.history: list[str] = [
-            "deal: " + "; ".join(f"seat {s} {format_cards(self.hands[s])}" for s in range(n))]
+            "deal: " + "; ".join(f"seat {s + 1} {format_cards(self.hands[s])}" for s in range(n))]
         self.opening = rules.opening == "card"
         self.opening_cards: list[int | None] = [None] * n
         self.turn = 0
@@ -92,10 +92,10 @@ class Round:
         if not self.opening:
             if rules.opening == "hand":
                 low = min(range(n), key=lambda s: self.hands[s][0])
-                self.history.append(f"seat {low} holds the lowest card, {format_card(self.hands[low][0])}, and starts")
+                self.history.append(f"seat {low + 1} holds the lowest card, {format_card(self.hands[low][0])}, and starts")
             else:
                 low = index % n
-                self.history.append(f"seat {low} starts (rotation)")
+                self.history.append(f"seat {low + 1} starts (rotation)")
             self.starter = self.turn = low
 
     # ------------------------------------------------------------------ the state machine
@@ -151,11 +151,11 @@ class Round:
                 self.hands[t].remove(c)
                 self.up[t].append(c)
                 drawn = self._refill(t)
-                self.history.append(f"seat {t} opens {format_card(c)}" + (f", draws {format_card(drawn)}"
+                self.history.append(f"seat {t + 1} opens {format_card(c)}" + (f", draws {format_card(drawn)}"
                                                                          if drawn is not None else ""))
             self.opening = False
             low = min(range(self.n), key=lambda t: self.up[t][0])
-            self.history.append(f"seat {low} shows the lowest card and starts")
+            self.history.append(f"seat {low + 1} shows the lowest card and starts")
             self.starter = self.turn = low
             return
         if action == FOLD:
@@ -166,7 +166,7 @@ class Round:
             self.active[s] = False
             self.fold_stage[s] = k
             forced = " (no free ride: cannot cover the next card)" if self.forced_fold(s) else ""
-            self.history.append(f"seat {s} folds with {k} face up, pays {paid}{forced}"
+            self.history.append(f"seat {s + 1} folds with {k} face up, pays {paid}{forced}"
                                 + (" and is out" if self.chips[s] == 0 else ""))
         else:
             if self.chips[s] < self.exposure(s):
@@ -180,7 +180,7 @@ class Round:
                 what = f"plays {format_card(action)}"
             drawn = self._refill(s) if self.played(s) < PLAYS or self.rules.refill_after_last else None
             free = " (free ride)" if self.chips[s] < self.exposure_after(s) else ""
-            self.history.append(f"seat {s} {what}{free}" + (f", draws {format_card(drawn)}" if drawn is not None else ""))
+            self.history.append(f"seat {s + 1} {what}{free}" + (f", draws {format_card(drawn)}" if drawn is not None else ""))
         self._advance()
 
     def exposure_after(self, s: int) -> int:
@@ -214,7 +214,7 @@ class Round:
         for t in live:
             cards = self.up[t] + [self.down[t]]
             self.values[t] = int(eval5(*cards))
-            self.history.append(f"showdown: seat {t} {format_cards(cards)}, {describe(self.values[t])}")
+            self.history.append(f"showdown: seat {t + 1} {format_cards(cards)}, {describe(self.values[t])}")
         best = max(self.values[t] for t in live)
         winners = [t for t in self._from_starter() if t in live and self.values[t] == best]
         for t in live:
@@ -222,7 +222,7 @@ class Round:
                 paid = min(self.rules.showdown_loss, self.chips[t])
                 self.chips[t] -= paid
                 self.pot += paid
-                self.history.append(f"seat {t} loses the showdown, pays {paid}"
+                self.history.append(f"seat {t + 1} loses the showdown, pays {paid}"
                                     + (" and is out" if self.chips[t] == 0 else ""))
         self._settle(winners, alone=False)
 
@@ -241,7 +241,7 @@ class Round:
         self.winners = winners
         how = "is the last player in" if alone else "has the best hand"
         if len(winners) == 1:
-            self.history.append(f"seat {winners[0]} {how} and takes {self.pot - carry}")
+            self.history.append(f"seat {winners[0] + 1} {how} and takes {self.pot - carry}")
         else:
             self.history.append(f"seats {', '.join(map(str, winners))} tie and split {self.pot - carry}"
                                 + (f"; {carry} left in the middle" if carry else ""))
@@ -284,7 +284,7 @@ class GameRecord:
             lines.append(f"round {i + 1} (chips {r.chips_before})")
             lines += ["  " + h for h in r.history]
         lines.append(f"game over after {self.rounds} rounds: chips {self.chips}; winner"
-                     f"{'s' if len(self.winners) > 1 else ''} seat {', '.join(map(str, self.winners))}")
+                     f"{'s' if len(self.winners) > 1 else ''} seat {', '.join(str(w + 1) for w in self.winners)}")
         return "\n".join(lines)
 
 
@@ -306,40 +306,18 @@ def player_leaves(chips: Sequence[int], seat: int, middle: int = 0) -> list[int]
 def game_decks(seed_sequence: np.random.SeedSequence):
     """The decks a game is dealt, round after round: xoshiro256** seeded from ``seed_sequence``, a full
     Fisher-Yates of a deck that is not reset between rounds (pure Python; the kernel's twin)."""
-    s = [int(x) for x in seed_state(seed_sequence)]
-    m64 = (1 << 64) - 1
+    rng = Xoshiro256(seed_sequence)
     deck = list(range(52))
-
-    def nxt() -> int:
-        result = (((s[1] * 5) & m64) << 7 | ((s[1] * 5) & m64) >> 57) & m64
-        result = (result * 9) & m64
-        t = (s[1] << 17) & m64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = ((s[3] << 45) | (s[3] >> 19)) & m64
-        return result
-
     while True:
-        for i in range(52):
-            m = 52 - i
-            while True:
-                prod = (nxt() >> 32) * m
-                low = prod & 0xFFFFFFFF
-                if low >= m or low >= (0x100000000 - m) % m:
-                    break
-            j = i + (prod >> 32)
-            deck[i], deck[j] = deck[j], deck[i]
+        rng.shuffle_prefix(deck, 52)
         yield list(deck)
 
 
-def play_game(strategies: Sequence, rules: FreeRideRules | None = None, *, seed=None, decks=None,
-              chips: Sequence[int] | None = None) -> GameRecord:
+def play_game(rules: FreeRideRules | None = None, strategies: Sequence = ("computer",) * 4, seed=None, *,
+              decks=None, chips: Sequence[int] | None = None) -> GameRecord:
     """Play a whole game, one strategy per seat (names, :class:`~.strategies.Threshold` or any
-    ``decide(view)`` callable), from ``seed`` (a whole number or a ``SeedSequence``) or an iterable of
-    ``decks``.  The game ends after the round in which a player runs out of chips."""
+    ``decide(view)`` callable), from ``seed`` (a whole number or a ``SeedSequence``; None: fresh entropy)
+    or an iterable of ``decks``.  The game ends after the round in which a player runs out of chips."""
     rules = rules or FreeRideRules()
     if not isinstance(rules, FreeRideRules):
         raise RuleError(f"rules must be FreeRideRules or None, got {type(rules).__name__}")
@@ -350,7 +328,7 @@ def play_game(strategies: Sequence, rules: FreeRideRules | None = None, *, seed=
                         f"got {len(strategies)}")
     deciders = [s if callable(s) and not hasattr(s, "decide") else get_strategy(s).decide for s in strategies]
     if decks is None:
-        ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(check_seed(seed))
+        ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(resolve_seed(seed))
         decks = game_decks(ss)
     elif isinstance(decks, (str, bytes)) or not hasattr(decks, "__iter__"):
         raise RuleError(f"decks must be an iterable of decks (one per round), got {decks!r:.60}")

@@ -2,8 +2,8 @@
 rounds and of whole games.  Tested equal to the readable engine chip for chip (``tests/games``).
 
 Dealing: each batch seeds xoshiro256** from its ``SeedSequence``
-(:func:`~ricochet_math.engine.shuffle.seed_state`) and every round fully shuffles a deck that is not
-reset between rounds (:func:`~ricochet_math.engine.shuffle.shuffle_prefix` over 52 cards), so the cards
+(:func:`~ricochet_math.random_streams.seed_state`) and every round fully shuffles a deck that is not
+reset between rounds (:func:`~ricochet_math.random_streams.shuffle_prefix` over 52 cards), so the cards
 of the ``r``-th round of a batch never depend on the strategies.  :func:`~ricochet_math.games.freeride.engine.game_decks` is the
 pure-Python twin of that dealing.
 
@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.engine.shuffle import seed_state, shuffle_prefix
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.games.freeride.rules import FreeRideRules, RuleSlot, rules_vector
 from ricochet_math.games.freeride.strategies import kernel_decide, strategy_rows
+from ricochet_math.random_streams import seed_state, shuffle_prefix
 
 __all__ = ["GAME_FIELDS", "ROUND_FIELDS", "NET_OFFSET", "NET_BINS", "LENGTH_BINS", "play_games", "play_rounds",
            "game_chips_kernel", "game_trajectory"]

@@ -15,12 +15,10 @@ ride; two-player decisions from the solver; provenance.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import time
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 
@@ -30,11 +28,12 @@ from ricochet_math.games.freeride.analysis import (
 )
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
+from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
 
-__all__ = ["FreeRideReport", "freeride_report", "REPORT_KIND"]
+__all__ = ["build_report", "freeride_report", "REPORT_KIND"]
 
 REPORT_KIND = "freeride-report"
 
@@ -52,22 +51,6 @@ _READINGS = {
     "min_seats": "seed: computer players fill a table to four",
     "max_rounds": "a cap for the kernels (never reached in these runs)",
 }
-
-
-@dataclass(frozen=True)
-class FreeRideReport:
-    """What :func:`freeride_report` wrote: the folder, its files and the tables by name."""
-
-    out_dir: Path
-    files: tuple[Path, ...]
-    tables: dict
-    seconds: float
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame({"file": [str(p) for p in self.files]})
-
-    def summary(self) -> str:
-        return f"Free Ride report written to {self.out_dir} ({len(self.files)} files, {self.seconds:.0f} s)"
 
 
 def _ci(e, digits=2, scale=1.0) -> str:
@@ -90,10 +73,11 @@ def _rules_section(rules: FreeRideRules) -> Section:
     return s
 
 
-def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = None, games: int = 4_000,
-                    rounds: int = 100_000, seed: int = 2026, seats=(2, 3, 4, 5, 6), candidates=CANDIDATES,
-                    reproducible: bool = False, workers: int | None = None) -> FreeRideReport:
-    """Compute and write the short report (see the module docstring) into ``out_dir``.
+def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = None, games: int = 4_000,
+                 rounds: int = 100_000, seed: int = 2026, seats=(2, 3, 4, 5, 6), candidates=CANDIDATES,
+                 reproducible: bool = False, workers: int | None = None) -> ReportResult:
+    """Compute and write the short report (see the module docstring) into ``out_dir``; returns the casino
+    report's :class:`~ricochet_math.reports.build.ReportResult`.
 
     ``games``: games per simulated configuration; ``rounds``: rounds for the starting-player effect;
     ``seed``: the one seed of every run (common random numbers); ``reproducible``: leave the date out so
@@ -142,7 +126,7 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     seat_rows = []
     for s in range(4):
         w, p = g4.win(s), r4.net_by_position(s)
-        seat_rows.append({"seat": s, "win": w.estimate, "win_low": w.low, "win_high": w.high,
+        seat_rows.append({"seat": s + 1, "win": w.estimate, "win_low": w.low, "win_high": w.high,
                           "position": s, "net_per_round": p.estimate, "net_low": p.low, "net_high": p.high})
     seat_frame = pd.DataFrame(seat_rows)
     s4.p("Four computer players. Seats differ only through ties (the odd chips go in turn order) and chance: "
@@ -151,14 +135,14 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
          "highest, so hers is the weakest hand at the table (docs/free-ride-poker.md compares the readings).")
     s4.table("Win rate by seat (games) and net chips per round by position after the starter (rounds)",
              ["seat / position", "game win %", "net chips per round"],
-             [[str(r.seat), _ci(g4.win(r.seat), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
+             [[str(r.seat), _ci(g4.win(r.seat - 1), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
               for r in seat_frame.itertuples()], csv="seats", data=seat_frame)
     sections.append(s4)
 
     s5 = Section("5", "Best response among the strategies")
     br = best_response(candidates, seats, rules=rules, games=games, seed=seed, workers=workers)
     bt = br.to_frame()
-    s5.p("Each candidate strategy in seat 0 against computer players in the other seats; the table shows the "
+    s5.p("Each candidate strategy in seat 1 against computer players in the other seats; the table shows the "
          "three best by win rate at each table size (all candidates in the CSV). Strategies: thresholds on the "
          "plan (the best hand she can finish with from what she holds) by cards face up, which card to show "
          "(strong, weak, hide) and 'wary' (fold when a visible board alone beats the plan).")
@@ -217,13 +201,9 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     sections.append(s7)
 
     date = provenance.build_date(reproducible)
-    digest = hashlib.sha256(repr(rules).encode()).hexdigest()
-    adapter = SimpleNamespace(name="free-ride", source=None, sha256=digest)
-    prov = provenance.provenance_rows(adapter, SimpleNamespace(name="custom"), list(seats), games, seed, date)
-    prov = [(k, v, vol) for k, v, vol in prov if k not in ("rule set", "rule set sha256", "arguments")]
-    prov[-1:-1] = [("rules", rules.summary(), False), ("rules sha256 (of their repr)", digest, False),
-                   ("arguments", f"games={games} rounds={rounds} seed={seed} seats={','.join(map(str, seats))}",
-                    False)]
+    digest = rules.sha256
+    prov = provenance.rules_provenance_rows(rules, {"games": games, "rounds": rounds, "seed": seed,
+                                                    "seats": ",".join(map(str, seats))}, date)
     s8 = Section("8", "Provenance")
     from ricochet_math.reports.document import Volatile
     s8.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
@@ -235,5 +215,9 @@ def freeride_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None =
     subtitle = [f"{games:,} games per configuration, seed {seed}; 95% confidence intervals."]
     written = write_report_folder(out, sections, {"provenance": prov_frame}, title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "games": games, "rules_sha256": digest})
-    files, tables = written.files, written.tables
-    return FreeRideReport(out, files, tables, time.perf_counter() - t0)
+    return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
+                        seconds=time.perf_counter() - t0, notes=written.notes)
+
+
+#: the name before the game contract (issue 26)
+freeride_report = build_report

@@ -38,6 +38,7 @@ from enum import IntEnum
 import numpy as np
 
 from ricochet_math.errors import RuleError
+from ricochet_math.game_rules import GameRules
 
 __all__ = ["FreeRideRules", "OPENINGS", "ODD_CHIPS", "MAX_SEATS", "HAND", "PLAYS", "rules_vector", "RuleSlot"]
 
@@ -51,13 +52,15 @@ PLAYS = 5
 
 
 @dataclass(frozen=True)
-class FreeRideRules:
+class FreeRideRules(GameRules):
     """Options of a Free Ride Poker game (chips are whole numbers; defaults: the seed and our readings).
 
     ``fold_costs[k]``: chips a fold costs with ``k`` cards face up (0..4; the seed's 1, 2, 3, 5 for 1..4
     cards; index 0 is used only by the ``hand`` and ``rotate`` openings).  ``showdown_loss``: what each
     showdown loser pays (10).
     """
+
+    GAME = "Free Ride Poker"
 
     start_chips: int = 50
     fold_costs: tuple[int, int, int, int, int] = (0, 1, 2, 3, 5)

@@ -11,7 +11,7 @@ from a deal of two cards each), ``analysis`` (simulations and the fairness tests
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.home.simulate``, ``rm.home.solve``, ...).  ``build_report``
-(``report.build_home_report``) is loaded on first use: the report pulls in the report machinery,
+(``report.build_report``) is loaded on first use: the report pulls in the report machinery,
 which every ``ricochet home`` command would otherwise pay for at start-up.
 """
 from __future__ import annotations
@@ -25,8 +25,11 @@ from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, Solution, position, solve
 from ricochet_math.games.home.tree_size import TreeSize, count_positions, estimate_positions, knuth_tree
 
+#: the game contract's name for the rules class (docs/adding-a-game.md)
+Rules = HomeRules
+
 __all__ = [
-    "HomeRules", "HomeGame", "GameRecord", "play_game",
+    "Rules", "HomeRules", "HomeGame", "GameRecord", "play_game",
     "HomeSimulation", "simulate", "simulate_games",
     "Position", "position", "Solution", "solve", "ExactSolver", "solve_exact", "solve_deals",
     "game_positions", "shortcut_error",
@@ -37,6 +40,6 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "build_report":  # deferred (see the module docstring)
-        from ricochet_math.games.home.report import build_home_report
-        return build_home_report
+        from ricochet_math.games.home.report import build_report
+        return build_report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

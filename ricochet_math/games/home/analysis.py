@@ -31,11 +31,12 @@ from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import RANKS
 from ricochet_math.games.home.deal import batch_decks
-from ricochet_math.games.home.engine import STATUS_NAMES, play_game
+from ricochet_math.games.home.engine import STATUS_NAMES, play_deck
 from ricochet_math.games.home.kernel import Records, play_batch
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.strategies import HomeStrategy, parse_strategies
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.linear import gram, wald_statistic
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
@@ -73,9 +74,12 @@ def _wald(total: np.ndarray, cross: np.ndarray, n: int, what: str) -> EqualityTe
     return EqualityTest(what, w, k - 1, float(chi2.sf(w, k - 1)), float(mean.max() - mean.min()))
 
 
-@dataclass(frozen=True)
-class HomeSimulation:
-    """A simulated run: the sums of ``games`` games (``sums[name]``), with the rules, strategies and seeding."""
+@dataclass(frozen=True, repr=False)
+class HomeSimulation(GameResult):
+    """A simulated run: the sums of ``games`` games (``sums[name]``), with the rules, strategies and seeding
+    (the game contract: :class:`~ricochet_math.solvers.game_result.GameResult`)."""
+
+    SAME = ("strategies", "engine")
 
     rules: HomeRules
     strategies: tuple[str, ...]
@@ -85,6 +89,7 @@ class HomeSimulation:
     run_time: float
     sums: Mapping[str, np.ndarray] = field(repr=False)
     engine: str = "kernel"
+    merged_seeds: tuple[int, ...] = ()
 
     # ---------------------------------------------------------- tables
     def _rows(self, prefix: str, counts) -> pd.DataFrame:
@@ -150,10 +155,31 @@ class HomeSimulation:
         return self.by_seat()
 
     def summary(self) -> dict[str, object]:
+        """Every figure by name: the run, the whole-game figures (:class:`~ricochet_math.solvers.stats.Estimate`),
+        each seat's (from 1) win rate and EV, and the Wald tests."""
         o = self.overall()
-        return {"rules": self.rules.name, "strategies": ", ".join(sorted(set(self.strategies))), "games": self.games,
-                "seed": self.seed, **{k: v for k, v in o.items()},
+        s, g, seats = self.sums, float(self.games), {}
+        for i in range(self.rules.players):
+            seats[f"seat {i + 1} ev"] = mean_ci(s["seat_net"][i], s["seat_net_sq"][i], g)
+            seats[f"seat {i + 1} win_rate"] = mean_ci(s["seat_share"][i], s["seat_share_sq"][i], g).clipped()
+        return {"rules": self.rules.name, "rules_sha256": self.rules.sha256,
+                "strategies": ", ".join(sorted(set(self.strategies))), "games": self.games,
+                "seed": self.seed if not self.merged_seeds else list(self.seeds), "run_time": self.run_time,
+                **{k: v for k, v in o.items()}, **seats,
                 "seat_test": self.seat_test().summary(), "order_test": self.order_test().summary()}
+
+    def describe(self) -> str:
+        o = self.overall()
+        seeds = f"seed {self.seed}" if not self.merged_seeds else f"seeds {', '.join(map(str, self.seeds))}"
+        lines = [f"{self.rules.summary()}; {self.games:,} games ({self.engine}), {seeds}, {self.run_time:.1f} s",
+                 f"pot {o['pot'].estimate:.3f} ± {o['pot'].half_width:.3f} chips, cards bought "
+                 f"{o['cards_bought'].estimate:.3f} ± {o['cards_bought'].half_width:.3f} a game"]
+        for row in self.by_seat().itertuples():
+            lines.append(f"seat {row.seat} ({row.strategy}): win {100 * row.win_rate:.2f} ± "
+                         f"{50 * (row.win_rate_high - row.win_rate_low):.2f} %, EV {row.ev:+.3f} ± "
+                         f"{(row.ev_high - row.ev_low) / 2:.3f} chips")
+        lines += [self.seat_test().summary(), self.order_test().summary()]
+        return "\n".join(lines)
 
 
 def record_sums(rec: Records, players: int) -> dict[str, np.ndarray]:
@@ -210,9 +236,13 @@ def _start_cards_first(rec: Records, start_cards: int) -> Records:
     return Records(**{**rec.__dict__, "cards": cards})
 
 
-def simulate(rules: HomeRules, strategies="pot-odds", games: int = 100_000, seed: int | None = None, *,
-             batch_size: int = 10_000, workers: int | None = None) -> HomeSimulation:
-    """Simulate ``games`` games on the numba kernel (one strategy name for every seat, or one per seat)."""
+def simulate(rules: HomeRules | None = None, strategies="pot-odds", games: int = 100_000, seed: int | None = None, *,
+             workers: int | None = None, executor=None, progress: bool = False,
+             batch_size: int = 10_000) -> HomeSimulation:
+    """Simulate ``games`` games on the numba kernel (one strategy name for every seat, or one per seat).
+    ``seed``: None for fresh entropy (recorded); ``workers`` / ``executor`` (a ``LocalExecutor``) do not
+    change a digit; ``progress``: a progress bar on stderr."""
+    rules = rules or HomeRules()
     strategies = _strategies(strategies, rules)
     games = check_whole(games, "games")
     seed = check_seed(seed)
@@ -222,7 +252,8 @@ def simulate(rules: HomeRules, strategies="pot-odds", games: int = 100_000, seed
         return record_sums(_start_cards_first(play_batch(rules, strategies, decks, seeds), rules.start_cards),
                            rules.players)
 
-    run = run_batches(play, games, seed, batch_size=batch_size, workers=workers)
+    run = run_batches(play, games, seed, batch_size=batch_size, workers=workers, executor=executor,
+                      progress=progress)
     return HomeSimulation(rules, tuple(s.name for s in strategies), games, run.seed, batch_size, run.run_time,
                           run.sums)
 
@@ -251,7 +282,7 @@ def simulate_games(rules: HomeRules, strategies="optimal", games: int = 1_000, s
 
     def play(seed_sequence: np.random.SeedSequence, length: int):
         decks, seeds = batch_decks(seed_sequence, length, rules.deck_size)
-        recs = [play_game(rules, strategies, decks[g], int(seeds[g])) for g in range(length)]
+        recs = [play_deck(rules, strategies, decks[g], int(seeds[g])) for g in range(length)]
         return record_sums(_start_cards_first(records_of_games(recs, rules.players), rules.start_cards),
                            rules.players)
 

@@ -34,11 +34,11 @@ from ricochet_math.arguments import check_finite, check_instance, check_seed, ch
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.games.home import exact as _exact
-from ricochet_math.games.home.exact import ExactSolver, _mask
+from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.hands import hand_keys
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import MAX_POT
-from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, View, _pot_odds
+from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, View, pot_odds_buy
 
 __all__ = ["DealError", "deal_error", "lift_chances", "pot_odds_exact"]
 
@@ -73,7 +73,7 @@ def lift_chances(hand, target: int, unseen, room: int) -> np.ndarray:
 
 
 def pot_odds_exact(view: View, theta: float = 1.0) -> int:
-    """The pot-odds rule (``strategies._pot_odds``) with its lift chances exact instead of sampled."""
+    """The pot-odds rule (``strategies.pot_odds_buy``) with its lift chances exact instead of sampled."""
     p = lift_chances(view.hand, view.target, view.unseen, view.room)
     best, best_value = 0, 0.0
     for k in range(1, view.room + 1):
@@ -141,7 +141,7 @@ class _Evaluator:
 
     def __init__(self, rules, solver: ExactSolver, exact_room: int, states: np.ndarray):
         self.rules, self.solver, self.exact_room, self.states = rules, solver, exact_room, states
-        self.buf = np.zeros((_exact._LEVELS, 8), dtype=np.int64)
+        self.buf = np.zeros((_exact.MAX_LEVELS, 8), dtype=np.int64)
         self.memo: dict = {}
         self.dists: dict = {}
         self.decisions: dict = {}
@@ -157,9 +157,9 @@ class _Evaluator:
 
     def exact_value(self, h: int, o: int, pot: int, r: int) -> float:
         s = self.solver
-        v = _exact._value(np.uint64(h), np.uint64(o), np.int64(pot), np.int64(r), 1, s.keys, s.vals, s.stats,
+        v = _exact.subgame_value(np.uint64(h), np.uint64(o), np.int64(pot), np.int64(r), 1, s.keys, s.vals, s.stats,
                           s.params, s.live_mask, self.buf)
-        if s.stats[_exact._OVERFLOW]:
+        if s.stats[_exact.STAT_OVERFLOW]:
             raise RicochetError("deal error: the solver's table filled up (solve the root first, in a table "
                                 "large enough)")
         return float(v)
@@ -178,7 +178,7 @@ class _Evaluator:
         key = (h, o, pot)
         if key not in self.dists:
             view = self.view(h, o, pot)
-            ks = [_pot_odds(view, 1.0, [int(s)]) for s in self.states]
+            ks = [pot_odds_buy(view, 1.0, [int(s)]) for s in self.states]
             self.dists[key] = {k: ks.count(k) / len(ks) for k in sorted(set(ks))}
             self.dists[key, "exact-pk"] = pot_odds_exact(view)
         return self.dists[key]
@@ -214,7 +214,7 @@ class _Evaluator:
         return v
 
     def deal(self, h: int, o: int, pot: int, r: int, seat: int, prof) -> float:
-        """``h``'s future net with ``r`` paid cards to come (exact._value's chance node)."""
+        """``h``'s future net with ``r`` paid cards to come (exact.subgame_value's chance node)."""
         if self.room_total(h, o) - 1 <= self.exact_room:
             return self.exact_value(h, o, pot, r)
         key = (h, o, pot, r, seat, prof)
@@ -264,7 +264,7 @@ def deal_error(rules: HomeRules, first, second, pot: int | None = None, *, exact
     solver = solver or ExactSolver(rules, capacity=1 << 20, max_capacity=1 << 28)
     if solver.dead:
         raise RicochetError("deal error: two live hands and no dead cards")
-    ma, mb = _mask(a), _mask(b)
+    ma, mb = card_mask(a), card_mask(b)
     t0 = time.perf_counter()
     root = float(solver.values([ma], [mb], [pot])[0])
     solved = time.perf_counter() - t0

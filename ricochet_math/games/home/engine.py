@@ -29,12 +29,14 @@ import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed
 from ricochet_math.errors import TableStateError
+from ricochet_math.games.home.deal import deal_deck
 from ricochet_math.games.home.hands import describe_hand, hand_keys, show
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.strategies import HomeStrategy, View, parse_strategies
+from ricochet_math.random_streams import resolve_seed
 
 __all__ = ["WON", "SPLIT", "FOLDED", "BEATEN", "STUCK", "LOST", "STATUS_NAMES", "HomeGame", "GameRecord",
-           "SeatResult", "LogEntry", "play_game", "format_history"]
+           "SeatResult", "LogEntry", "play_game", "play_deck", "format_history"]
 
 # seat statuses at the end (the kernel's codes)
 WON, SPLIT, FOLDED, BEATEN, STUCK, LOST = 0, 1, 2, 3, 4, 5
@@ -56,7 +58,8 @@ class LogEntry:
 
 
 class HomeGame:
-    """The game as a state machine (``current_seat``, ``max_buy``, ``apply``, ``is_terminal``, ``net``).
+    """The game as a state machine (``current_seat``, ``legal_actions``, ``apply``, ``is_terminal``, ``history``,
+    ``net``).
 
     ``deck``: the dealing order (the first ``players * start_cards`` cards are the deal).
     Money in chips.  Folded and beaten hands keep their cards face up (``hands``) but are out.
@@ -124,6 +127,19 @@ class HomeGame:
 
     def is_terminal(self) -> bool:
         return self.current is None
+
+    def current_seat(self) -> int | None:
+        """The seat to act (the lowest live hand), None once the game is over."""
+        return self.current
+
+    def legal_actions(self) -> list[int]:
+        """Cards the current seat may buy: 0 (fold) to :meth:`max_buy`."""
+        return [] if self.current is None else list(range(self.max_buy() + 1))
+
+    @property
+    def history(self) -> list[LogEntry]:
+        """The hand history so far (ante, deal, every buy, who is out and why, the end)."""
+        return self.log
 
     def view(self) -> View:
         s = self.current
@@ -260,9 +276,22 @@ class GameRecord:
         return format_history(self)
 
 
-def play_game(rules: HomeRules, strategies, deck, rng_seed: int = 0) -> GameRecord:
+def play_game(rules: HomeRules | None = None, strategies="pot-odds", seed=None, *, deck=None,
+              rng_seed: int | None = None) -> GameRecord:
+    """Play one game with one strategy per seat (names or :class:`HomeStrategy`), dealt from ``seed``
+    (:func:`~.deal.deal_deck`; None: fresh entropy) or from a given ``deck`` (the dealing order);
+    ``rng_seed`` seeds the pot-odds draws (default: the seed)."""
+    rules = rules or HomeRules()
+    seed = resolve_seed(seed)
+    if deck is None:
+        deck = deal_deck(rules, seed=seed)
+    return play_deck(rules, strategies, deck, seed if rng_seed is None else rng_seed)
+
+
+def play_deck(rules: HomeRules, strategies, deck, rng_seed: int = 0) -> GameRecord:
     """Play one game from ``deck`` (the dealing order) with one strategy per seat (names or
-    :class:`HomeStrategy`); ``rng_seed`` seeds the pot-odds draws (the kernel's per-game seed)."""
+    :class:`HomeStrategy`); ``rng_seed`` seeds the pot-odds draws (the kernel's per-game seed, so the
+    kernel's batch replays here game for game)."""
     check_instance(rules, HomeRules, "rules")
     rng_seed = check_seed(rng_seed, "rng_seed", allow_none=False)
     if isinstance(strategies, str) or not isinstance(strategies, (list, tuple)) or \

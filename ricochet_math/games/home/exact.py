@@ -48,7 +48,7 @@ from ricochet_math.games.home.hands import hand_keys
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import Position, Solution
 
-__all__ = ["ExactSolver", "exact_solver", "solve_exact", "exact_buy", "DealValue", "DealTable", "solve_deals",
+__all__ = ["subgame_value", "MAX_LEVELS", "STAT_COUNT", "STAT_OVERFLOW", "STAT_PROBES", "card_mask", "popcount", "ExactSolver", "exact_solver", "solve_exact", "exact_buy", "DealValue", "DealTable", "solve_deals",
            "exact_applies", "TableFull", "DEFAULT_CAPACITY", "SHARED_CAPACITY"]
 
 class TableFull(RicochetError):
@@ -61,15 +61,15 @@ _MAX_CAPACITY = 1 << 31
 _FILL_NUM, _FILL_DEN = 3, 4
 _EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # stats slots
-_COUNT, _OVERFLOW, _PROBES = 0, 1, 2
+STAT_COUNT, STAT_OVERFLOW, STAT_PROBES = 0, 1, 2
 # parameter slots
 _LIMIT, _DECK, _TIE_ENDS, _SHOWDOWN = 0, 1, 2, 3
 #: scratch rows, one per recursion level (a card is dealt at least every second level: <= 2 x 12 + 2)
-_LEVELS = 48
+MAX_LEVELS = 48
 
 
 @njit(inline="always")
-def _popcount(m):
+def popcount(m):
     m = m - ((m >> np.uint64(1)) & np.uint64(0x5555555555555555))
     m = (m & np.uint64(0x3333333333333333)) + ((m >> np.uint64(2)) & np.uint64(0x3333333333333333))
     m = (m + (m >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -101,11 +101,11 @@ def _slot(keys, a, b2):
 
 
 @njit(cache=False)  # a recursive kernel: numba's cache cannot reload it
-def _value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
+def subgame_value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
     """The acting hand ``a``'s expected future net (chips) against ``b`` at pot ``pot``:
     ``r = 0`` before it chooses (fold or buy k), ``r >= 1`` with ``r`` paid cards still to come
     one at a time (``a`` is the lowest hand, the caller has settled that it may act)."""
-    if stats[_OVERFLOW] != 0:
+    if stats[STAT_OVERFLOW] != 0:
         return 0.0
     b2 = b | (np.uint64(pot) << np.uint64(56))
     i = _slot(keys, a, b2)
@@ -114,21 +114,21 @@ def _value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
         if v == v:  # not NaN: solved already
             return v
     else:
-        if (stats[_COUNT] + 1) * _FILL_DEN > keys.shape[0] * _FILL_NUM:
-            stats[_OVERFLOW] = 1
+        if (stats[STAT_COUNT] + 1) * _FILL_DEN > keys.shape[0] * _FILL_NUM:
+            stats[STAT_OVERFLOW] = 1
             return 0.0
         keys[i, 0] = a
         keys[i, 1] = b2
-        stats[_COUNT] += 1
+        stats[STAT_COUNT] += 1
     limit, deck = params[_LIMIT], params[_DECK]
     unseen = live_mask & ~a & ~b
-    n_unseen = _popcount(unseen)
+    n_unseen = popcount(unseen)
     if r == 0:
-        na = _popcount(a)
+        na = popcount(a)
         room = min(limit - na, n_unseen)
         best = 0.0  # fold: the other hand takes the pot, nothing more paid
         for k in range(1, room + 1):
-            v = _value(a, b, pot + k, k, lvl + 1, keys, vals, stats, params, live_mask, buf) - k
+            v = subgame_value(a, b, pot + k, k, lvl + 1, keys, vals, stats, params, live_mask, buf) - k
             if v > best:  # ties to the cheaper action
                 best = v
         vals[i, 0] = best  # slot i stays valid: the table never moves during a solve
@@ -155,13 +155,13 @@ def _value(a, b, pot, r, lvl, keys, vals, stats, params, live_mask, buf):
                 continue
             room_b = min(limit - nb, n_unseen - 1)
             if room_b > 0:
-                total += pot - _value(b, h, pot, 0, lvl + 1, keys, vals, stats, params, live_mask, buf)
+                total += pot - subgame_value(b, h, pot, 0, lvl + 1, keys, vals, stats, params, live_mask, buf)
             elif kb == kh:
                 total += pot * 0.5  # identical hands, the lowest stuck: split
             else:
                 total += pot  # the stuck lowest hand is out, or loses the showdown: h takes the pot
         elif r > 1 and n_unseen > 1:
-            total += _value(h, b, pot, r - 1, lvl + 1, keys, vals, stats, params, live_mask, buf)
+            total += subgame_value(h, b, pot, r - 1, lvl + 1, keys, vals, stats, params, live_mask, buf)
         # else: every paid card arrived and a is still the lowest: out, value 0
     v = total / n_unseen
     vals[i, r] = v
@@ -176,40 +176,40 @@ def _settled(a, b, pot, keys, vals, stats, params, live_mask, buf):
     nb, kb, ob = _keys(b, deck, buf[0])
     if params[_TIE_ENDS] != 0 and ka == kb:
         return pot * 0.5
-    n_unseen = _popcount(live_mask & ~a & ~b)
+    n_unseen = popcount(live_mask & ~a & ~b)
     if oa < ob:
         room = min(limit - na, n_unseen)
         if room > 0:
-            return _value(a, b, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
+            return subgame_value(a, b, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
         return pot * 0.5 if ka == kb else 0.0
     room = min(limit - nb, n_unseen)
     if room > 0:
-        return pot - _value(b, a, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
+        return pot - subgame_value(b, a, pot, 0, 1, keys, vals, stats, params, live_mask, buf)
     return pot * 0.5 if ka == kb else float(pot)
 
 
 @njit(cache=False)
 def _solve_roots(a_masks, b_masks, pots, keys, vals, stats, params, live_mask, out):
     """``out[j]``: the value of hand ``a_masks[j]`` at the settled position (a, b, pot) (NaN on overflow)."""
-    buf = np.zeros((_LEVELS, 8), dtype=np.int64)
+    buf = np.zeros((MAX_LEVELS, 8), dtype=np.int64)
     for j in range(a_masks.shape[0]):
         v = _settled(a_masks[j], b_masks[j], pots[j], keys, vals, stats, params, live_mask, buf)
-        out[j] = np.nan if stats[_OVERFLOW] != 0 else v
+        out[j] = np.nan if stats[STAT_OVERFLOW] != 0 else v
 
 
 @njit(cache=False)
 def _action_values(a, b, pot, keys, vals, stats, params, live_mask, out):
     """``out[k]``: the acting hand ``a``'s value of each action (0 = fold, k = buy k) at pot ``pot``."""
-    buf = np.zeros((_LEVELS, 8), dtype=np.int64)
+    buf = np.zeros((MAX_LEVELS, 8), dtype=np.int64)
     unseen = live_mask & ~a & ~b
-    room = min(params[_LIMIT] - _popcount(a), _popcount(unseen))
+    room = min(params[_LIMIT] - popcount(a), popcount(unseen))
     out[0] = 0.0
     for k in range(1, room + 1):
-        out[k] = _value(a, b, pot + k, k, 1, keys, vals, stats, params, live_mask, buf) - k
+        out[k] = subgame_value(a, b, pot + k, k, 1, keys, vals, stats, params, live_mask, buf) - k
     return room
 
 
-def _mask(cards) -> int:
+def card_mask(cards) -> int:
     m = 0
     for c in cards:
         m |= 1 << int(c)
@@ -253,7 +253,7 @@ class ExactSolver:
     @property
     def positions(self) -> int:
         """Memo entries: distinct (hand to act, other hand, pot)."""
-        return int(self.stats[_COUNT])
+        return int(self.stats[STAT_COUNT])
 
     @property
     def capacity(self) -> int:
@@ -268,7 +268,7 @@ class ExactSolver:
     def _run(self, fn, *args):
         while True:
             result = fn(*args, self.keys, self.vals, self.stats, self.params, self.live_mask, *self._out)
-            if self.stats[_OVERFLOW] == 0:
+            if self.stats[STAT_OVERFLOW] == 0:
                 return result
             if 2 * self.capacity > self.max_capacity:
                 raise TableFull(f"the exact solver's table is full ({self.positions:,} positions, "
@@ -349,7 +349,7 @@ def exact_buy(game) -> int | None:
 def _dead_of(rules: HomeRules, pos: Position) -> int:
     live = 0
     for h in pos.hands:
-        live |= _mask(h or ())
+        live |= card_mask(h or ())
     return ((1 << rules.deck_size) - 1) & ~pos.unseen & ~live
 
 
@@ -390,19 +390,19 @@ def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None =
     s, o = live if _lowest(pos.hands[live[0]], pos.hands[live[1]]) else live[::-1]
     before = solver.positions
     # what the engine settles first (stuck, tie_ends) is refused as in solver.solve
-    from ricochet_math.games.home.solver import _Solver
-    who, room = _Solver(rules, 1).settle(pos.hands, pos.unseen)
+    from ricochet_math.games.home.solver import HomeSolver
+    who, room = HomeSolver(rules, 1).settle(pos.hands, pos.unseen)
     if room is None:
         raise TableStateError("the position is already over: nobody acts")
     assert who == s
     try:
-        acts = solver.action_values(_mask(pos.hands[s]), _mask(pos.hands[o]), pos.pot)
+        acts = solver.action_values(card_mask(pos.hands[s]), card_mask(pos.hands[o]), pos.pot)
     except TableFull:
         if not shared or before == 0:
             raise
         solver.clear()  # the shared table filled up with earlier positions: once more, from empty
         before = 0
-        acts = solver.action_values(_mask(pos.hands[s]), _mask(pos.hands[o]), pos.pot)
+        acts = solver.action_values(card_mask(pos.hands[s]), card_mask(pos.hands[o]), pos.pot)
     values = []
     for k, v in enumerate(acts):
         seat = [0.0] * rules.players
@@ -495,7 +495,7 @@ def solve_deals(rules: HomeRules, deals=None, *, solver: ExactSolver | None = No
     t0 = time.perf_counter()
     out = []
     for j, (x, y) in enumerate(deals):
-        v = float(solver.values([_mask(x)], [_mask(y)], [2])[0])
+        v = float(solver.values([card_mask(x)], [card_mask(y)], [2])[0])
         out.append(DealValue(tuple(x), tuple(y), _lowest(x, y), v - 1.0, (2 - v) - 1.0))
         if progress is not None:
             progress(j, len(deals), solver.positions, time.perf_counter() - t0)

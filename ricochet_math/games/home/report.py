@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +23,13 @@ from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
+from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.document import Section, Volatile, num
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.reports.provenance import build_date, provenance_rows
+from ricochet_math.reports.provenance import build_date, rules_provenance_rows
 from ricochet_math.storage import prepare_output_folder
 
-__all__ = ["HOME_SIZES", "HomeReport", "home_report_tables", "build_home_report", "CASINO_BY_POSITION"]
+__all__ = ["HOME_SIZES", "Variations", "home_report_tables", "build_report", "build_home_report", "CASINO_BY_POSITION"]
 
 #: report sizes: games per table cell, player counts, optimal-strategy games, endgame positions for the depth error
 HOME_SIZES = {
@@ -47,29 +47,6 @@ VARIATIONS = (("limit 5, 1 card (Ricochet II)", HomeRules()),
               ("limit 7, 2 cards", HomeRules(hand_limit=7, start_cards=2)),
               ("limit 5, 1 card, jokers", HomeRules(jokers=True)))
 KIND = "home-report"
-
-
-@dataclass(frozen=True)
-class HomeReport:
-    """The report's tables (name -> DataFrame), where it was written, and its arguments."""
-
-    tables: dict = field(repr=False)
-    folder: Path | None
-    size: str
-    seed: int
-    run_time: float
-
-    def to_frame(self) -> pd.DataFrame:
-        return self.tables["contrast"]
-
-    def summary(self) -> str:
-        t = self.tables["tests"]
-        worst_seat = t.seat_p_value.min()
-        gap = self.tables["by_order"].groupby(["variation", "strategy", "players"]).ev.agg(lambda s: s.max() - s.min())
-        return (f"Home-game report ({self.size}, seed {self.seed}): smallest seat-test p-value {worst_seat:.3g} over "
-                f"{len(t)} runs; EV gap between the first and best position in the order of play "
-                f"{gap.min():.2f} to {gap.max():.2f} chips per game" + (f"; written to {self.folder}" if self.folder
-                                                                           else ""))
 
 
 #: the endgames the solver's shortcuts are measured on: cards in each live hand (the exact trees are small)
@@ -159,30 +136,28 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
 
 def _pot_odds_rule(rules: HomeRules, strategy):
     """The pot-odds rule at a solver position (its 128 draws from a fixed splitmix64 stream, as the kernel runs it)."""
-    from ricochet_math.games.home.solver import _keys, _Solver
+    from ricochet_math.games.home.solver import keys_of, HomeSolver
     from ricochet_math.games.home.strategies import View
 
     def pick(pos: Position) -> int:
-        low, room = _Solver(rules, 10).settle(pos.hands, pos.unseen)
-        target = min(_keys(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
+        low, room = HomeSolver(rules, 10).settle(pos.hands, pos.unseen)
+        target = min(keys_of(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
         live = sum(h is not None for h in pos.hands)
         view = View(pos.hands[low], target, pos.pot, room, live, tuple(pos.unseen_cards()))
         return strategy.decide(view, [12345])
     return pick
 
 
-class _Label:
-    """The provenance rows' view of home rules (a name, no rule-set file, a digest of the options)."""
+class Variations:
+    """The rules the report compares, as one rule object for the provenance rows: it describes itself and
+    gives its digest (the SHA-256 of the variations' canonical options), like any game's rules."""
 
-    def __init__(self, rules: HomeRules) -> None:
-        self.name = "home game (" + ", ".join(label for label, _ in VARIATIONS) + ")"
-        self.source = None
-        self.sha256 = hashlib.sha256(json.dumps([asdict(r) for _, r in VARIATIONS], sort_keys=True).encode()).hexdigest()
+    def describe(self) -> str:
+        return "home game (" + ", ".join(label for label, _ in VARIATIONS) + ")"
 
-
-class _Size:
-    def __init__(self, name: str) -> None:
-        self.name = name
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(json.dumps([r.to_dict() for _, r in VARIATIONS], sort_keys=True).encode()).hexdigest()
 
 
 def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) -> list[Section]:
@@ -245,8 +220,8 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
     sec4.blocks.append(_frame_table("Depth-limited search and the pot-odds rule against the exact solver",
                                     tables["depth_error"], "home-depth-error"))
     sec5 = Section("5", "Provenance")
-    rows = provenance_rows(_Label(HomeRules()), _Size(size), HOME_SIZES[size]["players"], HOME_SIZES[size]["games"],
-                           seed, date)
+    rows = rules_provenance_rows(Variations(), {"size": size, "players": ",".join(map(str, HOME_SIZES[size]["players"])),
+                                                "games": HOME_SIZES[size]["games"], "seed": seed}, date)
     rows.append(("run time", f"{run_time:.1f} s", True))
     sec5.table("Where these figures come from", ["item", "value"],
                [[k, Volatile(v) if vol else v] for k, v, vol in rows], csv=None)
@@ -266,17 +241,23 @@ def _frame_table(title: str, frame: pd.DataFrame, csv: str):
                  csv=csv, data=frame)
 
 
-def build_home_report(folder, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> HomeReport:
-    """Compute the figures and write ``folder`` through :func:`~ricochet_math.reports.folder.write_report_folder`
+def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> ReportResult:
+    """Compute the figures and write ``out_dir`` through :func:`~ricochet_math.reports.folder.write_report_folder`
     (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
-    a folder the toolkit wrote."""
-    folder = prepare_output_folder(folder, KIND)  # refused before any work
+    a folder the toolkit wrote; returns the casino report's :class:`~ricochet_math.reports.build.ReportResult`
+    (its ``tables`` are the computed frames by name)."""
+    folder = prepare_output_folder(out_dir, KIND)  # refused before any work
     start = time.perf_counter()
     tables = home_report_tables(size, seed, workers=workers)
     run_time = time.perf_counter() - start
     date = build_date(False)
     sections = _sections(tables, size, seed, date, run_time)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    write_report_folder(folder, sections, {}, "Ricochet home game and Ricochet Poker II: is every seat fair?",
-                        [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
-    return HomeReport(tables, folder, size, seed, run_time)
+    written = write_report_folder(folder, sections, {}, "Ricochet home game and Ricochet Poker II: is every seat fair?",
+                                  [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
+    return ReportResult(out_dir=folder, files=written.files, tables=tables, size=size,
+                        seconds=time.perf_counter() - start, notes=written.notes)
+
+
+#: the name before the game contract (issue 26)
+build_home_report = build_report

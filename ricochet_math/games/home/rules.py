@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 import pandas as pd
 
 from ricochet_math.errors import RuleError
+from ricochet_math.game_rules import GameRules
 
 __all__ = ["HomeRules", "VARIANTS", "STUCK_RULES", "MIN_PLAYERS", "MAX_PLAYERS"]
 
@@ -26,8 +27,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
 @dataclass(frozen=True)
-class HomeRules:
-    """The options of one home game (all amounts in chips: one chip = one ante).
+class HomeRules(GameRules):
+    """The options of one home game (all amounts in chips: one chip = one ante); ``HomeRules.from_toml(path)``
+    reads them from a file (:class:`~ricochet_math.game_rules.GameRules`).
 
     * ``players``: 2..8 (rulebook, both sections).
     * ``start_cards``: 1 (rulebook) or 2 (the rulebook's advice for seven-card limits).
@@ -42,6 +44,8 @@ class HomeRules:
       suit-lower one acts) or ``True`` (the hand ends as soon as every hand left is identical
       in rank, and they split).
     """
+
+    GAME = "Home game"
 
     players: int = 4
     start_cards: int = 1

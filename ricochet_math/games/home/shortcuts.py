@@ -18,8 +18,8 @@ from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import (
     Position,
     TreeTooLarge,
-    _keys,
-    _Solver,
+    keys_of,
+    HomeSolver,
     position_of_game,
     solve,
 )
@@ -57,8 +57,8 @@ def _rule_pick(rules: HomeRules, name: str):
     strategy = parse_strategy(name)
 
     def pick(pos: Position) -> int:
-        low, room = _Solver(rules, 10).settle(pos.hands, pos.unseen)
-        target = min(_keys(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
+        low, room = HomeSolver(rules, 10).settle(pos.hands, pos.unseen)
+        target = min(keys_of(h)[1] for s, h in enumerate(pos.hands) if h is not None and s != low)
         live = sum(h is not None for h in pos.hands)
         view = View(pos.hands[low], target, pos.pot, room, live, tuple(pos.unseen_cards()))
         return int(strategy.decide(view, [12345]))

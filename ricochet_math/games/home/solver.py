@@ -33,7 +33,7 @@ from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.hands import hand_keys, show
 from ricochet_math.games.home.rules import HomeRules
 
-__all__ = ["TreeTooLarge", "Position", "Solution", "solve", "best_buy", "position_of_game", "position",
+__all__ = ["HomeSolver", "keys_of", "TreeTooLarge", "Position", "Solution", "solve", "best_buy", "position_of_game", "position",
            "DEFAULT_BUDGET", "depth_error"]
 
 #: positions (memo entries) an exact solve may visit before giving up
@@ -76,7 +76,7 @@ class TreeTooLarge(RicochetError):
 
 
 @lru_cache(maxsize=1 << 20)
-def _keys(hand: tuple[int, ...]) -> tuple[int, int]:
+def keys_of(hand: tuple[int, ...]) -> tuple[int, int]:
     k, o = hand_keys(np.asarray(hand, dtype=np.int64), len(hand))
     return int(k), int(o)
 
@@ -132,7 +132,7 @@ class Solution:
                 f"{self.nodes:,} positions)")
 
 
-class _Solver:
+class HomeSolver:
     def __init__(self, rules: HomeRules, budget: int) -> None:
         self.rules, self.budget = rules, budget
         self.memo: dict = {}
@@ -144,11 +144,11 @@ class _Solver:
         live = [s for s in range(self.n) if hands[s] is not None]
         if len(live) == 1:
             return live, None
-        ranks = {s: _keys(hands[s])[0] for s in live}
+        ranks = {s: keys_of(hands[s])[0] for s in live}
         best = max(ranks.values())
         if self.rules.tie_ends and min(ranks.values()) == best:
             return live, None
-        low = min(live, key=lambda s: _keys(hands[s])[1])
+        low = min(live, key=lambda s: keys_of(hands[s])[1])
         room = min(self.rules.hand_limit - len(hands[low]), unseen.bit_count())
         if room > 0:
             return low, room
@@ -158,8 +158,8 @@ class _Solver:
 
     def showdown(self, hands, pot):
         live = [s for s in range(self.n) if hands[s] is not None]
-        best = max(_keys(hands[s])[0] for s in live)
-        win = [s for s in live if _keys(hands[s])[0] == best]
+        best = max(keys_of(hands[s])[0] for s in live)
+        win = [s for s in live if keys_of(hands[s])[0] == best]
         return tuple(pot / len(win) if s in win else 0.0 for s in range(self.n))
 
     def value(self, hands, pot: int, unseen: int, depth):
@@ -185,7 +185,7 @@ class _Solver:
 
     def choices(self, hands, pot, unseen, depth, low, room):
         nxt = None if depth is None else depth - 1
-        target = min(_keys(hands[s])[1] for s in range(self.n) if hands[s] is not None and s != low)
+        target = min(keys_of(hands[s])[1] for s in range(self.n) if hands[s] is not None and s != low)
         out = [self.value(hands[:low] + (None,) + hands[low + 1:], pot, unseen, nxt)]
         for k in range(1, room + 1):
             v = self.deal(hands, low, hands[low], k, pot + k, unseen, target, nxt)
@@ -206,7 +206,7 @@ class _Solver:
             m ^= bit
             h = tuple(sorted(hand + (c,)))
             rest = unseen ^ bit
-            if _keys(h)[1] > target:
+            if keys_of(h)[1] > target:
                 v = self.value(hands[:low] + (h,) + hands[low + 1:], pot, rest, depth)
             elif left > 1 and rest:
                 v = self.deal(hands, low, h, left - 1, pot, rest, target, depth)
@@ -263,7 +263,7 @@ def solve(rules: HomeRules, pos: Position, *, depth: int | None = None, budget: 
     if depth is not None:
         depth = check_whole(depth, "depth", high=100)
     budget = check_whole(budget, "budget", high=10**9)
-    solver = _Solver(rules, budget)
+    solver = HomeSolver(rules, budget)
     who, room = solver.settle(pos.hands, pos.unseen)
     if room is None:
         raise TableStateError("the position is already over: nobody acts")

@@ -34,8 +34,9 @@ import numpy as np
 from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
 from ricochet_math.games.home.hands import hand_keys, next_combination
+from ricochet_math.random_streams import py_splitmix_next, splitmix_next
 
-__all__ = ["ONE", "LIMIT", "MIN_LIFT", "POT_ODDS", "OPTIMAL", "CODES", "HomeStrategy", "View", "parse_strategy",
+__all__ = ["pot_odds_buy", "ONE", "LIMIT", "MIN_LIFT", "POT_ODDS", "OPTIMAL", "CODES", "HomeStrategy", "View", "parse_strategy",
            "parse_strategies", "decide", "SAMPLES", "EXACT_TWO_HAND_ROOM", "splitmix64", "kernel_strategies"]
 
 ONE, LIMIT, MIN_LIFT, POT_ODDS, OPTIMAL = 0, 1, 2, 3, 4
@@ -47,7 +48,6 @@ SAMPLES = 128
 #: deal has room 8 and is far beyond one decision's time; room 4 takes about 0.1 s, room 5 1-20 s under load,
 #: room 6 over a minute: docs/home-game.md; optimal:ROOM raises it)
 EXACT_TWO_HAND_ROOM = 4
-_M64 = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class HomeStrategy:
                     return k
             return 0
         if self.code == POT_ODDS:
-            return _pot_odds(view, self.param, rng)
+            return pot_odds_buy(view, self.param, rng)
         if self.code == OPTIMAL:
             # deferred imports: the solvers read the engine's game
             from ricochet_math.games.home.exact import exact_buy
@@ -95,7 +95,7 @@ class HomeStrategy:
                 k = exact_buy(game)
             else:
                 k = best_buy(game) if room <= self.param else None
-            return _pot_odds(view, 1.0, rng) if k is None else k
+            return pot_odds_buy(view, 1.0, rng) if k is None else k
         raise AssertionError(self.code)
 
     @property
@@ -108,15 +108,13 @@ def _lifts(cards, target: int) -> bool:
 
 
 def splitmix64(rng: list[int]) -> int:
-    """One splitmix64 output; ``rng[0]`` is the state (advanced)."""
-    rng[0] = (rng[0] + 0x9E3779B97F4A7C15) & _M64
-    z = rng[0]
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
+    """One splitmix64 output (:func:`~ricochet_math.random_streams.py_splitmix_next`); ``rng[0]`` is the
+    state (advanced)."""
+    rng[0], out = py_splitmix_next(rng[0])
+    return out
 
 
-def _pot_odds(view: View, theta: float, rng: list[int]) -> int:
+def pot_odds_buy(view: View, theta: float, rng: list[int]) -> int:
     room = view.room
     hits = [0] * (room + 2)  # hits[L]: draws whose first lifting prefix has L cards (room + 1: none)
     pool = list(view.unseen)
@@ -187,11 +185,8 @@ def kernel_strategies(strategies) -> tuple[np.ndarray, np.ndarray]:
 # ------------------------------------------------------------------ kernel twins
 @njit(inline="always")
 def _splitmix(rng):
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    rng[0], out = splitmix_next(rng[0])
+    return out
 
 
 @njit(inline="always")

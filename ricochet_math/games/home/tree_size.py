@@ -28,7 +28,7 @@ normal one from the strata's sample variances.  Strata where both hands are full
 acting hand always has room) and skipped.
 
 **The tree without merging** (the transpositions' factor).  The same programme counts the paths to
-each position (the nodes of the unmemoised tree, one per ``_value`` call), so the same strata give
+each position (the nodes of the unmemoised tree, one per ``exact.subgame_value`` call), so the same strata give
 the tree's node count; Knuth's random-probe estimator (:func:`knuth_tree`: one random path, the
 product of the branching factors, averaged over probes) is an independent estimate of that count.
 """
@@ -45,9 +45,10 @@ from ricochet_math._numba import njit
 from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.games.home.exact import _popcount
+from ricochet_math.games.home.exact import popcount
 from ricochet_math.games.home.hands import hand_keys, next_combination
 from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.random_streams import seed_state, xoshiro_uniform
 from ricochet_math.solvers.stats import Estimate
 
 __all__ = ["TreeSize", "KnuthEstimate", "pair_positions", "count_positions", "estimate_positions",
@@ -120,7 +121,7 @@ def _pair(a0, b0, pot0, ea, na_e, eb, nb_e, limit, live, tie_ends, want_paths, p
     # the root as ExactSolver.values settles it: the lower hand acts if it has room (a key at r = 0)
     if tie_ends != 0 and ka[0] == kb[0]:
         return 0, 0.0
-    n_unseen = _popcount(live & ~ma[0] & ~mb[0])
+    n_unseen = popcount(live & ~ma[0] & ~mb[0])
     low_size = za[0] if oa[0] < ob[0] else zb[0]
     if min(limit - low_size, n_unseen) <= 0:
         return 0, 0.0
@@ -130,7 +131,7 @@ def _pair(a0, b0, pot0, ea, na_e, eb, nb_e, limit, live, tie_ends, want_paths, p
     for sa in range(n_sa):  # supersets come later in this order: a topological order of the transitions
         for sb in range(n_sb):
             a_low = oa[sa] < ob[sb]
-            n_unseen = _popcount(live & ~ma[sa] & ~mb[sb])
+            n_unseen = popcount(live & ~ma[sa] & ~mb[sb])
             n_h = za[sa] if a_low else zb[sb]
             n_o = zb[sb] if a_low else za[sa]
             s0 = pots[sa, sb, 0]
@@ -180,7 +181,7 @@ def _pair(a0, b0, pot0, ea, na_e, eb, nb_e, limit, live, tie_ends, want_paths, p
         if want_paths:
             for p in range(_POT_BITS):
                 nodes += paths[full_a, full_b, r, p]
-    return _popcount(reached), nodes
+    return popcount(reached), nodes
 
 
 @njit
@@ -263,9 +264,10 @@ def _hand_of(m, buf):
 
 
 @njit
-def _knuth(a0, b0, pot0, limit, live, tie_ends, probes, seed, out):
-    """``out[p]``: Knuth's estimate of the unmemoised tree's node count (``_value`` calls) from probe ``p``."""
-    np.random.seed(seed)
+def _knuth(a0, b0, pot0, limit, live, tie_ends, probes, state, out):
+    """``out[p]``: Knuth's estimate of the unmemoised tree's node count (``exact.subgame_value`` calls) from probe ``p``;
+    ``state``: the xoshiro256** state of the random paths."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     buf = np.zeros(16, dtype=np.int64)
     kids_h = np.zeros(64, dtype=np.uint64)
     kids_r = np.zeros(64, dtype=np.int64)
@@ -278,18 +280,19 @@ def _knuth(a0, b0, pot0, limit, live, tie_ends, probes, seed, out):
         if tie_ends != 0 and ka0 == kb0:
             continue
         h, o = (a0, b0) if oa0 < ob0 else (b0, a0)
-        n_unseen = _popcount(live & ~h & ~o)
-        if min(limit - _popcount(h), n_unseen) <= 0:
+        n_unseen = popcount(live & ~h & ~o)
+        if min(limit - popcount(h), n_unseen) <= 0:
             continue
         r = 0
         w = 1.0
         est = 1.0  # the root
         while True:
-            n_unseen = _popcount(live & ~h & ~o)
+            n_unseen = popcount(live & ~h & ~o)
             if r == 0:
-                room = min(limit - _popcount(h), n_unseen)
+                room = min(limit - popcount(h), n_unseen)
                 w *= room
-                r = 1 + np.int64(np.random.random() * room)
+                u, s0, s1, s2, s3 = xoshiro_uniform(s0, s1, s2, s3)
+                r = 1 + np.int64(u * room)
                 if r > room:
                     r = room
                 est += w
@@ -321,7 +324,8 @@ def _knuth(a0, b0, pot0, limit, live, tie_ends, probes, seed, out):
                 break
             w *= n_kids
             est += w
-            pick = min(np.int64(np.random.random() * n_kids), n_kids - 1)
+            u, s0, s1, s2, s3 = xoshiro_uniform(s0, s1, s2, s3)
+            pick = min(np.int64(u * n_kids), n_kids - 1)
             if kids_r[pick] == 0:  # lifted: the other hand acts
                 h, o = o, kids_h[pick]
                 r = 0
@@ -529,7 +533,7 @@ def _draw(ma, mb, pot, unseen, i, j, limit, live, tie, tree, m, ss):
 
 def knuth_tree(rules: HomeRules, first, second, pot: int = 2, *, dead=(), probes: int = 100_000,
                seed: int = 2026) -> KnuthEstimate:
-    """Knuth's estimator of the unmemoised tree's node count below the root (one ``_value`` call a node):
+    """Knuth's estimator of the unmemoised tree's node count below the root (one ``exact.subgame_value`` call a node):
     each probe walks one uniformly random path and sums the products of the branching factors; the mean
     over ``probes`` is unbiased (95% interval from the probes' variance)."""
     check_whole(probes, "probes", low=2, high=10**8)
@@ -537,6 +541,7 @@ def knuth_tree(rules: HomeRules, first, second, pot: int = 2, *, dead=(), probes
     a, b, ma, mb, live, _ = _root(rules, first, second, pot, dead)
     out = np.empty(probes)
     t0 = time.perf_counter()
-    _knuth(ma, mb, pot, rules.hand_limit, live, int(rules.tie_ends), probes, seed % (1 << 32), out)
+    _knuth(ma, mb, pot, rules.hand_limit, live, int(rules.tie_ends), probes,
+           seed_state(np.random.SeedSequence(seed)), out)
     x, se = float(out.mean()), float(out.std(ddof=1) / math.sqrt(probes))
     return KnuthEstimate(Estimate(x, se, x - _Z95 * se, x + _Z95 * se), probes, seed, time.perf_counter() - t0)

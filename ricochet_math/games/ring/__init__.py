@@ -10,7 +10,7 @@ Carlo: seats, order, pairings, best responses) and ``report``.  See ``docs/ring-
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  ``ISSUE_STRATEGIES``
 are the drafting strategies issue 16 names (``greedy`` among them: about 10 ms a decision),
-``FAST_STRATEGIES`` the same with the fast heuristic ``greedy-fast`` in its place.  ``build_report`` (``report.ring_report``) is loaded on
+``FAST_STRATEGIES`` the same with the fast heuristic ``greedy-fast`` in its place.  ``build_report`` (``report.build_report``) is loaded on
 first use (the report machinery would slow every ``ricochet ring`` command's start-up).
 """
 from __future__ import annotations
@@ -21,8 +21,11 @@ from ricochet_math.games.ring.engine import GameRecord, RingGame, play_game
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 
+#: the game contract's name for the rules class (docs/adding-a-game.md)
+Rules = RingRules
+
 __all__ = [
-    "RingRules", "RingGame", "GameRecord", "play_game",
+    "Rules", "RingRules", "RingGame", "GameRecord", "play_game",
     "Arrangement", "OpponentModel", "arrange", "opponent_model",
     "RingSimulation", "simulate", "PairingTable", "pairings", "ISSUE_STRATEGIES", "FAST_STRATEGIES",
     "build_report",
@@ -31,6 +34,6 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "build_report":  # deferred (see the module docstring)
-        from ricochet_math.games.ring.report import ring_report
-        return ring_report
+        from ricochet_math.games.ring.report import build_report
+        return build_report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

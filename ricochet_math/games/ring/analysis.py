@@ -17,18 +17,19 @@ import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.games.ring.arrangement import OBJECTIVES, OpponentModel, opponent_model
+from ricochet_math.games.ring.engine import deal_batch
 from ricochet_math.games.ring.future import value_model
-from ricochet_math.games.ring.hands import N_CARDS
 from ricochet_math.games.ring.kernel import play_batch
 from ricochet_math.games.ring.rules import ROUNDS, RingRules
 from ricochet_math.games.ring.strategies import (
     FAST_STRATEGIES,
-    RANDOM_DRAWS,
     STRATEGIES,
     strategy_code,
 )
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.linear import gram, wald_statistic
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
@@ -46,18 +47,10 @@ __all__ = [
 #: slot categories as counted (key // 15**5): the nine of the evaluator, then five of a kind
 CATEGORY_LABELS = ("High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
                    "Four of a kind", "Straight flush", "Five of a kind")
-_CAT = 15 ** 5
+_CAT = PARTIAL_BASE ** 5  # a key's category: key // 15**5 (the evaluator's partial-key digits)
 _SLOTS = ("strongest", "middle", "weakest")
 #: the strategy of every seat when none is given: the fast heuristic, so a default run takes seconds
 DEFAULT_STRATEGY = "greedy-fast"
-
-
-def deal_batch(seed: np.random.SeedSequence, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """The deals of one batch: ``int64[length, 54]`` deck orders and ``int64[length, 18]`` random draws 0..59."""
-    rng = np.random.default_rng(seed)
-    decks = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (length, 1)), axis=1)
-    draws = rng.integers(0, RANDOM_DRAWS, size=(length, 2 * ROUNDS), dtype=np.int64)
-    return decks, draws
 
 
 def _batch_sums(keys: np.ndarray, points: np.ndarray, shares: np.ndarray) -> dict[str, np.ndarray]:
@@ -103,14 +96,18 @@ def _chi2_sf(x: float, df: int) -> float:
     raise ValueError(df)
 
 
-@dataclass(frozen=True)
-class RingSimulation:
-    """A Monte Carlo run of one seating: the sums, and what reproduces them.
+@dataclass(frozen=True, repr=False)
+class RingSimulation(GameResult):
+    """A Monte Carlo run of one seating: the sums, and what reproduces them (the game contract:
+    :class:`~ricochet_math.solvers.game_result.GameResult`).
 
-    ``strategies``: one per seat (seat 0 chooses first in round 1); ``objective``: how every seat
+    ``strategies``: one per seat (seat 1 chooses first in round 1); ``objective``: how every seat
     arranges its 18 cards; ``sums``: the kernel's batch sums (``share``: win shares, a shared win
-    split equally; ``points``; ``category``: slot categories by seat and slot, ...).
+    split equally; ``points``; ``category``: slot categories by seat and slot, ...).  Seats are
+    numbered from 1 in every output; the ``seat`` arguments of the methods count from 0.
     """
+
+    SAME = ("strategies", "objective", "opponent_source")
 
     rules: RingRules
     strategies: tuple[str, ...]
@@ -121,6 +118,7 @@ class RingSimulation:
     run_time: float
     sums: Mapping[str, np.ndarray] = field(repr=False)
     opponent_source: str = ""
+    merged_seeds: tuple[int, ...] = ()
 
     def win_share(self, seat: int, level: float = 0.95) -> Estimate:
         """Mean win share of ``seat`` (a win counts 1, a win shared by k counts 1/k)."""
@@ -149,7 +147,7 @@ class RingSimulation:
         rows = []
         for s in range(self.rules.players):
             w, pts = self.win_share(s, level), self.mean_points(s, level)
-            rows.append({"seat": s, "strategy": self.strategies[s], "starts": self.starts(s),
+            rows.append({"seat": s + 1, "strategy": self.strategies[s], "starts": self.starts(s),
                          "win": w.estimate, "win_low": w.low, "win_high": w.high,
                          "points": pts.estimate, "points_low": pts.low, "points_high": pts.high,
                          "outright": self.sums["outright"][s] / self.games})
@@ -170,27 +168,44 @@ class RingSimulation:
                              "value": [ROUNDS, 2 * ROUNDS, 2 * ROUNDS / p, 18,
                                        self.sums["shared"][0] / self.games]})
 
-    def summary(self) -> str:
-        lines = [(f"{self.rules.summary()}; {self.games:,} games, seed {self.seed}, arrangement "
+    def summary(self) -> dict[str, object]:
+        """Every figure by name: the run, then per seat (from 1) ``seat N win`` and ``seat N points``
+        (:class:`~ricochet_math.solvers.stats.Estimate`), then the test of equal chances."""
+        out: dict[str, object] = {"rules": self.rules.describe(), "rules_sha256": self.rules.sha256,
+                                  "strategies": list(self.strategies), "objective": self.objective,
+                                  "games": self.games, "seed": self.seed if not self.merged_seeds else list(self.seeds),
+                                  "batch_size": self.batch_size, "run_time": self.run_time}
+        for s in range(self.rules.players):
+            out[f"seat {s + 1} win"] = self.win_share(s)
+            out[f"seat {s + 1} points"] = self.mean_points(s)
+        eq = self.equal_chances()
+        out["equal chances statistic"], out["equal chances p"] = eq.statistic, eq.p_value
+        return out
+
+    def describe(self) -> str:
+        seeds = f"seed {self.seed}" if not self.merged_seeds else f"seeds {', '.join(map(str, self.seeds))}"
+        lines = [(f"{self.rules.summary()}; {self.games:,} games, {seeds}, arrangement "
                   f"{self.objective}, {self.run_time:.1f} s")]
         for s in range(self.rules.players):
             w, pts = self.win_share(s), self.mean_points(s)
-            lines.append(f"seat {s} ({self.strategies[s]}): win {100 * w.estimate:.2f} ± "
+            lines.append(f"seat {s + 1} ({self.strategies[s]}): win {100 * w.estimate:.2f} ± "
                          f"{100 * w.half_width:.2f} %, points {pts.estimate:.3f} ± {pts.half_width:.3f}")
         lines.append(f"equal chances: {self.equal_chances().summary()}")
         return "\n".join(lines)
 
 
 def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = None, games: int = 10_000,
-             seed: int | None = None, *, objective: str = "strongest", opponent: OpponentModel | None = None,
-             batch_size: int = 1000, workers: int | None = None) -> RingSimulation:
+             seed: int | None = None, *, workers: int | None = None, executor=None, progress: bool = False,
+             objective: str = "strongest", opponent: OpponentModel | None = None,
+             batch_size: int = 1000) -> RingSimulation:
     """Play ``games`` games with ``strategies`` (one per seat, default all ``greedy-fast``, so a default run takes
     seconds: ``greedy`` costs about 100 times as much, some 10 ms a decision under load, docs/ring-poker.md)
     and sum the results.
 
     ``objective``: how each seat arranges its 18 cards (``strongest`` or ``points``; ``points`` plays
     against ``opponent``, by default an :func:`opponent_model` of 2,000 random holdings, seed 0).
-    ``seed`` and ``batch_size`` fix the games; ``workers`` (threads) does not change a digit.
+    ``seed`` (None: fresh entropy, recorded) and ``batch_size`` fix the games; ``workers`` (threads) or
+    ``executor`` (a ``LocalExecutor``) do not change a digit; ``progress``: a progress bar on stderr.
     """
     games = check_whole(games, "games", high=10**9)
     rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
@@ -229,7 +244,8 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
                    shares)
         return _batch_sums(keys, points, shares)
 
-    run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers)
+    run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers, executor=executor,
+                      progress=progress)
     return RingSimulation(rules, names, objective, games, run.seed, run.batch_size, run.run_time,
                           run.sums, source)
 

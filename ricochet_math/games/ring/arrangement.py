@@ -40,6 +40,7 @@ import pandas as pd
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import CardError, RicochetError
+from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.jokers import FIVE_OF_A_KIND
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
 from ricochet_math.games.ring.hands import (
@@ -51,6 +52,7 @@ from ricochet_math.games.ring.hands import (
 from ricochet_math.games.ring.rules import Joker, RingRules
 
 __all__ = [
+    "arrange_kernel",
     "MAX_CARDS",
     "OBJECTIVES",
     "SUBSETS",
@@ -115,7 +117,7 @@ def _lex_better(a0, a1, a2, b0, b1, b2):
     return a2 > b2
 
 
-_BUCKET = 15 ** 4  # a key's bucket: its category and first ranked card (keys // 15**4)
+_BUCKET = PARTIAL_BASE ** 4  # a key's bucket: its category and first ranked card (keys // 15**4)
 
 
 @njit
@@ -337,7 +339,7 @@ _NO_EXCLUDE = np.full(3, -1, dtype=np.int64)
 
 
 @njit
-def _arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
+def arrange_kernel(cards, n, hands, rule, objective, samples, keys, out):
     """Keys of the subsets, their order, and the best arrangement (see :func:`solve_keys`)."""
     subset_keys(cards, n, rule, keys)
     return solve_keys(keys, n, hands, objective, samples, _NO_EXCLUDE, out)
@@ -359,7 +361,7 @@ def solve_indices(cards: np.ndarray, hands: int, rule: int, objective: int = 0,
 
 
 # ----------------------------------------------------------------------------------- categories
-_CATEGORY_BASE = 15 ** 5
+_CATEGORY_BASE = PARTIAL_BASE ** 5
 
 
 def key_category(key: int) -> str:

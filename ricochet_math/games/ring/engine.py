@@ -32,13 +32,15 @@ from ricochet_math.games.ring.hands import N_CARDS, cards_text, parse_ring_cards
 from ricochet_math.games.ring.rules import PILES, ROUNDS, RingRules
 from ricochet_math.games.ring.scoring import reference_score
 from ricochet_math.games.ring.strategies import (
+    RANDOM_DRAWS,
     STRATEGIES,
     legal_pairs,
     reference_choose,
     strategy_code,
 )
+from ricochet_math.random_streams import resolve_seed
 
-__all__ = ["GameRecord", "RingGame", "Take", "deal_piles", "play_game"]
+__all__ = ["GameRecord", "RingGame", "Take", "deal_piles", "deal_batch", "deal_game", "play_game"]
 
 
 def deal_piles(deck) -> np.ndarray:
@@ -93,6 +95,10 @@ class RingGame:
     def legal_moves(self) -> list[int]:
         return legal_pairs(self.ring) if not self.is_terminal() else []
 
+    def legal_actions(self) -> list[int]:
+        """The ring positions ``p`` of the pairs ``(p, p + 1)`` the current seat may take (the contract's name)."""
+        return self.legal_moves()
+
     def apply(self, p: int) -> None:
         """Take the pair at ring position ``p``; after the second pair, the last two cards go to
         the player who took no pair (3 players) or are discarded (2), and the next round starts."""
@@ -132,7 +138,7 @@ class GameRecord:
 
     def to_frame(self) -> pd.DataFrame:
         """The history, one row per take, then nothing else (see :meth:`hands_frame` for the showdown)."""
-        return pd.DataFrame([{"round": t.round, "seat": t.seat if t.seat >= 0 else "discard", "how": t.how,
+        return pd.DataFrame([{"round": t.round, "seat": t.seat + 1 if t.seat >= 0 else "discard", "how": t.how,
                               "positions": f"{t.positions[0]}-{t.positions[1]}", "cards": cards_text(t.cards)}
                              for t in self.history])
 
@@ -140,9 +146,9 @@ class GameRecord:
         rows = []
         for seat, a in enumerate(self.arrangements):
             for slot, (h, k) in enumerate(zip(a.hands, a.keys)):
-                rows.append({"seat": seat, "slot": ("strongest", "middle", "weakest")[slot],
+                rows.append({"seat": seat + 1, "slot": ("strongest", "middle", "weakest")[slot],
                              "hand": cards_text(h), "category": key_category(k)})
-            rows.append({"seat": seat, "slot": "spares", "hand": cards_text(a.spares), "category": ""})
+            rows.append({"seat": seat + 1, "slot": "spares", "hand": cards_text(a.spares), "category": ""})
         return pd.DataFrame(rows)
 
     def summary(self) -> str:
@@ -153,27 +159,48 @@ class GameRecord:
             for t in takes:
                 for pos, c in zip(t.positions, t.cards):
                     ring[pos] = cards_text([c])
-            parts = [(f"seat {t.seat} takes" if t.how == "pair" else
-                      f"seat {t.seat} gets" if t.how == "leftover" else "discard") + f" {cards_text(t.cards)}"
+            parts = [(f"seat {t.seat + 1} takes" if t.how == "pair" else
+                      f"seat {t.seat + 1} gets" if t.how == "leftover" else "discard") + f" {cards_text(t.cards)}"
                      for t in takes]
             lines.append(f"round {r}: ring {' '.join(ring)}; " + "; ".join(parts))
         for seat, a in enumerate(self.arrangements):
-            lines.append(f"seat {seat} ({self.strategies[seat]}): {a.summary()}")
+            lines.append(f"seat {seat + 1} ({self.strategies[seat]}): {a.summary()}")
         winners = [s for s, w in enumerate(self.shares) if w > 0]
         lines.append(f"points {list(self.points)}; " + ("winner seat " if len(winners) == 1 else "shared win, seats ")
-                     + ", ".join(map(str, winners)))
+                     + ", ".join(str(w + 1) for w in winners))
         return "\n".join(lines)
 
 
-def play_game(rules: RingRules, deck, strategies, draws=None, *, objective: str = "strongest",
-              opponent=None, model=None) -> GameRecord:
-    """Play one game with readable code: ``strategies`` (one name per seat), ``draws`` the random
-    draws 0..59 of the 18 choices in order (needed only by ``random``; default zeros), each seat
-    arranging its 18 cards with ``objective`` (``opponent``: the model for ``"points"``); ``model``:
-    the ``greedy`` value's opponent model (default :func:`~.future.value_model` of the rules)."""
-    check_instance(rules, RingRules, "rules")
-    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
+def deal_batch(seed: np.random.SeedSequence, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The deals of one batch: ``int64[length, 54]`` deck orders and ``int64[length, 18]`` random draws 0..59."""
+    rng = np.random.default_rng(seed)
+    decks = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (length, 1)), axis=1)
+    draws = rng.integers(0, RANDOM_DRAWS, size=(length, 2 * ROUNDS), dtype=np.int64)
+    return decks, draws
+
+
+def deal_game(seed=None) -> tuple[np.ndarray, np.ndarray]:
+    """One game's deck (54 cards) and random draws from ``seed`` (:func:`deal_batch` of one game)."""
+    decks, draws = deal_batch(np.random.SeedSequence(resolve_seed(seed)), 1)
+    return decks[0], draws[0]
+
+
+def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, deck=None, draws=None,
+              objective: str = "strongest", opponent=None, model=None) -> GameRecord:
+    """Play one game with readable code: ``strategies`` (one name per seat, default ``greedy-fast``),
+    dealt from ``seed`` (the deck and the random draws of game 0 of :func:`~.analysis.simulate`'s first
+    batch with that seed, so the kernel plays the same game) or from a given ``deck`` (54 cards) and
+    ``draws`` (the random draws 0..59 of the 18 choices in order, needed only by ``random``; default
+    zeros).  Each seat arranges its 18 cards with ``objective`` (``opponent``: the model for
+    ``"points"``); ``model``: the ``greedy`` value's opponent model (default :func:`~.future.value_model`
+    of the rules)."""
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
+    if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")):
         raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
+    strategies = strategies or ["greedy-fast"] * rules.players
+    if deck is None:
+        deck, dealt = deal_game(seed)
+        draws = dealt if draws is None else draws
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}")

@@ -6,7 +6,7 @@ the showdown (every seat gets exactly two cards a round, with 2 or 3 players).  
 from the piles' face-down cards, which the seat has not seen: the 54 cards less every card turned up
 so far (its own, the other players', the discards and the current ring).  The model draws them
 uniformly from the unseen cards: ``FUTURE_SAMPLES`` completions per decision, each a partial
-Fisher-Yates shuffle of the unseen cards (ascending) driven by a splitmix64 stream.  For each
+Fisher-Yates shuffle of the unseen cards (ascending) driven by a splitmix64 stream (:mod:`ricochet_math.random_streams`).  For each
 completion and each legal pair the 18 cards are arranged strongest first (the exact solver of
 :mod:`.arrange`, the arrangement the showdown uses) and the arrangement is scored by an opponent
 model: the number of sampled opponent slot keys not above each slot's key (``model`` rows, the
@@ -47,6 +47,7 @@ from ricochet_math.games.ring.arrangement import (
     subset_keys_range,
 )
 from ricochet_math.games.ring.rules import Joker, RingRules
+from ricochet_math.random_streams import SPLITMIX_GAMMA, mix64, py_mix64, py_splitmix_next, splitmix_next
 
 __all__ = [
     "FUTURE_SAMPLES",
@@ -54,7 +55,6 @@ __all__ = [
     "decision_seed",
     "future_values",
     "reference_future_values",
-    "splitmix_next",
     "value_model",
 ]
 
@@ -64,32 +64,15 @@ FUTURE_SAMPLES = 4
 VALUE_MODEL_SAMPLES = 2000
 _SHARED = 4368  # C(16, 5): the subsets within positions 0..15
 _ALL = 8568  # C(18, 5)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_MASK64 = (1 << 64) - 1
+_GOLDEN = np.uint64(SPLITMIX_GAMMA)
 
 
 # ------------------------------------------------------------------------------------ kernel
-@njit(inline="always")
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
 @njit
 def decision_seed(seen, mine):
     """The stream's start for a decision: a hash of the masks (bit c = card c) of the cards turned up
     so far and of the seat's own cards (both ``int64``, 54 bits)."""
-    return _mix(_mix(np.uint64(seen) ^ _GOLDEN) ^ np.uint64(mine))
-
-
-@njit
-def splitmix_next(state):
-    """(next state, next 64-bit output) of splitmix64."""
-    state = state + _GOLDEN
-    return state, _mix(state)
+    return mix64(mix64(np.uint64(seen) ^ _GOLDEN) ^ np.uint64(mine))
 
 
 @njit
@@ -138,19 +121,13 @@ def future_values(ring, held, m, seen, rule, model, samples, values):
 
 
 # ------------------------------------------------------------------------------------ readable twin
-def _py_mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
 def reference_future_values(ring, holding, seen_cards, rules: RingRules, model,
                             samples: int = FUTURE_SAMPLES) -> dict[int, int]:
     """Readable twin of :func:`future_values`: {legal pair position: value}, each completion arranged
     by the public :func:`~.arrange.arrange` and counted with :func:`bisect.bisect_right`."""
     seen = {int(c) for c in seen_cards}
     mine = sum(1 << int(c) for c in holding)
-    state = _py_mix(_py_mix(sum(1 << c for c in seen) ^ 0x9E3779B97F4A7C15) ^ mine)
+    state = py_mix64(py_mix64(sum(1 << c for c in seen) ^ SPLITMIX_GAMMA) ^ mine)
     unseen = [c for c in range(54) if c not in seen]
     f = 16 - len(holding)
     rows = [list(np.asarray(model)[s, 1:]) for s in range(3)]
@@ -158,8 +135,8 @@ def reference_future_values(ring, holding, seen_cards, rules: RingRules, model,
     for _ in range(samples if f > 0 else 1):
         pool = list(unseen)
         for i in range(f):
-            state = (state + 0x9E3779B97F4A7C15) & _MASK64
-            j = i + _py_mix(state) % (len(pool) - i)
+            state, r = py_splitmix_next(state)
+            j = i + r % (len(pool) - i)
             pool[i], pool[j] = pool[j], pool[i]
         for p in values:
             a = arrange([*holding, *pool[:f], ring[p], ring[(p + 1) % 6]], rules=rules)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.games.ring.arrangement import _arrange_kernel
+from ricochet_math.games.ring.arrangement import arrange_kernel
 from ricochet_math.games.ring.scoring import score
 from ricochet_math.games.ring.strategies import choose_pair
 
@@ -60,7 +60,7 @@ def play_batch(decks, draws, codes, joker, rotate, objective, samples, model, mo
                         held[third, n[third]] = ring[p]
                         n[third] += 1
         for s in range(players):
-            _arrange_kernel(held[s, :18], 18, 3, joker, objective, samples, subset, out)
+            arrange_kernel(held[s, :18], 18, 3, joker, objective, samples, subset, out)
             for h in range(3):
                 keys[g, s, h] = subset[out[h]]
         score(keys[g], points[g], shares[g])

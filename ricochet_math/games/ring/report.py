@@ -1,5 +1,6 @@
 """The short Ring Poker report: seat and order effects, strategy pairings, arrangement statistics,
-with the casino report's provenance rules (rule set, seed, size, version, run time, git state).
+with every report's provenance rows (:func:`~ricochet_math.reports.provenance.rules_provenance_rows`: rules,
+seed, size, version, run time, git state).
 
 One folder: ``report.html`` (self-contained) and ``tables/*.csv`` at full precision, written through
 :mod:`ricochet_math.reports.render` from one list of :class:`~ricochet_math.reports.document.Section`,
@@ -14,17 +15,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import RingRules
 from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
+from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
 
-__all__ = ["REPORT_KIND", "ring_report"]
+__all__ = ["REPORT_KIND", "build_report", "ring_report"]
 
 #: the marker kind of a Ring Poker report folder
 REPORT_KIND = "ring-report"
@@ -36,10 +37,11 @@ def _ci(frame, name, digits=2, percent=True):
             for e, lo, h in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"])]
 
 
-def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
-                pair_games: int | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, timing_holdings: int = 200,
-                reproducible: bool = False) -> Path:
-    """Write the report into ``out_dir`` and return its HTML path.
+def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
+                 pair_games: int | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, timing_holdings: int = 200,
+                 reproducible: bool = False) -> ReportResult:
+    """Write the report into ``out_dir`` and return what was written (the casino report's
+    :class:`~ricochet_math.reports.build.ReportResult`: ``html`` is the report's path).
 
     ``games``: games per seat-and-order run; ``pair_games``: games per seating of the strategy pairings
     (default a fortieth of ``games``, at least 100: ``greedy`` costs about a hundred times ``greedy-fast``)
@@ -63,10 +65,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
     # ---- 1. seat and order
     s1 = Section("1", "Seat and order")
     s1.p(f"Every seat plays the {DEFAULT_STRATEGY} drafting strategy (the fast heuristic: the seat runs are "
-         "large) and arranges its hands strongest first. Seat 0 "
+         "large) and arranges its hands strongest first. Seat 1 "
          "chooses first in round 1; with the rule's rotation the first player moves one seat left each "
-         "round, so with two players seat 0 chooses first in five rounds of nine and seat 1 in four. The "
-         "variant without rotation keeps seat 0 first in every round. Win share: a win counts 1, a win "
+         "round, so with two players seat 1 chooses first in five rounds of nine and seat 2 in four. The "
+         "variant without rotation keeps seat 1 first in every round. Win share: a win counts 1, a win "
          "shared by k players 1/k. The test of equal chances is a Wald test that every seat's expected win "
          "share is 1/players.")
     seat_frames = []
@@ -163,14 +165,10 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     # ---- 4. provenance
     s4 = Section("4", "Provenance")
-    commit, dirty = provenance.git_state()
     date = provenance.build_date(reproducible)
-    prov = [("package", f"ricochet_math {__version__}"), ("git commit", commit),
-            ("uncommitted changes to tracked files", dirty),
-            ("rule set", (f"Ring Poker (shared/seeds/002), jokers {base.joker.name.lower()}; players 2 and 3, "
-                          "rotation on and off as stated")),
-            ("arguments", f"games={games} seed={seed} pairings games per seating={pair_games}"),
-            ("built", Volatile(date))]
+    prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in provenance.rules_provenance_rows(
+        base, {"games": games, "seed": seed, "pair_games": pair_games,
+               "varied": "players 2 and 3, rotation on and off as stated"}, date)]
     for name, sec in timings:
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
     prov.append(("run time: whole report",
@@ -180,6 +178,11 @@ def ring_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
     subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
-    write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
-                        {"joker": base.joker.name.lower(), "seed": seed, "games": games})
-    return out / "report.html"
+    written = write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
+                                  {"joker": base.joker.name.lower(), "seed": seed, "games": games})
+    return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
+                        seconds=time.perf_counter() - start, notes=written.notes)
+
+
+#: the name before the game contract (issue 26)
+ring_report = build_report

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.jokers import JokerRule
+from ricochet_math.game_rules import GameRules
 
 __all__ = ["HANDS", "HAND_SIZE", "PILES", "ROUNDS", "Joker", "RingRules"]
 
@@ -39,14 +40,17 @@ Joker = JokerRule
 
 
 @dataclass(frozen=True)
-class RingRules:
-    """The options of a Ring Poker game.
+class RingRules(GameRules):
+    """The options of a Ring Poker game (``RingRules.from_toml(path)`` reads them from a file:
+    :class:`~ricochet_math.game_rules.GameRules`).
 
     * ``players``: 2 or 3.
     * ``joker``: :class:`Joker` rule (default BUG, see the class).
     * ``rotate``: the first player moves one seat left each round (the seed's rule 5);
       ``False`` keeps seat 0 first every round (a variant, to measure what the rotation balances).
     """
+
+    GAME = "Ring Poker"
 
     players: int = 2
     joker: Joker = Joker.BUG
@@ -82,5 +86,5 @@ class RingRules:
         return pd.DataFrame({"option": list(d), "value": [str(v) for v in d.values()]})
 
     def summary(self) -> str:
-        rot = "rotating first player" if self.rotate else "seat 0 always first (variant)"
+        rot = "rotating first player" if self.rotate else "seat 1 always first (variant)"
         return f"Ring Poker, {self.players} players, jokers {self.joker.name.lower()}, {rot}"

@@ -20,17 +20,20 @@ from ricochet_math.games.rococo.analysis import (
 )
 from ricochet_math.games.rococo.betting import POLICIES, BettingPolicy
 from ricochet_math.games.rococo.draw import KEEPS, DrawDistribution, draw_distribution, keep_text
-from ricochet_math.games.rococo.engine import GameRecord, play_game
+from ricochet_math.games.rococo.engine import GameRecord, RococoGame, play_game
 from ricochet_math.games.rococo.play import PotHistory, play_pot
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import DrawSolution, share_by_value, solve_draws
 from ricochet_math.games.rococo.strategy import StrategyTable, naive_keep, strategy_table
 
+#: the game contract's name for the rules class (docs/adding-a-game.md)
+Rules = RococoRules
+
 __all__ = [
-    "RococoRules", "BettingPolicy", "POLICIES",
+    "Rules", "RococoRules", "BettingPolicy", "POLICIES",
     "KEEPS", "keep_text", "DrawDistribution", "draw_distribution",
     "DrawSolution", "solve_draws", "share_by_value", "StrategyTable", "strategy_table", "naive_keep",
-    "GameRecord", "play_game", "PotHistory", "play_pot",
+    "RococoGame", "GameRecord", "play_game", "PotHistory", "play_pot",
     "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "best_response", "removal_check",
     "build_report",
 ]
@@ -38,6 +41,6 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "build_report":  # deferred (see the module docstring)
-        from ricochet_math.games.rococo.report import build_rococo_report
-        return build_rococo_report
+        from ricochet_math.games.rococo.report import build_report
+        return build_report
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

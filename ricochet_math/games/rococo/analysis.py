@@ -8,7 +8,8 @@ mean net result per pot in units of the ante, with 95% intervals.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ import pandas as pd
 from ricochet_math.arguments import check_finite, check_instance, check_whole
 from ricochet_math.errors import StrategyError
 from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.stats import Estimate, mean_ci
 from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
@@ -25,22 +27,44 @@ __all__ = ["RococoResult", "simulate", "blind_value", "BlindValue", "best_respon
            "removal_check"]
 
 
-@dataclass(frozen=True)
-class RococoResult:
-    """Each seat's mean net per pot (``net[s]``, an :class:`Estimate`) and the game counters."""
+@dataclass(frozen=True, repr=False)
+class RococoResult(GameResult):
+    """Each seat's mean net per pot (``net[s]``, an :class:`Estimate`), the game counters and the raw
+    ``sums`` of the kernel's batches (the game contract: :class:`~ricochet_math.solvers.game_result.GameResult`;
+    the unit is a pot)."""
+
+    COUNT = "pots"
+    SAME = ("strategies",)
 
     rules: RococoRules
     policies: tuple
-    net: tuple
-    counts: dict
     pots: int
     seed: int
     batch_size: int
     run_time: float
+    sums: Mapping[str, np.ndarray] = field(repr=False)
+    merged_seeds: tuple[int, ...] = ()
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """The policies' names, one per seat."""
+        return tuple(p.name for p in self.policies)
+
+    @property
+    def net(self) -> tuple[Estimate, ...]:
+        """Each seat's mean net result per pot (antes), with its 95% interval."""
+        s = self.sums
+        return tuple(mean_ci(float(s["net"][i]), float(s["net_sq"][i]), self.pots) for i in range(len(self.policies)))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The kernel's counters by name (:data:`~.kernel.SUM_FIELDS`)."""
+        return {k: int(v) for k, v in zip(SUM_FIELDS, self.sums["counts"])}
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per seat (from 1): the policy and the mean net per pot with its 95% interval."""
         return pd.DataFrame({
-            "seat": range(len(self.net)),
+            "seat": range(1, len(self.net) + 1),
             "policy": [p.name for p in self.policies],
             "net_per_pot": [e.estimate for e in self.net],
             "net_per_pot_low": [e.low for e in self.net],
@@ -56,11 +80,24 @@ class RococoResult:
                 ("forced showdowns (carry limit)", c["forced"] / self.pots)]
         return pd.DataFrame(rows, columns=["figure", "value"])
 
-    def summary(self) -> str:
-        lines = [f"Rococo Poker, {self.rules.players} players, {self.pots:,} pots (seed {self.seed}, "
+    def summary(self) -> dict[str, object]:
+        """Every figure by name: the run, each seat's (from 1) net per pot
+        (:class:`~ricochet_math.solvers.stats.Estimate`), then the rates of :meth:`rates`."""
+        out: dict[str, object] = {"rules": self.rules.describe(), "rules_sha256": self.rules.sha256,
+                                  "strategies": list(self.strategies), "pots": self.pots,
+                                  "seed": self.seed if not self.merged_seeds else list(self.seeds),
+                                  "batch_size": self.batch_size, "run_time": self.run_time}
+        for s, e in enumerate(self.net):
+            out[f"seat {s + 1} net_per_pot"] = e
+        out.update(dict(self.rates().itertuples(index=False)))
+        return out
+
+    def describe(self) -> str:
+        seeds = f"seed {self.seed}" if not self.merged_seeds else f"seeds {', '.join(map(str, self.seeds))}"
+        lines = [f"Rococo Poker, {self.rules.players} players, {self.pots:,} pots ({seeds}, "
                  f"batch {self.batch_size:,}), {self.run_time:.1f} s"]
         for s, (p, e) in enumerate(zip(self.policies, self.net)):
-            lines.append(f"  seat {s} {p.name:>10}: {e.estimate:+.4f} ± {e.half_width:.4f} per pot")
+            lines.append(f"  seat {s + 1} {p.name:>10}: {e.estimate:+.4f} ± {e.half_width:.4f} per pot")
         return "\n".join(lines)
 
 
@@ -74,18 +111,20 @@ def _policies(policies) -> tuple:
     return ps
 
 
-def simulate(policies, pots: int = 100_000, seed: int | None = 2026, *, rules: RococoRules | None = None,
-             batch_size: int = 20_000, workers: int | None = None) -> RococoResult:
-    """Play ``pots`` pots with one policy per seat (names or :class:`BettingPolicy`)."""
-    ps = _policies(policies)
+def simulate(rules: RococoRules | None = None, strategies=("standard", "standard"), pots: int = 100_000,
+             seed: int | None = None, *, workers: int | None = None, executor=None, progress: bool = False,
+             batch_size: int = 20_000) -> RococoResult:
+    """Play ``pots`` pots (a pot: games until one is won) with one policy per seat (names or
+    :class:`BettingPolicy`); the rules' player count follows the policies.  ``seed``: None for fresh
+    entropy (recorded); ``workers`` / ``executor`` (a ``LocalExecutor``) do not change a digit."""
+    ps = _policies(strategies)
     rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=len(ps))
     if rules.players != len(ps):
         rules = replace(rules, players=len(ps))
     pots = check_whole(pots, "pots")
-    run = run_batches(batch_player(rules, ps), pots, seed, batch_size=batch_size, workers=workers)
-    net = tuple(mean_ci(float(run.sums["net"][s]), float(run.sums["net_sq"][s]), pots) for s in range(len(ps)))
-    counts = {k: int(v) for k, v in zip(SUM_FIELDS, run.sums["counts"])}
-    return RococoResult(rules, ps, net, counts, pots, run.seed, run.batch_size, run.run_time)
+    run = run_batches(batch_player(rules, ps), pots, seed, batch_size=batch_size, workers=workers, executor=executor,
+                      progress=progress, unit="pots")
+    return RococoResult(rules, ps, pots, run.seed, run.batch_size, run.run_time, run.sums)
 
 
 @dataclass(frozen=True)
@@ -109,7 +148,7 @@ class BlindValue:
 
     def summary(self) -> str:
         v = self.value
-        return (f"value of the blind option to seat 0 ({self.with_blind.policies[0].name}): "
+        return (f"value of the blind option to seat 1 ({self.with_blind.policies[0].name}): "
                 f"{v.estimate:+.4f} ± {v.half_width:.4f} per pot")
 
 
@@ -122,9 +161,9 @@ def blind_value(me="standard", others="standard", players: int = 2, pots: int = 
     check_finite(rate, "rate (the blind rate)", low=0.0, high=1.0)
     check_whole(amount, "amount (the blind)", high=10**6)
     rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=players)
-    a = simulate([base.with_(name=base.name + "+blind", blind_rate=rate, blind_amount=amount)] + opp, pots, seed,
-                 rules=rules)
-    b = simulate([base.with_(blind_rate=0.0)] + opp, pots, seed, rules=rules)
+    a = simulate(rules, [base.with_(name=base.name + "+blind", blind_rate=rate, blind_amount=amount)] + opp, pots,
+                 seed)
+    b = simulate(rules, [base.with_(blind_rate=0.0)] + opp, pots, seed)
     return BlindValue(a, b)
 
 
@@ -168,7 +207,7 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
         for c in calls:
             for r in blind_rates:
                 cand = BettingPolicy(f"open {o} call {c} blind {r:g}", open=o, call=c, blind_rate=r)
-                res = simulate([cand] + opp, pots, seed, rules=rules)
+                res = simulate(rules, [cand] + opp, pots, seed)
                 e = res.net[0]
                 rows.append((str(o), str(c), r, e.estimate, e.low, e.high))
     table = pd.DataFrame(rows, columns=["open", "call", "blind_rate", "net_per_pot", "net_per_pot_low",

@@ -38,7 +38,7 @@ from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
 
-__all__ = [
+__all__ = ["BINOM", "KEEP_MASKS", "sorted_hand", 
     "KEEPS", "KEEP_DRAWS", "N_HANDS", "N_SETS", "N_CLASSES", "DRAW_WEIGHT", "DRAW_DENOMINATOR",
     "keep_cards", "keep_text", "parse_keep", "five_card_hands", "hand_index", "suit_classes", "SuitClasses",
     "DrawDistribution", "draw_distribution", "keep_scores_by_enumeration",
@@ -47,7 +47,7 @@ __all__ = [
 N_HANDS = comb(52, 5)                      # 2,598,960
 N_CLASSES = 134_459                        # suit-pattern classes of five-card hands
 #: C(52, k) and the offsets of the k-card sets in the set index
-_BINOM = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
+BINOM = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
 _OFFSET = np.array([sum(comb(52, j) for j in range(k)) for k in range(7)], dtype=np.int64)
 N_SETS = int(_OFFSET[6])                   # sets of 0..5 cards: 2,893,163
 
@@ -59,7 +59,7 @@ KEEP_DRAWS = tuple(5 - bin(m).count("1") for m in KEEPS)
 DRAW_DENOMINATOR = comb(47, 3)
 #: DRAW_DENOMINATOR / C(47, d) for d = 0..3 replacement cards: each final hand's weight in whole numbers
 DRAW_WEIGHT = np.array([DRAW_DENOMINATOR // comb(47, d) for d in range(4)], dtype=np.int64)
-_KEEP_ARR = np.array(KEEPS, dtype=np.int64)
+KEEP_MASKS = np.array(KEEPS, dtype=np.int64)
 _POPCOUNT = np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
 _DRAWS_DENOM = np.array([comb(47, d) for d in range(4)], dtype=np.float64)
 
@@ -103,7 +103,7 @@ def _set_index(c, mask):
     for i in range(5):
         if mask >> i & 1:
             j += 1
-            idx += _BINOM[c[i], j]
+            idx += BINOM[c[i], j]
     return _OFFSET[j] + idx
 
 
@@ -115,7 +115,7 @@ def _hands_kernel(hands, values):
             for c in range(2, d):
                 for b in range(1, c):
                     for a in range(b):
-                        h = _BINOM[a, 1] + _BINOM[b, 2] + _BINOM[c, 3] + _BINOM[d, 4] + _BINOM[e, 5]
+                        h = BINOM[a, 1] + BINOM[b, 2] + BINOM[c, 3] + BINOM[d, 4] + BINOM[e, 5]
                         hands[h, 0] = a
                         hands[h, 1] = b
                         hands[h, 2] = c
@@ -169,7 +169,7 @@ def _mask_numbers(masks, out):
         for c in range(52):
             if masks[i] >> c & 1:
                 j += 1
-                idx += _BINOM[c, j]
+                idx += BINOM[c, j]
         out[i] = idx
 
 
@@ -217,8 +217,8 @@ def _keep_totals(c, sums, sub, totals):
     by inclusion-exclusion over the discards (``sub`` is scratch, 32 entries)."""
     for mask in range(32):
         sub[mask] = sums[_set_index(c, mask)]
-    for i in range(_KEEP_ARR.shape[0]):
-        k = _KEEP_ARR[i]
+    for i in range(KEEP_MASKS.shape[0]):
+        k = KEEP_MASKS[i]
         free = 31 ^ k
         t = 0.0
         x = free
@@ -238,11 +238,11 @@ def keep_scores(hands, rows, sums, out):
     """``out[r, i]``: mean score of keep ``KEEPS[i]`` for hand number ``rows[r]``, from ``sums``
     (:func:`superset_sums` of the score by value)."""
     sub = np.empty(32)
-    totals = np.empty(_KEEP_ARR.shape[0])
+    totals = np.empty(KEEP_MASKS.shape[0])
     for r in range(rows.shape[0]):
         _keep_totals(hands[rows[r]], sums, sub, totals)
-        for i in range(_KEEP_ARR.shape[0]):
-            out[r, i] = totals[i] / _DRAWS_DENOM[5 - _POPCOUNT[_KEEP_ARR[i]]]
+        for i in range(KEEP_MASKS.shape[0]):
+            out[r, i] = totals[i] / _DRAWS_DENOM[5 - _POPCOUNT[KEEP_MASKS[i]]]
 
 
 @njit(nogil=True)
@@ -251,13 +251,13 @@ def best_keeps(hands, rows, sums, keep_out, score_out, tolerance):
     position in :data:`KEEPS`, ``score_out[r]`` its score).  A keep replaces an earlier one in the
     :data:`KEEPS` order only when better by more than ``tolerance`` (float noise never decides)."""
     sub = np.empty(32)
-    totals = np.empty(_KEEP_ARR.shape[0])
+    totals = np.empty(KEEP_MASKS.shape[0])
     for r in range(rows.shape[0]):
         _keep_totals(hands[rows[r]], sums, sub, totals)
         best = 0
-        bs = totals[0] / _DRAWS_DENOM[5 - _POPCOUNT[_KEEP_ARR[0]]]
-        for i in range(1, _KEEP_ARR.shape[0]):
-            s = totals[i] / _DRAWS_DENOM[5 - _POPCOUNT[_KEEP_ARR[i]]]
+        bs = totals[0] / _DRAWS_DENOM[5 - _POPCOUNT[KEEP_MASKS[0]]]
+        for i in range(1, KEEP_MASKS.shape[0]):
+            s = totals[i] / _DRAWS_DENOM[5 - _POPCOUNT[KEEP_MASKS[i]]]
             if s > bs + tolerance:
                 bs = s
                 best = i
@@ -271,7 +271,7 @@ def scatter_strategy(hands, rows, counts, keep_pos, coef):
     weighted by ``counts[r]`` (hands it stands for) and :data:`DRAW_WEIGHT`, into ``coef[X]`` (int64)."""
     for r in range(rows.shape[0]):
         c = hands[rows[r]]
-        k = _KEEP_ARR[keep_pos[r]]
+        k = KEEP_MASKS[keep_pos[r]]
         free = 31 ^ k
         w = counts[r] * DRAW_WEIGHT_K[5 - _POPCOUNT[k]]
         x = free
@@ -308,8 +308,8 @@ def _enumerate_keeps(cards, unseen, hist):
     """``hist[i, v]``: number of draws of keep ``KEEPS[i]`` ending on value ``v`` (every draw evaluated)."""
     n = unseen.shape[0]
     kept = np.empty(5, dtype=np.int64)
-    for i in range(_KEEP_ARR.shape[0]):
-        k = _KEEP_ARR[i]
+    for i in range(KEEP_MASKS.shape[0]):
+        k = KEEP_MASKS[i]
         m = 0
         for p in range(5):
             if k >> p & 1:
@@ -332,7 +332,7 @@ def _enumerate_keeps(cards, unseen, hist):
                         hist[i, eval5(kept[0], kept[1], unseen[a], unseen[b], unseen[e])] += 1
 
 
-def _sorted_hand(hand) -> np.ndarray:
+def sorted_hand(hand) -> np.ndarray:
     if isinstance(hand, str):
         hand = parse_cards(hand, count=5, where="hand")
     cards = np.sort(np.asarray(hand, dtype=np.int64))
@@ -345,7 +345,7 @@ def _sorted_hand(hand) -> np.ndarray:
 
 def enumerate_hand(hand) -> np.ndarray:
     """``int64[26, 7462]``: for each keep, how many of its draws end on each value (enumeration)."""
-    cards = _sorted_hand(hand)
+    cards = sorted_hand(hand)
     unseen = np.setdiff1d(np.arange(52, dtype=np.int64), cards)
     hist = np.zeros((len(KEEPS), NUM_VALUES), dtype=np.int64)
     _enumerate_keeps(cards, unseen, hist)
@@ -379,9 +379,9 @@ class DrawDistribution:
 
     def by_category(self) -> np.ndarray:
         """``float64[26, 9]``: probability of each final category (high card .. straight flush)."""
-        from ricochet_math.evaluator.evaluation import _CATEGORY
+        from ricochet_math.evaluator.evaluation import CATEGORY_BY_VALUE
 
-        cat = np.asarray(_CATEGORY[: NUM_VALUES], dtype=np.int64)
+        cat = np.asarray(CATEGORY_BY_VALUE[: NUM_VALUES], dtype=np.int64)
         out = np.zeros((len(KEEPS), len(CATEGORY_NAMES)))
         for j in range(len(CATEGORY_NAMES)):
             out[:, j] = self.counts[:, cat == j].sum(axis=1)
@@ -402,13 +402,13 @@ class DrawDistribution:
 
 def draw_distribution(hand) -> DrawDistribution:
     """The exact final-hand distribution of every keep of ``hand`` (text or five cards)."""
-    cards = _sorted_hand(hand)
+    cards = sorted_hand(hand)
     return DrawDistribution(cards, enumerate_hand(cards))
 
 
 def brute_force_keep_sets(hand) -> dict[int, list[tuple[int, ...]]]:
     """Readable reference for tests: the final five-card sets of every keep, listed."""
-    cards = _sorted_hand(hand).tolist()
+    cards = sorted_hand(hand).tolist()
     unseen = [c for c in range(52) if c not in cards]
     out = {}
     for k in KEEPS:

@@ -9,7 +9,7 @@ everybody else folded); an all-check game carries its whole pot into the next ga
 seat antes again.  The first player moves one seat clockwise after every game (carried ones too); a
 pot's first game starts at a seat drawn uniformly, so every seat is first equally often.
 
-Randomness: xoshiro256** (:mod:`ricochet_math.engine.shuffle`): each game shuffles the first
+Randomness: xoshiro256** (:mod:`ricochet_math.random_streams`): each game shuffles the first
 ``8 * players`` positions of a deck that is not reset between games (still a uniform shuffle), then
 draws one uniform ``u`` (53 bits) for the blind decision; a pot's first seat is one output modulo the
 number of players (a bias below 1e-15, irrelevant here).
@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.engine.shuffle import _xoshiro, seed_state, shuffle_prefix
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.games.rococo.betting import Slot, keep_tables, policy_rows
-from ricochet_math.games.rococo.draw import _BINOM, _KEEP_ARR
+from ricochet_math.games.rococo.draw import BINOM, KEEP_MASKS
+from ricochet_math.random_streams import seed_state, shuffle_prefix, xoshiro_next, xoshiro_uniform
 
 __all__ = ["play_pots", "batch_player", "SUM_FIELDS", "RECORD_WIDTH"]
 
@@ -39,14 +39,8 @@ RECORD_WIDTH = 6 + 4 * 6 + 48
 
 
 @njit(inline="always")
-def _uniform(s0, s1, s2, s3):
-    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
-
-
-@njit(inline="always")
 def _below(m, s0, s1, s2, s3):
-    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
     return np.int64((x >> np.uint64(11)) % np.uint64(m)), s0, s1, s2, s3
 
 
@@ -110,7 +104,7 @@ def _facing(P, order, start_pos, stake, active, level, raises, max_raises, blind
 def _hand_number(c):
     """Colex number of five cards (sorts ``c`` in place)."""
     c.sort()
-    return _BINOM[c[0], 1] + _BINOM[c[1], 2] + _BINOM[c[2], 3] + _BINOM[c[3], 4] + _BINOM[c[4], 5]
+    return BINOM[c[0], 1] + BINOM[c[1], 2] + BINOM[c[2], 3] + BINOM[c[3], 4] + BINOM[c[4], 5]
 
 
 @njit
@@ -158,7 +152,7 @@ def _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force, sta
         h = _hand_number(tmp)  # tmp is now sorted
         row = 0 if rows[s, _NAIVE] else opponents
         kp = tables[row, h]
-        k = _KEEP_ARR[kp]
+        k = KEEP_MASKS[kp]
         keep[s] = kp
         m = 0
         for j in range(5):
@@ -237,7 +231,7 @@ def play_pots(state, pots, P, opts, rows, rates, tables, net, net_sq, counts, re
             pot_net[s] = 0.0
         while True:
             s0, s1, s2, s3 = shuffle_prefix(deck, 8 * P, s0, s1, s2, s3)
-            u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+            u, s0, s1, s2, s3 = xoshiro_uniform(s0, s1, s2, s3)
             first = (start + g) % P
             force = n_carry >= carry_limit
             outcome, blind, _ = _play_game(P, opts, rows, rates, tables, deck, u, first, carried, force,

@@ -12,7 +12,7 @@ import numpy as np
 from ricochet_math.arguments import check_instance, check_seed
 from ricochet_math.errors import StrategyError
 from ricochet_math.games.rococo.betting import keep_tables, policy, policy_rows
-from ricochet_math.games.rococo.engine import OUTCOMES, GameRecord, play_game
+from ricochet_math.games.rococo.engine import OUTCOMES, GameRecord, play_dealt
 from ricochet_math.games.rococo.kernel import batch_player
 from ricochet_math.games.rococo.rules import MAX_PLAYERS, RococoRules
 
@@ -32,7 +32,7 @@ class PotHistory:
         for i, g in enumerate(self.games, 1):
             parts.append(f"--- game {i} ({OUTCOMES[g.outcome]})")
             parts.append(g.text())
-        parts.append("net: " + ", ".join(f"seat {s} {v:+g}" for s, v in enumerate(self.net)))
+        parts.append("net: " + ", ".join(f"seat {s + 1} {v:+g}" for s, v in enumerate(self.net)))
         return "\n".join(parts)
 
     def summary(self) -> str:
@@ -41,7 +41,7 @@ class PotHistory:
     def to_frame(self):
         import pandas as pd
 
-        return pd.DataFrame({"seat": range(len(self.net)), "net": self.net})
+        return pd.DataFrame({"seat": range(1, len(self.net) + 1), "net": self.net})
 
 
 def play_pot(policies=("standard", "standard"), seed: int = 2026, *, rules: RococoRules | None = None) -> PotHistory:
@@ -61,7 +61,7 @@ def play_pot(policies=("standard", "standard"), seed: int = 2026, *, rules: Roco
     net = np.zeros(P)
     for r in out["records"]:
         deck = r[30: 30 + 8 * P].astype(np.int64)
-        g = play_game(rules, rows, rates, tables, deck, float(r[3]), int(r[0]), float(r[1]), bool(r[2]))
+        g = play_dealt(rules, rows, rates, tables, deck, float(r[3]), int(r[0]), float(r[1]), bool(r[2]))
         stakes = [r[6 + 4 * s] for s in range(P)]
         pays = [r[7 + 4 * s] for s in range(P)]
         if g.contributions != stakes or not np.allclose(g.payouts, pays) or g.outcome != int(r[5]):

@@ -7,22 +7,25 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.evaluator.evaluation import eval5
-from ricochet_math.games.rococo.draw import _BINOM, _KEEP_ARR
+from ricochet_math.games.rococo.draw import BINOM, KEEP_MASKS
+from ricochet_math.random_streams import seed_state, shuffle_array
 
 __all__ = ["simulate_share", "simulate_share_difference"]
 
 
 @njit
-def _share_kernel(cards, keep, table, opponents, deals, seed):
+def _share_kernel(cards, keep, table, opponents, deals, state):
     """(sum, sum of squares) of the pot share of ``keep`` over ``deals`` seeded deals."""
-    return _shares(cards, keep, keep, table, opponents, deals, seed)
+    return _shares(cards, keep, keep, table, opponents, deals, state)
 
 
 @njit
-def _shares(cards, keep, other, table, opponents, deals, seed):
+def _shares(cards, keep, other, table, opponents, deals, state):
     """(sum, sum of squares) over ``deals`` seeded deals of share(keep) - share(other) when ``other`` differs
-    from ``keep``, else of share(keep): the two keeps see the same deals (common random numbers)."""
-    np.random.seed(seed)
+    from ``keep``, else of share(keep): the two keeps see the same deals (common random numbers).
+    ``state``: the xoshiro256** state (:func:`~ricochet_math.random_streams.seed_state`); each deal is a
+    full shuffle of the 47 other cards."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     rest = np.empty(47, dtype=np.int64)
     n = 0
     for c in range(52):
@@ -38,7 +41,7 @@ def _shares(cards, keep, other, table, opponents, deals, seed):
     total = 0.0
     total_sq = 0.0
     for _ in range(deals):
-        np.random.shuffle(rest)
+        s0, s1, s2, s3 = shuffle_array(rest, 47, s0, s1, s2, s3)
         top = 5 * opponents
         best = -1
         ties = 0
@@ -46,8 +49,8 @@ def _shares(cards, keep, other, table, opponents, deals, seed):
             for j in range(5):
                 hand[j] = rest[5 * o + j]
             hand.sort()
-            h = _BINOM[hand[0], 1] + _BINOM[hand[1], 2] + _BINOM[hand[2], 3] + _BINOM[hand[3], 4] + _BINOM[hand[4], 5]
-            k = _KEEP_ARR[table[h]]
+            h = BINOM[hand[0], 1] + BINOM[hand[1], 2] + BINOM[hand[2], 3] + BINOM[hand[3], 4] + BINOM[hand[4], 5]
+            k = KEEP_MASKS[table[h]]
             q = 0
             for j in range(5):
                 if k >> j & 1:
@@ -93,7 +96,8 @@ def simulate_share(cards, keep: int, table: np.ndarray, opponents: int, deals: i
     """(mean pot share, its standard error) of keeping ``keep`` (position mask over sorted ``cards``)
     over ``deals`` random deals of the other cards."""
     cards = np.sort(np.asarray(cards, dtype=np.int64))
-    total, total_sq = _share_kernel(cards, int(keep), table, int(opponents), int(deals), int(seed) % (2**32))
+    total, total_sq = _share_kernel(cards, int(keep), table, int(opponents), int(deals),
+                                  seed_state(np.random.SeedSequence(int(seed))))
     mean = total / deals
     var = max(total_sq / deals - mean * mean, 0.0)
     return mean, float(np.sqrt(var / deals))
@@ -103,7 +107,8 @@ def simulate_share_difference(cards, keep: int, other: int, table: np.ndarray, o
                               seed: int) -> tuple[float, float]:
     """(mean of share(keep) - share(other), its standard error) on the same ``deals`` seeded deals."""
     cards = np.sort(np.asarray(cards, dtype=np.int64))
-    total, total_sq = _shares(cards, int(keep), int(other), table, int(opponents), int(deals), int(seed) % (2**32))
+    total, total_sq = _shares(cards, int(keep), int(other), table, int(opponents), int(deals),
+                             seed_state(np.random.SeedSequence(int(seed))))
     mean = total / deals
     var = max(total_sq / deals - mean * mean, 0.0)
     return mean, float(np.sqrt(var / deals))

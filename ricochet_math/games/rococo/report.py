@@ -1,4 +1,4 @@
-"""A short Rococo Poker report: HTML and CSV tables, with the casino report's provenance rules.
+"""A short Rococo Poker report: HTML and CSV tables, with every report's provenance rows.
 
 The same document machinery as the casino report (:mod:`ricochet_math.reports.document` sections,
 :mod:`ricochet_math.reports.render` HTML and CSV) and the same provenance rules
@@ -10,17 +10,15 @@ a folder the toolkit wrote (or an empty one) is ever replaced.
 """
 from __future__ import annotations
 
-import hashlib
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports import provenance
+from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.document import Section, Volatile, num, pct, whole
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
@@ -30,7 +28,7 @@ from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import solve_draws
 from ricochet_math.games.rococo.strategy import strategy_table
 
-__all__ = ["RococoReport", "build_rococo_report", "REPORT_SIZES"]
+__all__ = ["build_report", "build_rococo_report", "REPORT_SIZES"]
 
 REPORT_KIND = "rococo-report"
 #: size name -> (pots per simulation, pots per best-response candidate, removal hands, deals per hand, opponents)
@@ -41,30 +39,15 @@ REPORT_SIZES = {
 }
 
 
-@dataclass(frozen=True)
-class RococoReport:
-    """The written report: its folder, files and the tables (as frames)."""
-
-    out_dir: Path
-    files: tuple
-    tables: dict
-    seconds: float
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame({"file": [str(f) for f in self.files]})
-
-    def summary(self) -> str:
-        return f"Rococo report in {self.out_dir} ({len(self.files)} files, {self.seconds:.0f} s)"
-
-
 def _frame_table(s: Section, title: str, frame: pd.DataFrame, csv: str, formats: dict, note: str = "") -> None:
     rows = [[formats.get(c, str)(v) for c, v in zip(frame.columns, r)] for r in frame.itertuples(index=False)]
     s.table(title, list(frame.columns), rows, csv=csv, data=frame, note=note)
 
 
-def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules: RococoRules | None = None,
-                        reproducible: bool = False) -> RococoReport:
-    """Compute and write the short report (``report.html``, ``tables/*.csv``) into ``out_dir``."""
+def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: RococoRules | None = None,
+                 reproducible: bool = False) -> ReportResult:
+    """Compute and write the short report (``report.html``, ``tables/*.csv``) into ``out_dir``; returns the
+    casino report's :class:`~ricochet_math.reports.build.ReportResult`."""
     if size not in REPORT_SIZES:
         raise RicochetError(f"unknown Rococo report size {size!r}; choose one of {', '.join(REPORT_SIZES)}")
     seed = check_seed(seed, allow_none=False)
@@ -84,8 +67,7 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
     sols = timed("draw fixed points", lambda: [solve_draws(n) for n in opponents])
     table = timed("strategy table", lambda: strategy_table(opponents))
     removal = timed("card-removal check", lambda: removal_check(n_hands, deals, 1, seed))
-    sim = timed("policy simulation", lambda: simulate(["standard", "loose"], pots, seed,
-                                                       rules=rules.with_players(2)))
+    sim = timed("policy simulation", lambda: simulate(rules.with_players(2), ["standard", "loose"], pots, seed))
     blind = timed("blind value", lambda: blind_value("standard", "standard", 2, pots, seed))
     grid = {"opens": ("KK", None), "calls": ("JJ",), "blind_rates": (0.0,)} if size == "tiny" else {}
     response = timed("best response", lambda: best_response("standard", 2, br_pots, seed, **grid))
@@ -94,7 +76,7 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
     s = Section("1", "Rules in force")
     s.p("Rococo Poker as the publisher describes it (shared/seeds/003_266d472255d5a8cb.txt), with our readings "
         "where it is silent (docs/rules.md, section 'Rococo Poker').")
-    opts = pd.DataFrame(rules.describe(), columns=["option", "value", "meaning"])
+    opts = pd.DataFrame(rules.option_rows(), columns=["option", "value", "meaning"])
     _frame_table(s, "Options", opts, "rules", {})
     doc.append(s)
 
@@ -135,7 +117,7 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
                  sim.to_frame(), "simulation", {"net_per_pot": lambda x: num(x, 4),
                                                  "net_per_pot_low": lambda x: num(x, 4),
                                                  "net_per_pot_high": lambda x: num(x, 4)})
-    _frame_table(s, "The value of the blind option (seat 0 always blinds 1 against never)", blind.to_frame(),
+    _frame_table(s, "The value of the blind option (seat 1 always blinds 1 against never)", blind.to_frame(),
                  "blind_value", {c: (lambda x: num(x, 4)) for c in blind.to_frame().columns})
     _frame_table(s, "Best response to standard (threshold grid, best first)", response.to_frame().head(10),
                  "best_response", {"net_per_pot": lambda x: num(x, 4), "net_per_pot_low": lambda x: num(x, 4),
@@ -143,9 +125,8 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
     doc.append(s)
 
     date = provenance.build_date(reproducible)
-    shim = SimpleNamespace(name="rococo", source=None,
-                           sha256=hashlib.sha256(repr(rules).encode()).hexdigest())
-    prov = provenance.provenance_rows(shim, SimpleNamespace(name=size), [rules.players], pots, seed, date)
+    prov = provenance.rules_provenance_rows(rules, {"size": size, "players": rules.players, "pots": pots,
+                                                    "seed": seed}, date)
     s = Section("6", "Provenance")
     s.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
             align=["l", "l"])
@@ -156,5 +137,9 @@ def build_rococo_report(out_dir, *, size: str = "small", seed: int = 2026, rules
     subtitle = [f"size {size}, seed {seed}; exact draw analysis, Monte Carlo betting with 95% intervals."]
     written = write_report_folder(out, doc, volatile_tables(times, prov), title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "size": size})
-    files, tables = written.files, written.tables
-    return RococoReport(out, files, tables, time.perf_counter() - start)
+    return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=size,
+                        seconds=time.perf_counter() - start, notes=written.notes)
+
+
+#: the name before the game contract (issue 26)
+build_rococo_report = build_report

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RuleError
+from ricochet_math.game_rules import GameRules
 
 __all__ = ["RococoRules", "MAX_PLAYERS", "MIN_PLAYERS"]
 
@@ -20,8 +21,9 @@ MAX_PLAYERS = 6
 
 
 @dataclass(frozen=True)
-class RococoRules:
-    """The options of a Rococo table.
+class RococoRules(GameRules):
+    """The options of a Rococo table (``RococoRules.from_toml(path)`` reads them from a file:
+    :class:`~ricochet_math.game_rules.GameRules`).
 
     * ``players``: seated players, 2..6 (the seed names no number; six is the most that can never run
       out of cards).
@@ -35,6 +37,8 @@ class RococoRules:
       among its players instead of carrying again (the seed has no limit; a finite one keeps every pot
       finite for the analysis; it is reached only by policies that rarely bet).
     """
+
+    GAME = "Rococo Poker"
 
     players: int = 2
     ante: int = 1
@@ -58,7 +62,12 @@ class RococoRules:
     def with_players(self, players: int) -> RococoRules:
         return replace(self, players=players)
 
-    def describe(self) -> list[tuple[str, str, str]]:
+    def summary(self) -> str:
+        return (f"Rococo Poker, {self.players} players, ante {self.ante}, bets {self.min_bet}..{self.max_bet}, "
+                f"{self.max_raises} raises a phase, blind {'on' if self.blind else 'off'}, carry limit "
+                f"{self.carry_limit}")
+
+    def option_rows(self) -> list[tuple[str, str, str]]:
         """(option, value, meaning) rows for tables and the report."""
         return [
             ("players", str(self.players), "seated players (2..6)"),

@@ -44,8 +44,8 @@ from ricochet_math.games.rococo.draw import (
     scatter_strategy, suit_classes, superset_sums,
 )
 
-__all__ = ["share_by_value", "final_distribution", "DrawSolution", "solve_draws", "compute_draws", "check_solution",
-           "MAX_OPPONENTS"]
+__all__ = ["sums_for", "share_by_value", "final_distribution", "DrawSolution", "solve_draws", "compute_draws",
+           "check_solution", "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 5
 #: a keep replaces an earlier one (in KEEPS order) only when better by more than this (float noise)
@@ -120,11 +120,11 @@ class DrawSolution:
 
     def keep_shares(self, hand) -> np.ndarray:
         """``float64[26]``: the pot share of each keep of ``hand`` (five cards) against these opponents."""
-        from ricochet_math.games.rococo.draw import _sorted_hand
+        from ricochet_math.games.rococo.draw import sorted_hand
 
-        cards = _sorted_hand(hand).astype(np.int8)[None, :]
+        cards = sorted_hand(hand).astype(np.int8)[None, :]
         out = np.empty((1, len(KEEPS)))
-        keep_scores(cards, np.zeros(1, dtype=np.int64), _sums_for(self.opponents), out)
+        keep_scores(cards, np.zeros(1, dtype=np.int64), sums_for(self.opponents), out)
         return out[0]
 
     def to_frame(self) -> pd.DataFrame:
@@ -138,7 +138,7 @@ class DrawSolution:
 
 
 @lru_cache(maxsize=MAX_OPPONENTS)
-def _sums_for(opponents: int) -> np.ndarray:
+def sums_for(opponents: int) -> np.ndarray:
     return _score_sums(solve_draws(opponents).share)
 
 

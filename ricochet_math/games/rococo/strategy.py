@@ -30,9 +30,9 @@ _HIGH, _PAIR, _TWO_PAIR, _TRIPS, _QUADS = (CATEGORY_NAMES.index(n) for n in (
 
 
 def _category(value: int) -> int:
-    from ricochet_math.evaluator.evaluation import _CATEGORY
+    from ricochet_math.evaluator.evaluation import CATEGORY_BY_VALUE
 
-    return int(_CATEGORY[int(value)])
+    return int(CATEGORY_BY_VALUE[int(value)])
 
 
 def naive_keep(cards, value: int) -> int:
@@ -73,11 +73,11 @@ def _naive_kernel(hands, values, category, out):
 
 def naive_keeps_all() -> np.ndarray:
     """``uint8[2,598,960]``: the naive keep of every hand (positions in ``KEEPS``)."""
-    from ricochet_math.evaluator.evaluation import _CATEGORY
+    from ricochet_math.evaluator.evaluation import CATEGORY_BY_VALUE
 
     hands, values = five_card_hands()
     out = np.empty(N_HANDS, dtype=np.uint8)
-    _naive_kernel(hands, values, np.asarray(_CATEGORY, dtype=np.int64), out)
+    _naive_kernel(hands, values, np.asarray(CATEGORY_BY_VALUE, dtype=np.int64), out)
     return out
 
 
@@ -180,12 +180,12 @@ def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
     })
     parts = []
     from ricochet_math.games.rococo.draw import keep_scores
-    from ricochet_math.games.rococo.solver import _sums_for
+    from ricochet_math.games.rococo.solver import sums_for
 
     for n in opponents:
         sol = solve_draws(int(n))
         scores = np.empty((len(reps), len(KEEPS)))
-        keep_scores(hands, reps, _sums_for(int(n)), scores)
+        keep_scores(hands, reps, sums_for(int(n)), scores)
         naive_share = scores[np.arange(len(reps)), naive_pos]
         best_masks = [KEEPS[i] for i in sol.class_keep]
         parts.append(pd.DataFrame({
