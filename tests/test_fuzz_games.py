@@ -131,8 +131,8 @@ def test_random_calls_give_a_result_or_one_line(tmp_path, name, strategy, n):
 SOAK = {  # (call with {} for the size, small size, large size): each game's largest documented run, shrunk
     "home": ("rm.home.simulate(rm.home.HomeRules(players=8), 'pot-odds', {}, seed=1)", 20_000, 400_000),
     "ring": ("rm.ring.simulate(rm.ring.RingRules(players=3), None, {}, seed=1)", 2_000, 40_000),
-    "rococo": ("rm.rococo.simulate(['standard'] * 6, {}, 1)", 20_000, 400_000),
-    "freeride": ("rm.freeride.simulate(['computer'] * 6, games={}, seed=1)", 2_000, 40_000),
+    "rococo": ("rm.rococo.simulate(None, ['standard'] * 6, {}, 1)", 20_000, 400_000),
+    "freeride": ("rm.freeride.simulate(None, ['computer'] * 6, {}, 1)", 2_000, 40_000),
 }
 
 
@@ -171,7 +171,7 @@ CLI = [
     ["home", "simulate", "--workers", "0"],
     ["ring", "simulate", "--games", "nan"],
     ["ring", "arrange", "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td", "--samples", "0"],
-    ["ring", "report", "/proc/x", "--games", "100"],
+    ["ring", "report", "--out", "/proc/x", "--games", "100"],
     ["rococo", "simulate", "--pots", "0"],
     ["rococo", "simulate", "--policies", "standard,loose,tight", "--blind-value"],
     ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "-1"],

@@ -99,7 +99,7 @@ def test_an_output_folder_that_can_never_be_written_is_refused_before_the_work(r
 
 
 def test_cli_ring_report_in_proc_is_one_line():
-    r = _ricochet("ring", "report", "/proc/x", "--games", "100", timeout=120)
+    r = _ricochet("ring", "report", "--out", "/proc/x", "--games", "100", timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "/proc" in r.stderr
 

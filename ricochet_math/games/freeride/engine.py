@@ -66,8 +66,11 @@ class Round:
         n = len(chips)
         if n < 2:
             raise RuleError(f"a round needs at least 2 seats, got {n}")
-        deck = [int(c) for c in deck]
-        if len(set(deck)) != len(deck) or len(deck) < HAND * n:
+        try:
+            deck = [int(c) for c in deck]
+        except (TypeError, ValueError, OverflowError):
+            raise RuleError(f"a deck is a list of card numbers 0..51, got {deck!r:.60}") from None
+        if len(set(deck)) != len(deck) or len(deck) < HAND * n or not all(0 <= c <= 51 for c in deck):
             raise RuleError(f"a deck of distinct cards with at least {HAND * n} cards is needed")
         self.rules, self.n = rules, n
         self.chips_before = [int(c) for c in chips]

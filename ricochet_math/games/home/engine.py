@@ -281,7 +281,7 @@ def play_game(rules: HomeRules | None = None, strategies="pot-odds", seed=None, 
     """Play one game with one strategy per seat (names or :class:`HomeStrategy`), dealt from ``seed``
     (:func:`~.deal.deal_deck`; None: fresh entropy) or from a given ``deck`` (the dealing order);
     ``rng_seed`` seeds the pot-odds draws (default: the seed)."""
-    rules = rules or HomeRules()
+    rules = check_instance(rules, HomeRules, "rules", allow_none=True) or HomeRules()
     seed = resolve_seed(seed)
     if deck is None:
         deck = deal_deck(rules, seed=seed)

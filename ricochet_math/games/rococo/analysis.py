@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ricochet_math.arguments import check_finite, check_instance, check_whole
+from ricochet_math.arguments import check_finite, check_instance, check_seed, check_whole
 from ricochet_math.errors import StrategyError
 from ricochet_math.solvers.batches import run_batches
 from ricochet_math.solvers.game_result import GameResult
@@ -224,6 +224,11 @@ def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed
     (``second_minus_best``: simulated share of the second keep minus the best's, with its standard error)."""
     from ricochet_math.games.rococo.draw import KEEPS, five_card_hands
     from ricochet_math.games.rococo.removal import simulate_share, simulate_share_difference
+
+    hands = check_whole(hands, "hands", high=10**5)
+    deals = check_whole(deals, "deals", high=10**8)
+    opponents = check_whole(opponents, "opponents", high=5)
+    seed = check_seed(seed, allow_none=False)
     from ricochet_math.games.rococo.solver import solve_draws
 
     sol = solve_draws(opponents)

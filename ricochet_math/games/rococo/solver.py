@@ -38,6 +38,7 @@ from ricochet_math.arguments import check_whole
 from ricochet_math.evaluator import evaluation as evaluation_module
 from ricochet_math.evaluator.evaluation import NUM_VALUES, value_counts_5
 from ricochet_math.evaluator.tables import cache_dir
+from ricochet_math.errors import RicochetError
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 from ricochet_math.games.rococo.draw import (
     DRAW_DENOMINATOR, KEEPS, N_HANDS, N_SETS, best_keeps, five_card_hands, gather_values, keep_scores,
@@ -56,7 +57,13 @@ def share_by_value(q: np.ndarray, opponents: int) -> np.ndarray:
     """``float64[7462]``: expected pot share of final value ``v`` against ``opponents`` independent
     opponents whose final values follow ``q`` (counts or probabilities over the 7,462 values)."""
     opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
-    p = np.asarray(q, dtype=np.float64)
+    try:
+        p = np.asarray(q, dtype=np.float64)
+    except (TypeError, ValueError):
+        p = None
+    if p is None or p.shape != (NUM_VALUES,) or not np.isfinite(p).all() or p.min() < 0 or p.sum() <= 0:
+        raise RicochetError(f"q must be {NUM_VALUES:,} non-negative finite counts or probabilities with a "
+                            f"positive sum, got {str(q)[:60]}")
     p = p / p.sum()
     below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
     out = np.zeros(NUM_VALUES)
