@@ -277,7 +277,7 @@ def simulate_games(rules: HomeRules, strategies="optimal", games: int = 1_000, s
     """Simulate on the readable engine (any strategy, the optimal one included): the same deals and sums
     as :func:`simulate` for the same seed and batch size."""
     strategies = _strategies(strategies, rules, kernel=False)
-    games = check_whole(games, "games")
+    games = check_whole(games, "games", high=10**6)  # the readable engine: about a game a millisecond at best
     seed = check_seed(seed)
 
     def play(seed_sequence: np.random.SeedSequence, length: int):

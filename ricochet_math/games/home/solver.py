@@ -263,6 +263,8 @@ def solve(rules: HomeRules, pos: Position, *, depth: int | None = None, budget: 
     if depth is not None:
         depth = check_whole(depth, "depth", high=100)
     budget = check_whole(budget, "budget", high=10**9)
+    if len(pos.hands) != rules.players or sum(h is not None for h in pos.hands) < 2:
+        raise TableStateError(f"a position to solve has {rules.players} seats and at least two live hands")
     solver = HomeSolver(rules, budget)
     who, room = solver.settle(pos.hands, pos.unseen)
     if room is None:
