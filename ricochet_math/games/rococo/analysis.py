@@ -194,8 +194,8 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
                   blind_rates=(0.0, 1.0), rules: RococoRules | None = None) -> BestResponse:
     """Search the grid of threshold policies for seat 0 against ``players - 1`` copies of ``others``
     (common seed for every candidate: the same deals as far as the play allows)."""
-    opp = [policy(others)] * (players - 1)
     players = check_whole(players, "players", low=2, high=MAX_PLAYERS)
+    opp = [policy(others)] * (players - 1)
     rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=players)
     for what, values in (("opens", opens), ("calls", calls), ("blind_rates", blind_rates)):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
