@@ -40,8 +40,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.write_golden:
         root = Path(__file__).resolve().parents[1]
-        sys.path.insert(0, str(root / "tests"))
-        from test_speed_perfect import GOLDEN, kernel_figures
+        sys.path.insert(0, str(root / "tests" / "strategies"))
+        from test_perfect_kernel import GOLDEN, kernel_figures
         fig = kernel_figures(old)
         rows = ",\n  ".join(json.dumps(r) for r in fig.pop("rows"))
         head = json.dumps(fig)[1:-1]

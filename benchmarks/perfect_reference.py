@@ -2,7 +2,7 @@
 ``strategies/perfect.py`` and ``strategies/draws.py`` with dense 7,462-value histograms per seat.
 
 The reference the faster kernel is checked against, bit for bit
-(``benchmarks/check_perfect_identical.py``, ``tests/test_speed_perfect.py``), and the "old"
+(``benchmarks/check_perfect_identical.py``, ``tests/strategies/test_perfect_kernel.py``), and the "old"
 side of the same-run ratios in ``benchmarks/bench_speed.py``.  Do not edit: it is the baseline.
 """
 from __future__ import annotations

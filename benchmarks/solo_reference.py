@@ -3,7 +3,7 @@
 hands of a class visited.
 
 The "old" side of the same-run ratio of ``benchmarks/bench_speed.py`` (row ``solokernel``); the
-current kernel's counts equal its counts (``tests/test_solver.py`` compares the kernel with its
+current kernel's counts equal its counts (``tests/solvers/test_solo.py`` compares the kernel with its
 own every-hand mode, which is this loop).  Do not edit: it is the baseline.
 """
 from __future__ import annotations

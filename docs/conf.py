@@ -15,9 +15,12 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))
 
-# The notebooks run at the test size when the site executes them; plots without a display.
+# The notebooks run at the test size when the site executes them.  Their kernels draw with matplotlib's
+# inline backend, which needs no display and turns every figure into an image of the page (issue 28): with
+# MPLBACKEND=Agg, which a headless shell or CI often sets, plt.show() drew nothing and the executed pages had
+# no plots, so the backend is set here for the kernels the build starts, whatever the environment says.
 os.environ.setdefault("RICOCHET_NB_SIZE", "tiny")
-os.environ.setdefault("MPLBACKEND", "Agg")
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 
 project = "ricochet_math"
 author = "ricochet_math contributors"
@@ -33,7 +36,7 @@ extensions = [
 ]
 
 # Markdown files that are not pages of the site (issue notes, helper notes, build output).
-exclude_patterns = ["_build", "notebooks/README.md", "issue-*.md", "**/issue-*.md", "HELPERS.md", ".ipynb_checkpoints"]
+exclude_patterns = ["_build", "_report", "notebooks/README.md", "issue-*.md", "**/issue-*.md", "HELPERS.md", ".ipynb_checkpoints"]
 templates_path = ["_templates"]
 # The game pages other sessions add (home-game, *-poker) are globbed in the index: a glob that matches nothing
 # yet is not an error.
@@ -83,6 +86,18 @@ html_theme = "alabaster"
 smartquotes = False
 html_title = "ricochet_math"
 html_static_path: list[str] = []
+# The committed casino report, served beside the pages (report/report.html and its tables/) so that the method
+# pages can link to the report sections that use each method; copied at every build like the notebooks.
+REPORT = ROOT / "reports" / "publisher"
+_report_dir = DOCS / "_report"
+if (REPORT / "report.html").is_file():
+    _dst = _report_dir / "report"
+    (_dst / "tables").mkdir(parents=True, exist_ok=True)
+    for _src in [REPORT / "report.html", *sorted((REPORT / "tables").glob("*.csv"))]:
+        _to = _dst / _src.relative_to(REPORT)
+        if not _to.exists() or _to.read_bytes() != _src.read_bytes():
+            shutil.copyfile(_src, _to)
+    html_extra_path = [str(_report_dir)]
 
 # ---- the game pages other sessions add (docs/home-game.md, docs/*-poker.md): the index lists the ones that
 # exist, so the site builds before and after they arrive (a toctree entry for a missing page is a warning).

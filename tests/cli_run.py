@@ -4,7 +4,7 @@ runs them, without a Python start-up and the package's imports per call (about 2
 ``run_cli(*args, cwd=...)`` returns a :class:`subprocess.CompletedProcess` like ``subprocess.run`` would:
 the exit status :func:`ricochet_math.cli.app.main` returns (or a ``SystemExit``'s code, as for ``--help``
 and usage errors) and everything written to stdout and stderr.  A handful of tests still start a real
-process (tests/test_cli.py) to check the installed entry point and its exit codes.
+process (tests/cli/test_cli.py) to check the installed entry point and its exit codes.
 """
 from __future__ import annotations
 

@@ -51,6 +51,7 @@ from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import hand_value
 from ricochet_math.evaluator.names import category_name, describe
 from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+from ricochet_math.reports.columns import text_formats
 from ricochet_math.reports.tables import INTERVAL_NOTE, Text, has_interval, text_table
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 
@@ -220,7 +221,7 @@ def writable_folder(text: str) -> str:
 def add_action(subs, name: str, help: str, example: str, description: str | None = None) -> argparse.ArgumentParser:
     """One action of a command with subcommands (``ricochet ring simulate``): its one-line ``help``, its
     ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
-    options (tests/test_cli_help.py parses every one)."""
+    options (tests/cli/test_cli_help.py parses every one)."""
     return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
                            epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
 
@@ -254,7 +255,8 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
                 keys: int = 1, wide: bool = False) -> None:
     """Print a ``pandas.DataFrame`` as a readable table, CSV or JSON records.
 
-    The table reads each column through ``formats`` (see
+    The table reads each column through the column schema
+    (:mod:`ricochet_math.reports.columns`) and ``formats`` where a command refines it (see
     :mod:`ricochet_math.reports.tables`), split into tables of at most
     :data:`TABLE_WIDTH` characters led by the first ``keys`` columns unless
     ``wide``; a footnote explains ``±`` where one is shown.  CSV and JSON write
@@ -262,6 +264,8 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
     """
     out = sys.stdout if file is None else file
     if fmt == "table":
+        # the one column schema reads every column; a command's own formats refine a few of them
+        formats = {**text_formats(frame), **(formats or {})}
         out.write(text_table(frame, formats, keys=keys, width=TABLE_WIDTH, wide=wide) + "\n")
         if has_interval(frame, formats):
             out.write(INTERVAL_NOTE + "\n")

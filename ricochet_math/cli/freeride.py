@@ -43,7 +43,7 @@ def _strategies(args: argparse.Namespace) -> list[str]:
     return names
 
 
-#: one example per action, shown in its --help (tests/test_cli_help.py runs each)
+#: one example per action, shown in its --help (tests/cli/test_cli_help.py runs each)
 EXAMPLES = {
     "simulate": "ricochet freeride simulate --strategies 'computer;bold' --players 4 --games 2000 --seed 1",
     "play": "ricochet freeride play --players 4 --seed 7",

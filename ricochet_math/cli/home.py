@@ -33,7 +33,7 @@ from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS, HomeRules
 from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
 from ricochet_math.games.home.strategies import parse_strategies
 from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Number, Percent, Whole
+from ricochet_math.reports.tables import Number
 from ricochet_math.solvers.stats import Estimate
 
 DEFAULT_SEED = 2026
@@ -147,10 +147,6 @@ def _home(args) -> int:
     return args._home(args)
 
 
-_FORMATS = {"win_rate": Percent(2), "ev": Number(3, interval=True), "return_per_ante": Percent(1), "games": Whole(),
-            "cards_bought": Number(2), "decisions": Number(2), "fold_rate": Percent(1)}
-
-
 def _simulate(args) -> int:
     rules = _rules(args)
     names = args.strategy
@@ -176,7 +172,7 @@ def _simulate(args) -> int:
                        or c == "fold_rate"]]
         print(f"{rules.name}, {', '.join(sorted(set(sim.strategies)))}: {sim.games:,} games, seed {sim.seed}; "
               "EV in chips per game")
-    print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)
+    print_frame(frame, args.format, wide=args.wide)  # read through the column schema
     if args.format == "table":
         print(sim.seat_test().summary())
         print(sim.order_test().summary())

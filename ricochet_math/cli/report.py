@@ -58,6 +58,9 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
                         help="leave the build date and run times out, so every file is byte-identical "
                              "between builds")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--alternative", action="append", default=[], metavar="FILE",
+                        help="a rule-set file whose bonus and Cover tables the appendix prices (N = 1 exact) "
+                             "beside the shipped ones; repeat for several")
 
 
 @subcommand(
@@ -70,7 +73,7 @@ def _report(args: argparse.Namespace) -> int:
     rules = load_rules_option(args)
     result = build_report(rules, args.players, rounds=args.rounds, seed=args.seed, out_dir=args.out,
                           size=args.size, progress=not args.quiet, reproducible=args.reproducible,
-                          executor=args.scheduler)
+                          executor=args.scheduler, alternatives=args.alternative)
     main = result.main_game()
     for note in result.notes:  # e.g. the PDF left out without the pdf extra: one line, the rest is written
         print(f"ricochet: note: {note}", file=sys.stderr)

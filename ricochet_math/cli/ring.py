@@ -62,7 +62,7 @@ def _objective_option(p: argparse.ArgumentParser) -> None:
                         "points against random opponents)")
 
 
-#: one example per action, shown in its --help (tests/test_cli_help.py runs each)
+#: one example per action, shown in its --help (tests/cli/test_cli_help.py runs each)
 EXAMPLES = {
     "simulate": "ricochet ring simulate --players 3 --strategy greedy-fast lookahead denial --games 500 --seed 1",
     "play": "ricochet ring play --players 3 --strategy greedy-fast lookahead denial --seed 7",
@@ -141,7 +141,7 @@ def _simulate(args) -> int:
         frame = table.to_frame() if args.table == "pairings" else table.best_responses()
         if args.format == "table":
             print(table.summary())
-        print_frame(frame, args.format, formats={"win": Percent(2), "points": Number(3)}, keys=2, wide=args.wide)
+        print_frame(frame, args.format, keys=2, wide=args.wide)  # read through the column schema
         return 0
     res = simulate(rules, _strategies(args), args.games, args.seed, objective=args.objective, workers=args.workers,
                    progress=args.progress)

@@ -98,7 +98,10 @@ def kickout_curve(rules=None, *, players: int = 1, grid=DEFAULT_GRID, rounds: in
                          "rtp_ci_high": d["rtp_per_initial_bet"], "rtp_per_wagered": d["rtp_per_wagered"],
                          "kickout_rate": d["kickout_rate"], "fold_frequency": d["fold_frequency"],
                          "win_frequency": d["win_frequency"]})
-        method = "exact (all 2,809,475,760 deals)"
+        # the label says what was computed: a sampled analysis (tests, tiny notebooks) is not the game's figure
+        method = ("exact (all 2,809,475,760 deals)" if a.complete else
+                  f"exact over {int(a.classes_done.sum())} of the 169 starting-hand classes only (sampled: "
+                  "not the game's figures)")
     else:
         with executor_for_run(executor) as runner:
             runs = [simulate(rules.with_kickout(players, pat), players=players, strategy=strategy, rounds=rounds,

@@ -27,7 +27,7 @@ two cards can only beat a dealer hand of the categories a two-card hand has
   dealer A-K-Q-9-7, a pair of nines beats dealer 9-9-A-K-Q.
 
 **Default: ``top-cards``.**  At 5 to 1 the exact figures (pinned in
-``tests/test_sidebets.py``) are:
+``tests/design/test_sidebets.py``) are:
 
 =============  ==========================================  ========  ==========
 comparison     P(win) = hit frequency                      RTP       house edge

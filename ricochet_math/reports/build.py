@@ -17,6 +17,9 @@ plain sample mean is shown beside it as a check.
 
 The sections, in the order a lab reads them (issue 6):
 
+The first page holds, before the contents, the document control: document id, revision, rule set and its
+SHA-256, toolkit version and commit, date, and empty sign-off fields for the reviewer (:mod:`.par_sections`).
+
 1. the game and the full rule set in force, with the rule-set file's SHA-256;
 2. method: exact or Monte Carlo (rounds, seed, confidence level, variance
    reduction), the perfect-play definition, run time;
@@ -42,6 +45,11 @@ The sections, in the order a lab reads them (issue 6):
    the RTP band against rounds played;
 9. provenance: package version, git commit and the files with uncommitted
    changes, Python / numpy / numba versions, machine, date; run times.
+
+Then the appendix (A): the RTP of each alternative bonus and Cover table (N = 1 exact).
+The PAR-sheet items (issue 28, :mod:`.par_sheet` and :mod:`.par_sections`): 3b, RTP and hit frequency
+by acting position; 5c, a player who makes every bet (combined RTP, each bet's share of the hold); 5d,
+maximum win per seat and liability per table with the hands, and the cycle of every exact part.
 
 Where things live
 -----------------
@@ -167,7 +175,8 @@ class ReportResult:
 
 def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, rounds: int | None = None,
                  seed: int = 2026, out_dir: str | os.PathLike | None = None, size: str = "small",
-                 progress: bool = True, reproducible: bool = False, executor=None) -> ReportResult:
+                 progress: bool = True, reproducible: bool = False, executor=None,
+                 alternatives: Iterable = ()) -> ReportResult:
     """Compute and write the report for a rule set (see the module docstring).
 
     ``rules``: a :class:`~ricochet_math.rules.ruleset.RuleSet`, a file or a shipped
@@ -181,7 +190,9 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     on stderr.  ``reproducible``: leave the date and run times out, so that
     every file is byte-identical between builds.  ``executor``: where the Monte
     Carlo chunks run (None: local threads; a Dask client or scheduler address:
-    see :func:`~ricochet_math.solvers.montecarlo.simulate`); no figure depends on it.
+    see :func:`~ricochet_math.solvers.montecarlo.simulate`); no figure depends on it.  ``alternatives``:
+    rule sets (files, shipped names or RuleSets) whose bonus and Cover tables the appendix prices beside
+    the shipped rule sets' (N = 1 exact).
 
     Raises :class:`~ricochet_math.errors.RuleError` (one line) for a bad
     rule set, player count, size, rounds or seed.
@@ -191,6 +202,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     # this module; at the top they more than doubled it (measured: `import ricochet_math` 2.1 s -> 4.6 s).
     from ricochet_math.reports import compute, figures, jobs, provenance, render, sections
     from ricochet_math.reports.folder import write_report_folder
+    from ricochet_math.reports.par_sections import alternative_sources
 
     t_start = time.perf_counter()
     rules = load_rules(rules)
@@ -205,6 +217,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise RuleError(f"seed must be a whole number >= 0, got {seed!r}")
     rounds, seed = int(rounds), int(seed)
+    alternative = alternative_sources(rules, tuple(alternatives))  # a bad file: one line, before any work
     out = Path(out_dir) if out_dir is not None else Path("reports") / rules.name
     # refused before any work: a folder the toolkit did not write is never replaced, a link never followed
     out = prepare_output_folder(out, REPORT_KIND)
@@ -212,7 +225,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
 
     timer = (lambda: 0.0) if reproducible else time.perf_counter
     with executor_for_run(executor) as runner:
-        data = compute.compute(rules, preset, players, rounds, seed, work, progress, timer, runner)
+        data = compute.compute(rules, preset, players, rounds, seed, work, progress, timer, runner, alternative)
 
     date = provenance.build_date(reproducible)
     main = figures.main_rows(data)
@@ -224,7 +237,10 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         f"Rule set {rules.name} (SHA-256 {rules.sha256[:16]}...), player counts "
         f"{', '.join(map(str, players))}, size {preset.name}, seed {seed}.",
         "N = 1 exact" + ("" if data.solo.complete else " (sampled classes: test size)")
-        + f"; N >= 2 Monte Carlo, {rounds:,} rounds per player count with perfect play; 95% confidence intervals.",
+        + ("; N >= 2 Monte Carlo with perfect play, each player count's rounds sized for a 95% half-width of "
+           f"{preset.precision:g} points on the RTP" if preset.sized(rounds) else
+           f"; N >= 2 Monte Carlo, {rounds:,} rounds per player count with perfect play")
+        + "; 95% confidence intervals.",
     ]
     with render.rc_context():  # the plots are drawn while the sections are built
         doc = sections.build_sections(data, main, run_rows, prov_rows)

@@ -29,6 +29,7 @@ from ricochet_math.evaluator.cards import random_deals
 from ricochet_math.evaluator.evaluation import value_counts_5
 from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.reports.jobs import Job, job_key, run_jobs
+from ricochet_math.reports.par_sheet import alternative_paytables
 from ricochet_math.reports.published import PublishedFigures, published_figures
 from ricochet_math.reports.sizes import PUBLISHER_LIKE, ReportSize
 from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
@@ -63,17 +64,19 @@ class ReportData:
     distribution: tuple      # (N, net array of seat results)
     timings: list            # (step, seconds)
     exact_kickout: dict      # N -> exact P(dealer kicked out)
+    alternatives: Any = None  # the appendix's paytables (par_sheet.alternative_paytables), or None
 
 
 def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed: int, work: Path,
-            progress: bool, timer: Callable[[], float], executor=None) -> ReportData:
+            progress: bool, timer: Callable[[], float], executor=None, alternatives=()) -> ReportData:
     """Run every computation of a report; Monte Carlo jobs resume from ``work`` (see :mod:`.jobs`).
 
     ``rounds``: Monte Carlo rounds per player count for perfect play and each
     solver reading; ``timer``: the clock of the run-time table (a constant
     one for reproducible builds); ``executor``: where the Monte Carlo chunks run
     (None: local threads; see :func:`~ricochet_math.solvers.montecarlo.simulate`).  The
-    kernel warm-up always runs here.
+    kernel warm-up always runs here.  ``alternatives``: (label, rule set) pairs whose bonus and Cover
+    tables the appendix prices (N = 1 exact; cached on disk by the solver like the main analysis).
     """
     timings: list[tuple[str, float]] = []
     classes = None if size.solo_classes is None else np.asarray(size.solo_classes, dtype=np.int64)
@@ -94,6 +97,9 @@ def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed
     grid = sorted({*DEFAULT_GRID, rules.kickout[1]}, key=lambda p: int(pattern_value(p)))
     curve = solo.threshold_curve(grid)
     timings.append(("side bets, kickout rates and N = 1 kickout curve (exact)", timer() - t0))
+    t0 = timer()
+    alt = alternative_paytables(rules, alternatives, size.solo_classes, progress)
+    timings.append(("alternative paytables (N = 1 exact)", timer() - t0))
 
     jobs, keys, dist_n = _plan(rules, size, players, rounds, seed, work, progress, solo, solo_nb, executor)
 
@@ -122,7 +128,7 @@ def compute(rules, size: ReportSize, players: tuple[int, ...], rounds: int, seed
     return ReportData(rules=rules, size=size, players=players, rounds=rounds, seed=seed, solo=solo,
                       solo_no_bonus=solo_nb, quickdraw=qd, cover=cv, sidebets=sbs, curve=curve, perfect=perfect,
                       weak=weak, response=response, published=published, distribution=distribution,
-                      timings=timings, exact_kickout=exact_kick)
+                      timings=timings, exact_kickout=exact_kick, alternatives=alt)
 
 
 def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, progress: bool, solo, solo_nb,
@@ -157,7 +163,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
                                executor=executor)
             else:
                 out = simulate_to_precision(rules, n, strategy, precision, seed, progress=progress,
-                                            checkpoint=ckpt, executor=executor)
+                                            checkpoint=ckpt, executor=executor, guarantee=True)
             made[what] = out
             return out
 
@@ -191,7 +197,7 @@ def _plan(rules, size: ReportSize, players, rounds: int, seed: int, work: Path, 
                 elif sized:  # perfect play read back from the work folder: its run again, the same digits
                     target = size.precision if reading == "perfect" else size.reading_precision
                     runs[(reading, n)] = simulate_to_precision(rules, n, reading, target, seed, progress=progress,
-                                                               executor=executor)
+                                                               executor=executor, guarantee=reading == "perfect")
             return published_figures(rules, rounds=rounds, seed=seed, readings=(reading,), players=many,
                                      weak_profiles=(), progress=progress, solo=solo, solo_no_bonus=solo_nb,
                                      executor=executor, runs=runs)

@@ -60,6 +60,7 @@ class Section:
     number: str
     title: str
     blocks: list = field(default_factory=list)
+    front: bool = False     # shown on the first page before the contents, not numbered (document control)
 
     @property
     def anchor(self) -> str:

@@ -21,7 +21,7 @@ from ricochet_math.reports.compute import ReportData
 from ricochet_math.reports.published import WEAK_PROFILES, figure_key
 from ricochet_math.reports.sizes import PUBLISHER_LIKE
 from ricochet_math.solvers.exact_row import exact_figures, exact_rtp_row
-from ricochet_math.solvers.stats import z_value
+from ricochet_math.solvers.stats import rate_ci, z_value
 from ricochet_math.strategies.perfect import READING_NAMES
 
 __all__ = [
@@ -131,25 +131,35 @@ def mc_return_table(rules, r):
     controls (:func:`main_rows`).
     """
     t = seat_sums(r.sums.total)
+    t_sq = seat_sums(r.sums.total_sq)
     seat_rounds = float(r.rounds * r.players)
     rows = []
 
-    def add(group, item, count, amount, contribution):
+    def add(group, item, count, amount, contribution, field=None):
         p = count / seat_rounds if count is not None else math.nan
+        low = high = math.nan
+        if count is not None and (field is not None or count in (0, seat_rounds)):
+            # a Monte Carlo frequency has an interval; one never (or always) seen the exact binomial one
+            e = rate_ci(count, t_sq[field] if field else count, seat_rounds, float(r.rounds), r.level)
+            low, high = e.low, e.high
         rows.append({"players": r.players, "group": group, "item": item, "count": count, "probability": p,
-                     "amount": amount, "contribution": contribution})
+                     "probability_low": low, "probability_high": high, "amount": amount,
+                     "contribution": contribution})
 
     won = t["win"] - t["auto_win"] - t["split_win"]
-    add("outcome", "fold", t["fold"], -1.0, math.nan)
-    add("outcome", "automatic win (dealer kicked out, everyone else folded)", t["auto_win"], math.nan, math.nan)
+    add("outcome", "fold", t["fold"], -1.0, math.nan, "fold")
+    add("outcome", "automatic win (dealer kicked out, everyone else folded)", t["auto_win"], math.nan, math.nan,
+        "auto_win")
     add("outcome", "played and won the pot alone", won, math.nan, math.nan)
-    add("outcome", "played and shared the pot", t["split_win"], math.nan, math.nan)
-    add("outcome", "played and was beaten", t["beaten"], math.nan, math.nan)
-    add("return", "ante (every seat, every round)", seat_rounds, -1.0, -1.0)
-    add("return", "play bet", t["play"], -1.0, -t["play"] / seat_rounds)
+    add("outcome", "played and shared the pot", t["split_win"], math.nan, math.nan, "split_win")
+    add("outcome", "played and was beaten", t["beaten"], math.nan, math.nan, "beaten")
+    rows.append({"players": r.players, "group": "return", "item": "ante (every seat, every round)",
+                 "count": seat_rounds, "probability": 1.0, "probability_low": 1.0, "probability_high": 1.0,
+                 "amount": -1.0, "contribution": -1.0})  # certain by the rules, not an observation
+    add("return", "play bet", t["play"], -1.0, -t["play"] / seat_rounds, "play")
     wins = t["win"]
     add("return", "pot won or shared (average share when won)", wins,
-        (t["pot_share"] / wins) if wins else math.nan, t["pot_share"] / seat_rounds)
+        (t["pot_share"] / wins) if wins else math.nan, t["pot_share"] / seat_rounds, "win")
     cat_pays = _category_pays(rules)
     if cat_pays is None:
         bonus_hands = np.array([t[f"bonus_{c}"] for c in range(len(BONUS_CATEGORY_NAMES))])
@@ -159,8 +169,10 @@ def mc_return_table(rules, r):
             pays = cat_pays.get(c, 0.0)
             if pays > 0:
                 count = t[f"bonus_{c}"]
-                add("return", f"bonus: {name.lower()}", count, pays, count * pays / seat_rounds)
-    total = sum(x["contribution"] for x in rows if x["group"] == "return")
+                add("return", f"bonus: {name.lower()}", count, pays, count * pays / seat_rounds, f"bonus_{c}")
+    # the return rows add up to the sample mean of the net; it is written from the stored sum itself (one
+    # division), not as the float sum of the rounded contributions
+    total = float(t["net"]) / seat_rounds
     m = r.summary()
     if "rtp_initial_cv" in m:
         # The report's RTP is the control-variate estimate (issue 11: one estimator throughout); the return

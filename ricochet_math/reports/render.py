@@ -100,7 +100,8 @@ def render_html(path: Path, sections, title: str, subtitle: list[str], date: str
             else:
                 items.append({"kind": "figure", "title": b.title, "caption": b.caption, "svg": Markup(_svg(b)),
                               "name": b.name})
-        blocks.append({"number": s.number, "title": s.title, "anchor": s.anchor, "blocks": items})
+        blocks.append({"number": s.number, "title": s.title, "anchor": s.anchor, "blocks": items,
+                       "front": getattr(s, "front", False)})
     html = env.get_template("report.html.j2").render(title=title, subtitle=subtitle, sections=blocks,
                                                      date=cell(Volatile(date)), escape=escape, pdf=pdf)
     path.write_text(html, encoding="utf-8")

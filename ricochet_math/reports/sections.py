@@ -16,6 +16,9 @@ from ricochet_math.reports.figures import (
     BAND_ROUNDS, LEVEL, best_response_table, bet_summary, bonus_summary, bonus_table, closest_published,
     kickout_table, mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
 )
+from ricochet_math.reports.par_sections import (
+    alternatives_section, control_rows, document_control, every_bet_section, limits_section, position_section,
+)
 from ricochet_math.reports.plots import plot_band, plot_by_players, plot_distribution, plot_strategy, plot_threshold
 from ricochet_math.reports.strategy_text import hand_grid_names, strategy_chart, strategy_grid, strategy_words
 from ricochet_math.reports.provenance import source_text
@@ -76,9 +79,13 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
     """The report's sections.  ``main``: :func:`~ricochet_math.reports.figures.main_rows`; ``run_times``:
     (step, seconds as text) rows; ``provenance``: (item, value, volatile) rows."""
     strat = strategy_rtps(d, main)
-    return [_game(d), _method(d), _main_game(d, main), _return_tables(d), _strategy(d), _side_bets(d, main),
-            _volatility(d, main, strat), _weak_players(d, strat), _published(d), _plots(d, main, strat),
-            _provenance(provenance, run_times)]
+    prov = {k: v for k, v, _ in provenance}
+    control = control_rows(d.rules, d.size.name, d.seed, prov.get("git commit", "unknown"),
+                           prov.get("uncommitted changes to tracked files", "unknown"), prov.get("built", ""))
+    return [document_control(control), _game(d), _method(d), _main_game(d, main), position_section(d),
+            _return_tables(d), _strategy(d), _side_bets(d, main), _volatility(d, main, strat),
+            every_bet_section(d, main), limits_section(d), _weak_players(d, strat), _published(d), _plots(d, main, strat),
+            _provenance(provenance, run_times), alternatives_section(d)]
 
 
 def volatile_tables(run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]) -> dict:
@@ -128,8 +135,9 @@ def _method(d: ReportData) -> Section:
                  "(test size): not the game's figures")
     if size.sized(d.rounds):  # runs sized to a precision: say so, not the nominal count
         main_rounds = (f"rounds per player count chosen by a pilot run (its own seed) for a 95% half-width of "
-                       f"{size.precision:g} points on the RTP per initial bet (each run's rounds in the table of "
-                       "Section 3)")
+                       f"{size.precision:g} points on the RTP per initial bet, played again with the rounds the "
+                       "main run's own error asks for where it fell short, so that every N >= 2 RTP reaches it "
+                       "(each run's rounds in the table of Section 3)")
         reading_rounds = (f"rounds per player count and reading chosen by a pilot run for a 95% half-width of "
                           f"{size.reading_precision:g} points (perfect play: the main game's runs)")
     else:
@@ -195,6 +203,16 @@ def _main_game(d: ReportData, main) -> Section:
         "result per round (ante units), average bet is the average amount wagered by a seat per round.")
     if d.size.name != "full" and _many(d):
         s.note(f"The Monte Carlo rows are {d.rounds:,} rounds each: read their intervals before their centres.")
+    mc = main[main["players"] >= 2]
+    if d.size.sized(d.rounds) and len(mc):
+        half = (mc["rtp_initial_high"] - mc["rtp_initial_low"]) / 2.0
+        worst = int(mc["players"].iloc[int(half.to_numpy().argmax())])
+        wide = [str(n) for n, h in zip(mc["players"], half) if h > d.size.precision / 100.0]
+        s.p(f"Sizing rule (Section 2): every N >= 2 RTP per initial bet has a 95% half-width of at most "
+            f"{d.size.precision:g} percentage points; the widest here is {100 * half.max():.3f} points (N = {worst})."
+            if not wide else
+            f"Sizing rule (Section 2): a 95% half-width of at most {d.size.precision:g} points; NOT reached at "
+            f"N = {', '.join(wide)} (widest {100 * half.max():.3f} points).")
     s.table("Return to player", ["N", "method", "rounds", "RTP per initial bet", CI_TEXT, "RTP per wagered",
                                  CI_TEXT, "house edge", "element of risk"],
             [[str(r.players), r.method, "" if isnan(r.rounds) or r.rounds is None else whole(r.rounds),
@@ -255,9 +273,13 @@ def _return_tables(d: ReportData) -> Section:
             frames.append(t)
             rows = []
             for r in t.itertuples():
+                unseen = not isnan(r.count) and r.count == 0  # a Monte Carlo zero is not "never"
                 rows.append([r.group, r.item, "" if r.count is None or isnan(r.count) else whole(r.count),
-                             "" if isnan(r.probability) else pct(r.probability, 4),
-                             "" if isnan(r.probability) else one_in(r.probability),
+                             "" if isnan(r.probability) else
+                             (f"not seen (95% CI 0 to {pct(r.probability_high, 4)})" if unseen
+                              else pct(r.probability, 4)),
+                             "" if isnan(r.probability) else
+                             (f"{one_in(r.probability_high)} or rarer" if unseen else one_in(r.probability)),
                              "" if isnan(r.amount) else num(r.amount, 3),
                              "" if isnan(r.contribution) else f"{r.contribution:+.5f}"])
             last = s.table(f"{n} players ({d.perfect[n].rounds:,} rounds)",

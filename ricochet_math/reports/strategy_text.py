@@ -100,28 +100,44 @@ def hand_ranges(hands) -> str:
 
 
 def strategy_words(chart: pd.DataFrame, threshold: str, complete: bool = True) -> list[str]:
-    """The strategy of :func:`strategy_chart` in sentences: one per limit, strongest first."""
+    """The strategy of :func:`strategy_chart` in sentences: one per limit, strongest first.
+
+    Every sentence is true of every hand it names (issue 28): a hand's limit is the strongest dealer hand
+    it plays against, so it folds against every stronger one; against weaker dealer hands it plays, except
+    the ones card removal makes it fold, and those hands are named apart with their count of exceptions
+    (the chart's ``folds_below_that``), never folded into a simpler rule that is wrong for them.
+    """
     if not len(chart):
         return ["No starting-hand class was analysed."]
     lines = [f"With one player every card is face up: the dealer folds (is kicked out) at or above "
-             f"{threshold}; otherwise the player plays when the dealer's hand is no stronger than the limit of "
-             "the player's two cards below, and folds against anything stronger."
+             f"{threshold}. Otherwise each two-card hand has a limit, the strongest dealer hand it plays against: "
+             "it folds against every stronger dealer hand and plays against every weaker one, except the dealer "
+             "hands counted below, which it folds against although they are weaker (card removal: the "
+             "dealer's five cards change the player's draws). The table 'Strategy by starting hand' gives each "
+             "hand's limit and its count of exceptions, and 'ricochet advise' the decision for any deal."
              + ("" if complete else " TEST SIZE: only the classes analysed are listed.")]
     order = chart.groupby("limit", sort=False)["plays_up_to_value"].max().sort_values(ascending=False)
     for limit in order.index:
-        hands = chart.loc[chart["limit"] == limit, "hand"]
+        group = chart[chart["limit"] == limit]
         if limit == "never plays":
-            lines.append(f"Never play: {hand_ranges(hands)}.")
-        else:
-            article = "a " if limit.startswith("Pair") else ""
-            lines.append(f"Play against a dealer hand up to {article}{limit[0].lower() + limit[1:]}: "
-                         f"{hand_ranges(hands)}.")
+            lines.append(f"Never play: {hand_ranges(group['hand'])}.")
+            continue
+        article = "a " if limit.startswith("Pair") else ""
+        name = f"{article}{limit[0].lower() + limit[1:]}"
+        exact = group.loc[group["folds_below_that"] == 0, "hand"]
+        other = group[group["folds_below_that"] > 0]
+        parts = []
+        if len(exact):
+            parts.append(f"{hand_ranges(exact)} play against every weaker dealer hand")
+        if len(other):
+            lo, hi = int(other["folds_below_that"].min()), int(other["folds_below_that"].max())
+            count = f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
+            parts.append(f"{hand_ranges(other['hand'])} also fold against {count} weaker dealer hands (per hand, over its suit combinations)")
+        lines.append(f"Limit {name}: " + "; ".join(parts) + ".")
     always = chart.loc[chart["fold_frequency_dealer_in"] == 0, "hand"]
     if len(always):
         lines.append(f"Never folds while the dealer is in: {hand_ranges(always)}.")
-    below = chart.loc[chart["folds_below_that"] > 0, "hand"]
-    if len(below):
-        lines.append(f"Card removal: {len(below)} of the {len(chart)} classes also fold against a few dealer hands "
-                     "weaker than their limit (the chart's 'folds below' column); 'ricochet advise' gives the "
-                     "exact decision for any deal.")
+    below = int((chart["folds_below_that"] > 0).sum())
+    lines.append(f"{below} of the {len(chart)} classes fold against some dealer hands weaker than their limit "
+                 f"(counted above); the other {len(chart) - below} never do.")
     return lines

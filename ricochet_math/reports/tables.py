@@ -26,7 +26,9 @@ from ricochet_math.reports.document import isnan, one_in
 __all__ = ["Percent", "OneIn", "Whole", "Number", "Text", "text_table", "INTERVAL_NOTE", "has_interval"]
 
 #: the footnote for tables that show ``±`` intervals
-INTERVAL_NOTE = "a ± b: the estimate and half the width of its 95% confidence interval; no ± where exact."
+INTERVAL_NOTE = ("a ± b: the estimate and half the width of its 95% confidence interval; [low, high]: an uneven\n"
+                 "confidence interval (the exact binomial one where an event was never or always seen); a bare\n"
+                 "figure is exact or has no interval (a standard deviation).")
 
 @dataclass(frozen=True)
 class Percent:

@@ -3,8 +3,8 @@
 One sheet per table of ``tables/*.csv`` (the same names, the same columns,
 the same rows), a ``contents`` sheet first (sheet, title, CSV) and the
 provenance and run-time sheets last.  Numbers are written as numbers, never
-text, with a number format that reads like the report (fractions as percent,
-counts with thousands separators); the stored value is the full number.
+text, with the number format of the one column schema (:mod:`.columns`: a percent
+is a percent, counts with thousands separators); the stored value is the full number.
 Written with XlsxWriter (write-only, small, pure Python), in memory so the zip
 entries carry a fixed date, and with a fixed creation date: the same tables
 give the same bytes.
@@ -23,39 +23,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ricochet_math.reports.columns import excel_format
+
 __all__ = ["write_workbook", "number_format", "SHEET_CONTENTS", "WORKBOOK_DIGITS"]
 
 SHEET_CONTENTS = "contents"
 #: significant digits an xlsx file keeps of a number (XlsxWriter and openpyxl both write ``%.16G``)
 WORKBOOK_DIGITS = 16
 
-PERCENT = "0.0000%"
-COUNT = "#,##0"
-DECIMAL = "0.000000"
-#: column names (less _low/_high/_plain ends) that hold fractions read as percentages
-_PERCENT_NAMES = re.compile(
-    r"(^|_)(rtp|house_edge|element_of_risk|frequency|probability|rate|exact|monte_carlo|computed|published|"
-    r"difference|ci|level|half_width|share|win_rate|play_frequency_dealer_in|fold_frequency_dealer_in|"
-    r"min|max|seat|others|all_publisher_like)(_|$)")
-_COUNT_NAMES = re.compile(r"(^|_)(count|combinations|deals|wins|hands|rounds|weight|players|strategies|threshold"
-                          r"|folds_below_that|win_combinations)$")
-_NOT_PERCENT = re.compile(r"(^|_)(z|sd|std|std_dev|sd_net|vi_\d+|pays|amount|contribution|net|wagered|"
-                          r"break_even_pays|value)$")
 
 
 def number_format(name: str, series: pd.Series) -> str | None:
-    """The Excel number format of a numeric column, from its name: fractions in percent, counts as whole
-    numbers with separators, anything else with six decimals; None for text columns."""
-    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
-        return None
-    base = re.sub(r"(_low|_high|_plain)+$", "", name)
-    if _NOT_PERCENT.search(base):
-        return COUNT if pd.api.types.is_integer_dtype(series) else DECIMAL
-    if _PERCENT_NAMES.search(base) and not pd.api.types.is_integer_dtype(series):
-        return PERCENT
-    if pd.api.types.is_integer_dtype(series) or _COUNT_NAMES.search(name):
-        return COUNT
-    return DECIMAL
+    """The Excel number format of a column, from the column schema (:mod:`.columns`); None for text."""
+    return excel_format(name, series)
 
 
 def _created(date: str) -> _dt.datetime:
@@ -79,7 +59,7 @@ def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mappi
                          "author": "ricochet_math", "created": _created(date)})
     bold = book.add_format({"bold": True, "bg_color": "#F2F3F5", "bottom": 1, "text_wrap": True,
                             "valign": "top"})
-    formats = {f: book.add_format({"num_format": f}) for f in (PERCENT, COUNT, DECIMAL)}
+    formats: dict[str, object] = {}
 
     names = _sheet_names(list(frames))
     contents = book.add_worksheet(SHEET_CONTENTS)
@@ -101,6 +81,8 @@ def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mappi
         for j, name in enumerate(frame.columns):
             col = frame[name]
             fmt = number_format(str(name), col)
+            if fmt and fmt not in formats:
+                formats[fmt] = book.add_format({"num_format": fmt})
             cell_format = formats[fmt] if fmt else None
             for i, value in enumerate(col.tolist(), start=1):
                 _write(sheet, i, j, value, cell_format)

@@ -67,7 +67,9 @@ from ricochet_math.solvers.batches import InOrderSums
 from ricochet_math.solvers.executors import (
     MAX_WORKERS, ChunkJob, DaskExecutor, LocalExecutor, chunk_seed, default_workers, executor_for_run,
 )
-from ricochet_math.solvers.stats import Estimate, mean_ci, proportion_ci, ratio_ci, rounds_for_half_width, sample_std
+from ricochet_math.solvers.stats import (
+    Estimate, mean_ci, proportion_ci, rate_ci, ratio_ci, rounds_for_half_width, sample_std,
+)
 from ricochet_math.engine.controls import seat_index
 from ricochet_math.solvers.variance import controlled_estimate, controlled_ratio
 from ricochet_math.strategies.registry import resolve_strategies
@@ -176,8 +178,12 @@ class SimulationResult:
         tot, sq, rd = s.total, s.total_sq, s.round
 
         def per_seat(f: int, rate: bool = False) -> Estimate:  # per player-round, the round as the sample
+            if rate:  # an exact binomial interval where nothing (or everything) was seen: never a bare "exact"
+                return rate_ci(tot[f], sq[f], n * r, r, lv)
             est = mean_ci(tot[f] / n, sq[f] / (n * n), r, lv)
-            return est.clipped(0.0, 1.0) if rate else est
+            # the estimate is one division of the stored sum, so a CSV shows its shortest repr, not the
+            # noise of (sum / n) / r
+            return replace(est, estimate=float(tot[f] / (n * r))) if r > 0 else est
 
         def per_round(f: int, f_sq: int | None = None) -> Estimate:
             if f_sq is None:  # a yes/no per round
@@ -191,7 +197,7 @@ class SimulationResult:
             "players": n,
             "strategy": self.strategy,
             "rounds": r,
-            "rtp_initial": net.shifted(1.0),
+            "rtp_initial": _one_plus(net, tot[SeatSum.net], n * r),
             "rtp_wagered": rtp_w,
             "house_edge": net.shifted(0.0, -1.0),
             "element_of_risk": rtp_w.shifted(1.0, -1.0),
@@ -211,9 +217,9 @@ class SimulationResult:
             "all_fold_rate": per_round(RoundSum.all_fold),
             "house_net_per_round": per_round(RoundSum.house_net, RoundSum.house_net_sq),
             "sd_net": sample_std(float(s.seat[:, SeatSum.net].sum()), float(s.seat[:, SeatSum.net_sq].sum()), r * n),
-            "quickdraw_rtp": per_seat(SeatSum.quickdraw).shifted(1.0),
+            "quickdraw_rtp": _one_plus(per_seat(SeatSum.quickdraw), tot[SeatSum.quickdraw], n * r),
             "quickdraw_hit_frequency": per_seat(SeatSum.quickdraw_win, rate=True),
-            "cover_rtp": per_round(RoundSum.cover, RoundSum.cover_sq).shifted(1.0),
+            "cover_rtp": _one_plus(per_round(RoundSum.cover, RoundSum.cover_sq), rd[RoundSum.cover], r),
             "cover_hit_frequency": per_round(RoundSum.cover_win),
         }
         for c in range(N_CATEGORIES):
@@ -253,7 +259,7 @@ class SimulationResult:
             row = {by: i + 1}
             if by == "seat":
                 row["strategy"] = self.strategies[i]
-            for name, est in (("rtp_initial", net.shifted(1.0)), ("rtp_wagered", rtp_w),
+            for name, est in (("rtp_initial", _one_plus(net, t[SeatSum.net], r)), ("rtp_wagered", rtp_w),
                               ("fold_frequency", proportion_ci(t[SeatSum.fold], r, lv)),
                               ("win_frequency", proportion_ci(t[SeatSum.win], r, lv)),
                               ("hit_frequency", proportion_ci(t[SeatSum.hit], r, lv))):
@@ -276,9 +282,8 @@ class SimulationResult:
         s, n, r = self.sums, self.players, self.rounds
         rows = []
         for c in range(N_CATEGORIES):
-            hand = mean_ci(s.total[SeatSum.hand_0 + c] / n, s.total_sq[SeatSum.hand_0 + c] / (n * n), r, self.level).clipped()
-            bonus = mean_ci(s.total[SeatSum.bonus_0 + c] / n, s.total_sq[SeatSum.bonus_0 + c] / (n * n), r,
-                            self.level).clipped()
+            hand = rate_ci(s.total[SeatSum.hand_0 + c], s.total_sq[SeatSum.hand_0 + c], n * r, r, self.level)
+            bonus = rate_ci(s.total[SeatSum.bonus_0 + c], s.total_sq[SeatSum.bonus_0 + c], n * r, r, self.level)
             rows.append({"hand": BONUS_CATEGORY_NAMES[c], "count": int(s.total[SeatSum.hand_0 + c]),
                          "frequency": hand.estimate, "frequency_low": hand.low, "frequency_high": hand.high,
                          "bonus_hits": int(s.total[SeatSum.bonus_0 + c]), "bonus_frequency": bonus.estimate,
@@ -295,6 +300,13 @@ class SimulationResult:
             f"  fold {_pct(m['fold_frequency'])}; win {_pct(m['win_frequency'])}; kickout {_pct(m['kickout_rate'])}",
             f"  sd of a seat's net per round {_num(m['sd_net'])}; average pot {_num(m['average_pot'].estimate)}",
         ])
+
+
+def _one_plus(mean: Estimate, total: float, trials: float) -> Estimate:
+    """``1 + mean`` (RTP per initial bet from the mean net), the estimate as one division
+    ``(trials + total) / trials`` of the stored sum rather than 1 plus an already rounded mean."""
+    est = mean.shifted(1.0)
+    return replace(est, estimate=float((trials + total) / trials)) if trials > 0 else est
 
 
 #: what :meth:`SimulationResult.describe` prints for a figure a one-round run cannot give
@@ -546,7 +558,7 @@ def _check_sums(chunk: ChunkSums, template: ChunkSums, rounds: int, what: str) -
 
 def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, strategy="always",
                           precision: float = 0.05, seed: int | None = None, *, pilot_rounds: int | None = None,
-                          **kwargs) -> SimulationResult:
+                          guarantee: bool = False, **kwargs) -> SimulationResult:
     """A :func:`simulate` run sized to reach a 95% half-width of ``precision`` percentage points on the
     RTP per initial bet (the controlled estimate where the run keeps control variates).
 
@@ -556,6 +568,13 @@ def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, 
     run alone, so the stopping rule does not bias them, and ``simulate(..., rounds=result.rounds,
     seed=seed)`` reproduces them.  ``kwargs`` go to both runs (workers, executor, checkpoint for the
     main run only, ...).  More than :data:`MAX_ROUNDS` rounds needed: one :class:`RicochetError` line.
+
+    ``guarantee``: when the main run's own interval is still wider than ``precision`` (the pilot
+    underestimated the error: it happens by chance), play the run again with the rounds the main run's
+    error asks for, the same seed (so its first chunks are the same deals), until the half-width is
+    reached; the returned run then states a half-width of at most ``precision`` (what a report sized
+    for a lab promises).  The second size depends on the first run's error, a two-stage rule; the
+    result is still reproduced by ``simulate(..., rounds=result.rounds, seed=seed)``.
     """
     check_finite(precision, "precision (percentage points)", low=1e-6, high=100.0)
     seed = check_seed(seed)
@@ -575,7 +594,23 @@ def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, 
     if rounds > MAX_ROUNDS:
         raise RicochetError(f"precision {precision} pp needs about {rounds:,} rounds at {n} players, beyond the "
                             f"limit of {MAX_ROUNDS:,}: ask for a wider interval")
-    return simulate(rules, n, strategy, rounds, seed, **kwargs)
+    out = simulate(rules, n, strategy, rounds, seed, **kwargs)
+    while guarantee:
+        s = out.summary()
+        figure = s["rtp_initial_cv"] if "rtp_initial_cv" in s else s["rtp_initial"]
+        if not figure.half_width > precision / 100.0:
+            break
+        more = rounds_for_half_width(figure.std_error, out.rounds, precision / 100.0, kwargs.get("level", 0.95))
+        more = max(more, out.rounds + 1)
+        if more > MAX_ROUNDS:
+            raise RicochetError(f"precision {precision} pp needs about {more:,} rounds at {n} players, beyond the "
+                                f"limit of {MAX_ROUNDS:,}: ask for a wider interval")
+        again = dict(kwargs)
+        if again.get("checkpoint") is not None:  # a checkpoint of its own: the first run's may end mid-chunk
+            ck = Path(again["checkpoint"])
+            again["checkpoint"] = ck.with_name(f"{ck.stem}-{more}{ck.suffix}")
+        out = simulate(rules, n, strategy, more, seed, **again)
+    return out
 
 
 def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range(1, 8), strategy="perfect",

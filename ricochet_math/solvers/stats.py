@@ -4,7 +4,10 @@ Everything works from **sums** (``sum x``, ``sum x^2``, ``n``), the raw material
 Monte Carlo run keeps so that runs can be merged; nothing here needs the
 samples themselves.  Intervals are normal approximations with the sample
 standard deviation (the runs are large), except :func:`wilson_ci`, offered
-for small counts.
+for small counts, and at the edges: a rate with nothing (or everything)
+observed has a normal interval of no width, which would read as an exact
+figure, so :func:`rate_ci` and :func:`proportion_ci` give it the exact
+binomial (Clopper-Pearson) interval instead (:func:`clopper_pearson`).
 
 >>> ci = mean_ci(total=30.0, total_sq=100.0, n=10)
 >>> round(ci.estimate, 3), round(ci.std_error, 4)
@@ -24,6 +27,8 @@ __all__ = [
     "rounds_for_half_width",
     "mean_ci",
     "proportion_ci",
+    "rate_ci",
+    "clopper_pearson",
     "wilson_ci",
     "ratio_ci",
     "sample_std",
@@ -90,10 +95,47 @@ def mean_ci(total: float, total_sq: float, n: float, level: float = 0.95) -> Est
     return _interval(total / n, sample_std(total, total_sq, n) / math.sqrt(n), level)
 
 
+def clopper_pearson(count: float, n: float, level: float = 0.95) -> tuple[float, float]:
+    """The exact binomial (Clopper-Pearson) interval of a rate after ``count`` successes in ``n``
+    independent trials: ``[B(a/2; k, n-k+1), B(1-a/2; k+1, n-k)]`` with ``B`` the beta quantile
+    (scipy.stats.beta), 0 and 1 at the ends.  0 of 2,000 at 95% gives [0, 0.00184]."""
+    from scipy.stats import beta  # here, not at the top: scipy.stats costs a second to import
+
+    alpha = 1.0 - level
+    k, n = float(count), float(n)
+    low = 0.0 if k <= 0 else float(beta.ppf(alpha / 2.0, k, n - k + 1.0))
+    high = 1.0 if k >= n else float(beta.ppf(1.0 - alpha / 2.0, k + 1.0, n - k))
+    return low, high
+
+
+def rate_ci(total: float, total_sq: float, trials: float, samples: float, level: float = 0.95) -> Estimate:
+    """A rate: ``total`` events in ``trials`` yes/no trials grouped in ``samples`` independent samples
+    (``trials = samples x seats``: the seats of a round share it), ``total_sq`` the sum over samples of
+    the squared per-sample counts.
+
+    The estimate is ``total / trials``, one division of the stored count (no rounding of parts); the
+    interval is the normal one of the per-sample mean (sample std / sqrt(samples)) cut to ``[0, 1]``,
+    except at the edges: with no event (or only events) observed that interval has no width and would
+    read as exact, so the rate gets the exact binomial interval of ``samples`` trials instead
+    (:func:`clopper_pearson`; conservative for several seats per sample, as the chance that a sample
+    holds an event at all bounds each seat's).
+    """
+    if samples <= 0 or trials <= 0:
+        return Estimate(math.nan, math.nan, math.nan, math.nan, level)
+    seats = trials / samples
+    est = mean_ci(total / seats, total_sq / (seats * seats), samples, level).clipped(0.0, 1.0)
+    p = total / trials
+    if 0.0 < total < trials:
+        return Estimate(p, est.std_error, est.low, est.high, level)
+    low, high = clopper_pearson(0.0 if total <= 0 else samples, samples, level)
+    return Estimate(p, est.std_error, low, high, level)
+
+
 def proportion_ci(count: float, n: float, level: float = 0.95) -> Estimate:
     """A rate ``count / n`` of independent yes/no trials, normal approximation (Wald, sample std),
-    the interval cut to ``[0, 1]``."""
-    return mean_ci(count, count, n, level).clipped(0.0, 1.0)
+    the interval cut to ``[0, 1]``; with ``count`` 0 or ``n`` the exact binomial interval
+    (:func:`rate_ci`)."""
+    return rate_ci(count, count, n, n, level)
 
 
 def wilson_ci(count: float, n: float, level: float = 0.95) -> Estimate:

@@ -720,7 +720,7 @@ def _early_decision(ws, n_seats, best_value, dealer_in, n_tied, pot, ties_dealer
 
     Either bound decides when it is beyond -1 by DECISION_MARGIN, far above any rounding of these sums or of
     the look-ahead's (about 1e-15), so the decision is the one the full look-ahead makes, never
-    another (tests/test_speed_perfect.py checks both bounds against it).  Summed from my highest
+    another (tests/strategies/test_perfect_kernel.py checks both bounds against it).  Summed from my highest
     value down, where the shares are largest, and stopped once neither can decide: what is left
     adds at most the largest pot times ``prod_k f_k(s)`` times my mass still to come to the lower
     bound (the product only falls as ``s`` falls), and the upper bound only grows."""

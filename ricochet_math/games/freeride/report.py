@@ -74,6 +74,62 @@ def _rules_section(rules: FreeRideRules) -> Section:
     return s
 
 
+def _pct_ci(e, lo, hi) -> str:
+    return f"{100 * e:.2f} ± {50 * (hi - lo):.2f}"
+
+
+def _chips_ci(e, lo, hi) -> str:
+    return f"{e:.3f} ± {(hi - lo) / 2:.3f}"
+
+
+def _lead_text(r) -> str:
+    """The confirmed lead in points, or "no detectable difference (± x)" when its interval holds zero."""
+    half = 50 * (r.lead_high - r.lead_low)
+    if r.lead_low <= 0 <= r.lead_high:
+        return f"no detectable difference (± {half:.2f})"
+    return f"{100 * r.lead:+.2f} ± {half:.2f}"
+
+
+def _confirm_best(bt: pd.DataFrame, rules: FreeRideRules, games: int, seed: int, workers) -> pd.DataFrame:
+    """The two best candidates of each table size, each played again on its own fresh seed (``seed + 1000 *
+    seats + rank``: none took part in the selection) against computer players: win rates and the lead."""
+    rows = []
+    for n, g in bt.groupby("seats", sort=True):
+        top = g.sort_values("win", ascending=False).head(2)
+        if len(top) < 2:
+            continue
+        fresh = []
+        for rank, strategy in enumerate(top.strategy, start=1):
+            r = simulate_games([strategy] + ["computer"] * (int(n) - 1), rules, games=games,
+                               seed=seed + 1000 * int(n) + rank, workers=workers)
+            fresh.append(r.win(0))
+        a, b = fresh
+        d = a.estimate - b.estimate
+        half = 1.959964 * (a.std_error ** 2 + b.std_error ** 2) ** 0.5
+        rows.append({"seats": int(n), "selected": top.strategy.iloc[0], "runner_up": top.strategy.iloc[1],
+                     "win": a.estimate, "win_low": a.low, "win_high": a.high, "runner_up_win": b.estimate,
+                     "runner_up_win_low": b.low, "runner_up_win_high": b.high, "lead": d, "lead_low": d - half,
+                     "lead_high": d + half, "confirmed": bool(d - half > 0)})
+    return pd.DataFrame(rows, columns=["seats", "selected", "runner_up", "win", "win_low", "win_high",
+                                       "runner_up_win", "runner_up_win_low", "runner_up_win_high", "lead",
+                                       "lead_low", "lead_high", "confirmed"])
+
+
+def _position_readings(rules: FreeRideRules, rounds: int, seed: int, workers) -> pd.DataFrame:
+    """Six computer players under each opening reading and each refill reading: the starter's and the last
+    position's net chips per round (same seed for every reading: the same decks)."""
+    rows = []
+    for opening in ("card", "hand", "rotate"):
+        for refill in (False, True):
+            r = simulate_rounds(["computer"] * 6, rules.with_options(opening=opening, refill_after_last=refill),
+                                rounds=rounds, seed=seed, workers=workers)
+            first, last = r.net_by_position(0), r.net_by_position(5)
+            rows.append({"opening": opening, "refill_after_last": refill, "starter": first.estimate,
+                         "starter_low": first.low, "starter_high": first.high, "last": last.estimate,
+                         "last_low": last.low, "last_high": last.high})
+    return pd.DataFrame(rows)
+
+
 def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = None, games: int = 4_000,
                  rounds: int = 100_000, seed: int = 2026, seats=(2, 3, 4, 5, 6), candidates=CANDIDATES,
                  reproducible: bool = False, workers: int | None = None) -> ReportResult:
@@ -142,6 +198,23 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
              ["seat / position", "game win %", "net chips per round"],
              [[str(r.seat), _ci(g4.win(r.seat - 1), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
               for r in seat_frame.itertuples()], csv="seats", data=seat_frame)
+    readings = _position_readings(rules, rounds, seed, workers)
+    s4.p("Two readings could move the position figures (docs/rules.md, 'Free Ride Poker'): how a round opens (our "
+         "default 'card': everyone shows an opening card, the lowest starts; 'hand': the holder of the lowest "
+         "card starts with no opening card; 'rotate': the start moves round the table) and whether a player "
+         "draws a refill after playing her fifth card (default no: the seed draws a card 'after playing your "
+         "card', but her hand is finished). Six computer players, net chips per round of the starter and of "
+         "the last position after her, under each pair of readings, on the same seed. The refill reading moves "
+         "nothing: a refill after the fifth card is drawn after every other refill of the round and is never "
+         "played, so its rows repeat the default's digit for digit. What the last position loses at six seats "
+         "comes from the deck running dry (30 cards dealt, 22 left for up to 24 refills), under every opening.")
+    s4.table("Six seats: the starter and the last position under each reading (net chips per round)",
+             ["opening", "refill after the fifth card", "starter", "last position"],
+             [[r.opening + (" (default)" if r.opening == "card" else ""),
+               "yes" if r.refill_after_last else "no (default)",
+               _chips_ci(r.starter, r.starter_low, r.starter_high), _chips_ci(r.last, r.last_low, r.last_high)]
+              for r in readings.itertuples()], csv="position_readings", data=readings,
+             align=["l", "l", "r", "r"])
     sections.append(s4)
 
     s5 = Section("5", "Best response among the strategies")
@@ -156,6 +229,17 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
              [[str(r.seats), r.strategy, f"{100 * r.win:.2f} ± {50 * (r.win_high - r.win_low):.2f}",
                f"{r.chips:.1f}", f"{100 * r.fair:.1f}"] for r in top.itertuples()], csv="best_response", data=bt,
              align=["r", "l", "r", "r", "r"])
+    conf = _confirm_best(bt, table_rules, games, seed, workers)
+    s5.p("A best of many candidates on one seed is biased toward luck, so the two best of each table size are "
+         "played again on fresh seeds that took no part in the selection (one seed per cell, independent "
+         "cells); the confirmed lead is the difference of the fresh win rates with its 95% interval. Where "
+         "that interval contains zero the table says so: no detectable difference.")
+    s5.table("The selection confirmed on fresh seeds", ["seats", "selected", "runner-up", "fresh win %, selected",
+                                                        "fresh win %, runner-up", "lead (points)"],
+             [[str(r.seats), r.selected, r.runner_up, _pct_ci(r.win, r.win_low, r.win_high),
+               _pct_ci(r.runner_up_win, r.runner_up_win_low, r.runner_up_win_high), _lead_text(r)]
+              for r in conf.itertuples()], csv="best_response_confirmed", data=conf,
+             align=["r", "l", "l", "r", "r", "l"])
     sections.append(s5)
 
     s6 = Section("6", "The value of the free ride")

@@ -54,6 +54,7 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import CardError, RuleError
 from ricochet_math.evaluator.cards import format_card, parse_cards
 from ricochet_math.evaluator.evaluation import eval5, reference_value
+from ricochet_math.evaluator.subsets import next_subset
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.solvers.executors import call_interruptibly
 
@@ -86,14 +87,8 @@ def _showdown_counts(hero_value, opp_up, n_up, pool, m):
             wins += 1
         elif hero_value < v:
             losses += 1
-        i = m - 1
-        while i >= 0 and idx[i] == n - m + i:
-            i -= 1
-        if i < 0:
+        if not next_subset(idx, m, n):
             break
-        idx[i] += 1
-        for j in range(i + 1, m):
-            idx[j] = idx[j - 1] + 1
     return wins, losses, total
 
 

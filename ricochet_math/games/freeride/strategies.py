@@ -27,6 +27,7 @@ from ricochet_math._numba import njit
 from ricochet_math.errors import StrategyError
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, eval5, partial_key
 from ricochet_math.evaluator.names import describe, pattern_value
+from ricochet_math.evaluator.subsets import next_subset
 
 __all__ = ["Threshold", "SHOWS", "FOLD", "PRESETS", "get_strategy", "plan_of", "kernel_decide", "strategy_rows",
            "View"]
@@ -190,15 +191,8 @@ def kernel_plan(up, k, hand, hcount, chosen):
             best = v
             for i in range(r):
                 chosen[i] = idx[i]
-        # next combination in lexicographic order
-        i = r - 1
-        while i >= 0 and idx[i] == hcount - r + i:
-            i -= 1
-        if i < 0:
+        if not next_subset(idx, r, hcount):
             break
-        idx[i] += 1
-        for j in range(i + 1, r):
-            idx[j] = idx[j - 1] + 1
     return best
 
 

@@ -35,6 +35,7 @@ from ricochet_math.evaluator.cards import RANK_NAMES, RANK_PLURALS, format_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, PARTIAL_BASE, eval6, eval7, partial_key, \
     reference_partial_key
 from ricochet_math.evaluator.jokers import JokerRule, describe_joker_hand, joker_key, reference_joker_key
+from ricochet_math.evaluator.subsets import next_subset as next_combination  # the one subset stepper (re-exported)
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
 
 __all__ = ["next_combination", "rank_key", "order_key_of_hand", "hand_keys", "top_rank", "reference_rank_key", "reference_order_key",
@@ -149,19 +150,3 @@ def describe_hand(cards) -> str:
 def show(cards) -> str:
     """Cards with suit symbols (the hand history's form)."""
     return format_cards(cards, symbols=True, jokers=True)
-
-
-@njit
-def next_combination(idx, k, n):
-    """Advance ``idx[:k]`` to the next k-combination of ``range(n)`` in order; False after the last."""
-    if k == 0:
-        return False
-    i = k - 1
-    while i >= 0 and idx[i] == n - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    idx[i] += 1
-    for t in range(i + 1, k):
-        idx[t] = idx[t - 1] + 1
-    return True

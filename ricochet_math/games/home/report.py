@@ -24,7 +24,8 @@ from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.document import Section, Volatile, num
+from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, rules_provenance_rows
 from ricochet_math.storage import prepare_output_folder
@@ -173,8 +174,13 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
            "dealt the lowest card acts first because she holds the worst hand. She loses on average; the highest "
            "card wins. That is not a seat, but it is the 'bad spot' a player can be dealt into, and it is the "
            "casino game's position effect in another form.")
+    sec1.blocks.append(_summary_table(tables))
     order = tables["by_order"]
     sec2 = Section("2", "EV by order of play and by seat")
+    sec2.plot("home-ev-by-position", "EV by order of play and by seat",
+              "Pot-odds players, the first rule variation: chips per game by position in the order of play "
+              "(1 = acts first, the lowest card) and by seat, each with its 95% interval; one line per player "
+              "count.", lambda fig, box: _plot_positions(fig, box, tables))
     for label in order.variation.unique():
         part = order[(order.variation == label)]
         rows = []
@@ -185,9 +191,9 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
         sec2.table(f"EV (chips per game) by position in the order of play, first to act first: {label}",
                    ["strategy", "players", "EV by order of play", "seat test p", "order test p"], rows,
                    csv=None, note="Wald tests on the covariance of the per-game nets (chi-square, N-1 df).")
-    sec2.blocks.append(_frame_table("All positions, with 95% intervals", order, "home-by-order"))
-    sec2.blocks.append(_frame_table("All seats, with 95% intervals", tables["by_seat"], "home-by-seat"))
-    sec2.blocks.append(_frame_table("The tests", t, "home-tests"))
+    sec2.p("Every position and every seat with its 95% interval, and every test, for each rule variation, "
+           "strategy and player count, are in the appendix: the workbook report.xlsx (sheets home-by-order, "
+           "home-by-seat, home-tests, home-shape) and the same tables as CSV under tables/.")
     sec3 = Section("3", "Against casino Ricochet")
     if "contrast" in tables:
         sec3.p("Return per one-chip ante by position: casino Ricochet under perfect play (the toolkit's "
@@ -200,8 +206,8 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
     if tables.get("by_start_4p") is not None:
         sec4.blocks.append(_frame_table("Four players, pot-odds: by starting card", tables["by_start_4p"],
                                         "home-by-start-4p"))
-    sec4.blocks.append(_frame_table("Average pot, decisions, cards bought, fold and split rates", tables["shape"],
-                                    "home-shape"))
+    sec4.p("The game's shape (average pot, decisions, cards bought, fold and split rates) for every run is the "
+           "appendix table home-shape (workbook and CSV).")
     sec4.p("The optimal strategy solves each decision exactly (expectimax to the end of the game): with two live "
            f"hands by the compiled solver once they have at most {EXACT_TWO_HAND_ROOM} cards of room between them, "
            "with more by the readable solver once they have at most two, and by the pot-odds rule before that. "
@@ -224,21 +230,64 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
                                                 "games": HOME_SIZES[size]["games"], "seed": seed}, date)
     rows.append(("run time", f"{run_time:.1f} s", True))
     sec5.table("Where these figures come from", ["item", "value"],
-               [[k, Volatile(v) if vol else v] for k, v, vol in rows], csv=None)
+               [[k, Volatile(v) if vol else v] for k, v, vol in rows], csv=None, align=["l", "l"])
     sec5.p("Rules: docs/rules.md, 'The home game and Ricochet Poker II'. Every run uses the same seed, so the "
            "strategies and variations are compared on the same deals.")
     return [sec1, sec2, sec3, sec4, sec5]
 
 
-def _frame_table(title: str, frame: pd.DataFrame, csv: str):
-    from ricochet_math.reports.document import Table
+#: the long tables: every run's rows, in the workbook and CSV appendix rather than pages of the PDF
+APPENDIX = {"home-by-order": "by_order", "home-by-seat": "by_seat", "home-tests": "tests", "home-shape": "shape"}
 
-    def cell(v):
-        if isinstance(v, (float, np.floating)):
-            return num(float(v), 4)
-        return str(v)
-    return Table(title, list(frame.columns), [[cell(v) for v in row] for row in frame.itertuples(index=False)],
-                 csv=csv, data=frame)
+
+def _appendix(tables: dict) -> dict[str, pd.DataFrame]:
+    return {stem: tables[key] for stem, key in APPENDIX.items() if tables.get(key) is not None}
+
+
+def _plot_positions(fig, box, tables: dict) -> None:
+    """Two panels: EV by order of play and by seat, with 95% intervals, one line per player count."""
+    x0, y0, w, h = box
+    main = tables["tests"].variation.iloc[0]
+    W, H = fig.get_size_inches()
+    for k, (key, column, label) in enumerate((("by_order", "position", "position in the order of play"),
+                                              ("by_seat", "seat", "seat"))):
+        ax = fig.add_axes(((x0 + 0.6 + k * w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+        frame = tables[key]
+        frame = frame[(frame.variation == main) & (frame.strategy == "pot-odds")]
+        for n, g in frame.groupby("players"):
+            ax.errorbar(g[column], g.ev, yerr=[g.ev - g.ev_low, g.ev_high - g.ev], marker="o", ms=3, capsize=2,
+                        lw=1, label=f"{n} players")
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.set_xlabel(label)
+        ax.set_ylabel("EV (chips per game)")
+        if k == 0:
+            ax.legend(fontsize=6, ncol=2)
+
+
+def _summary_table(tables: dict):
+    """One row per strategy and player count of the main variation: the seat test, the order test, and the
+    EV of the first and the last to act (the claim and the answer at a glance)."""
+    t, order = tables["tests"], tables["by_order"]
+    main = t.variation.iloc[0]
+    rows = []
+    for r in t[t.variation == main].itertuples():
+        part = order[(order.variation == main) & (order.strategy == r.strategy) & (order.players == r.players)]
+        first, last = part.iloc[0], part.iloc[-1]
+        rows.append({"strategy": r.strategy, "players": r.players, "games": r.games,
+                     "seat_p_value": r.seat_p_value, "order_p_value": r.order_p_value,
+                     "ev_first": first.ev, "ev_first_low": first.ev_low, "ev_first_high": first.ev_high,
+                     "ev_last": last.ev, "ev_last_low": last.ev_low, "ev_last_high": last.ev_high})
+    frame = pd.DataFrame(rows)
+    declared = {"ev_first": Column("ev_first", "EV, first to act", "chips per game", "number", 2),
+                "ev_last": Column("ev_last", "EV, last to act", "chips per game", "number", 2)}
+    return document_table(f"Summary: {main}, seat and order tests and the EV of the first and last to act",
+                          frame, "home-summary", declared=declared,
+                          note="Wald tests of equal EV (chi-square, N-1 df): by seat, and by order of play.")
+
+
+def _frame_table(title: str, frame: pd.DataFrame, csv: str):
+    """A report table of ``frame``, read through the one column schema (headers in words, percent, counts)."""
+    return document_table(title, frame, csv)
 
 
 def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> ReportResult:
@@ -253,7 +302,8 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
     date = build_date(False)
     sections = _sections(tables, size, seed, date, run_time)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    written = write_report_folder(folder, sections, {}, "Ricochet home game and Ricochet Poker II: is every seat fair?",
+    written = write_report_folder(folder, sections, _appendix(tables),
+                                  "Ricochet home game and Ricochet Poker II: is every seat fair?",
                                   [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
     return ReportResult(out_dir=folder, files=written.files, tables=tables, size=size,
                         seconds=time.perf_counter() - start, notes=written.notes)

@@ -16,11 +16,14 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.evaluator.evaluation import PARTIAL_BASE
+from ricochet_math.evaluator.tables import STRAIGHT_FLUSH
 from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
-from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES
+from ricochet_math.games.ring.rules import Joker, RingRules
+from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
+from ricochet_math.reports.columns import document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -31,10 +34,74 @@ __all__ = ["REPORT_KIND", "build_report", "ring_report"]
 REPORT_KIND = "ring-report"
 
 
-def _ci(frame, name, digits=2, percent=True):
-    f = 100.0 if percent else 1.0
-    return [f"{f * e:.{digits}f} ± {f * (h - lo) / 2:.{digits}f}"
-            for e, lo, h in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"])]
+#: a hand key's category is key // 15**5 (the evaluator's partial-key digits, as ring.analysis reads it)
+_CATEGORY_BASE = PARTIAL_BASE ** 5
+
+
+#: the reading shown beside the rule set's own: dead jokers beside bugs (the default), bugs beside any other
+def _other_reading(joker: Joker) -> Joker:
+    return Joker.DEAD if joker == Joker.BUG else Joker.BUG
+
+
+def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> Section:
+    """The figures the joker reading moves, the rule set's reading and the other side by side (the seed's
+    hand-rankings section is blank: docs/rules.md, "Ring Poker", says why bugs are the default)."""
+    readings = (base.joker, _other_reading(base.joker))
+    rows = []
+    for joker in readings:
+        name = joker.name.lower()
+        for players in (2, 3):
+            sim = simulate(RingRules(players=players, joker=joker), None, games, seed)
+            w = sim.win_share(0)
+            rows.append({"figure": f"first seat win share, {players} players", "joker": name, "value": w.estimate,
+                         "value_low": w.low, "value_high": w.high, "p_value": sim.equal_chances().p_value})
+            if players == 2:
+                cats = sim.category_frame().set_index("category")["strongest"]
+                for cat in ("Straight flush", "Five of a kind", "Four of a kind"):
+                    rows.append({"figure": f"strongest hand: {cat.lower()}", "joker": name,
+                                 "value": float(cats.get(cat, 0.0)), "value_low": float("nan"),
+                                 "value_high": float("nan"), "p_value": float("nan")})
+        table = pairings(RingRules(players=2, joker=joker), FAST_STRATEGIES, games=pair_games, seed=seed)
+        pf = table.to_frame()
+        pf = pf[pf.strategy != pf.against]
+        means = pf.groupby("strategy", sort=False)["win"].mean().sort_values(ascending=False)
+        for rank, (strategy, v) in enumerate(means.items(), start=1):
+            rows.append({"figure": f"strategy ranked {rank} (2 players, mean win share against the others)",
+                         "joker": name, "value": float(v), "value_low": float("nan"), "value_high": float("nan"),
+                         "p_value": float("nan"), "strategy": strategy})
+        model = opponent_model(RingRules(players=2, joker=joker), samples=500, seed=seed)
+        sf = float(np.mean(model.slot_keys[:, 0] // _CATEGORY_BASE >= STRAIGHT_FLUSH))  # five of a kind is above
+        h = 1.959964 * float(np.sqrt(sf * (1 - sf) / 500))
+        rows.append({"figure": "random 18-card holdings with a straight flush or better", "joker": name,
+                     "value": sf, "value_low": max(sf - h, 0.0), "value_high": min(sf + h, 1.0),
+                     "p_value": float("nan")})
+    frame = pd.DataFrame(rows)
+    s = Section("4", "The joker reading")
+    s.p("The seed's hand-rankings section is blank, so what a joker is worth is our reading: bugs (an ace, or "
+        "any card that completes a straight or a flush), borrowed from the publisher's own advice for its home "
+        "game, are the default; dead jokers (no rank, no suit) are the plainest alternative. The reading changes "
+        "the game's hands far more than its seats: the figures it moves, side by side (every seat greedy-fast, "
+        f"{games:,} games per seat run, {pair_games:,} games per pairing seating, seed {seed}).")
+    figures = list(dict.fromkeys(frame.figure))
+    cells = []
+    for fig in figures:
+        part = frame[frame.figure == fig].set_index("joker")
+        row = [fig]
+        for joker in readings:
+            r = part.loc[joker.name.lower()]
+            text = (f"{r.strategy} {100 * r.value:.1f}" if isinstance(r.get("strategy"), str) else
+                    f"{100 * r.value:.2f}" if np.isnan(r.value_low) else
+                    f"{100 * r.value:.2f} ± {50 * (r.value_high - r.value_low):.2f}")
+            if not np.isnan(r.p_value):
+                text += f" (equal chances p = {r.p_value:.3g})"
+            row.append(text)
+        cells.append(row)
+    s.table("What the joker reading moves (percent)", ["figure"] + [f"{j.name.lower()} jokers" +
+                                                                      (" (default)" if j == Joker.BUG else "")
+                                                                      for j in readings],
+            cells, csv="joker_readings", data=frame,
+            note="a ± b: the estimate and half the width of its 95% confidence interval.")
+    return s
 
 
 def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
@@ -89,15 +156,10 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
             if players == 2 and rotate:
                 cat_frame = sim.category_frame()
     seats = pd.concat(seat_frames, ignore_index=True)
-    s1.table("Win share and points by seat (95% intervals)",
-             ["players", "rotation", "seat", "starts", "win %", "points"],
-             [[str(p), "yes" if ro else "no", str(s), str(st), w, pt] for (p, ro, s, st), w, pt in
-              zip(seats[["players", "rotate", "seat", "starts"]].itertuples(index=False), _ci(seats, "win"),
-                  _ci(seats, "points", 3, False))], csv="seats", data=seats)
+    s1.blocks.append(document_table("Win share and points by seat (95% intervals)", seats, "seats",
+                                    names=["players", "rotate", "seat", "starts", "win", "points", "outright"]))
     tests = pd.DataFrame(tests)
-    s1.table("Test of equal chances by seat", ["players", "rotation", "chi-square", "df", "p-value"],
-             [[str(t.players), "yes" if t.rotate else "no", f"{t.chi_square:.3f}", str(t.df), f"{t.p_value:.4f}"]
-              for t in tests.itertuples()], csv="equal_chances", data=tests)
+    s1.blocks.append(document_table("Test of equal chances by seat", tests, "equal_chances"))
     sections.append(s1)
 
     # ---- 2. strategies
@@ -117,12 +179,10 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
         timings.append((f"pairings, {players} players", timer() - t0))
         pf = table.to_frame()
         br = table.best_responses()
-        s2.table(f"{players} players: focal strategy against the others", ["strategy", "against", "win %", "points"],
-                 [[a, b, w, f"{p:.3f}"] for a, b, w, p in zip(pf.strategy, pf.against, _ci(pf, "win"), pf.points)],
-                 csv=f"pairings_{players}p", data=pf)
-        s2.table(f"{players} players: best responses", ["against", "best response", "win %"],
-                 [[a, b, w] for a, b, w in zip(br.against, br["best response"], _ci(br, "win"))],
-                 csv=f"best_responses_{players}p", data=br)
+        s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
+                                        f"pairings_{players}p"))
+        s2.blocks.append(document_table(f"{players} players: best responses", br, f"best_responses_{players}p",
+                                        names=["against", "best response", "win"]))
     sections.append(s2)
 
     # ---- 3. arrangements
@@ -131,10 +191,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
          "arrangement), "
          "as fractions of hands. The arrangement solver is exact for its objective; its time per "
          "arrangement is measured below on random 18-card holdings (one thread, on a shared machine).")
-    s3.table("Slot categories", ["category", "strongest", "middle", "weakest"],
-             [[c, pct(a, 2), pct(b, 2), pct(d, 2)] for c, a, b, d in
-              zip(cat_frame.category, cat_frame.strongest, cat_frame.middle, cat_frame.weakest)],
-             csv="slot_categories", data=cat_frame)
+    s3.blocks.append(document_table("Slot categories (share of hands)", cat_frame, "slot_categories"))
     rng = np.random.default_rng(seed)
     model = opponent_model(base, samples=500, seed=seed)
     speed = []
@@ -163,8 +220,13 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
               for r in speed.itertuples()])
     sections.append(s3)
 
-    # ---- 4. provenance
-    s4 = Section("4", "Provenance")
+    # ---- 4. the joker reading
+    t0 = timer()
+    sections.append(_joker_section(base, games, pair_games, seed))
+    timings.append(("the joker readings", timer() - t0))
+
+    # ---- 5. provenance
+    s4 = Section("5", "Provenance")
     date = provenance.build_date(reproducible)
     prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in provenance.rules_provenance_rows(
         base, {"games": games, "seed": seed, "pair_games": pair_games,
@@ -173,7 +235,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
     prov.append(("run time: whole report",
                  Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
-    s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov])
+    s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov], align=["l", "l"])
     sections.append(s4)
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"

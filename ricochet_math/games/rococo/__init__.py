@@ -3,6 +3,7 @@ round and split pots (the publisher's rules: ``shared/seeds/003_266d472255d5a8cb
 ``docs/rules.md``, section "Rococo Poker"; the guide in ``docs/rococo-poker.md``).
 
 Modules: ``rules`` (options), ``draw`` (the 26 keeps, enumeration and counting kernels, suit classes),
+``holds`` (every hold of 0-5 discards under any paytable: exact hold values, optimal-play return),
 ``solver`` (the draw fixed point against N optimal drawers), ``strategy`` (the strategy table, the naive
 rule), ``betting`` (policies), ``engine`` (one readable game with its history), ``kernel`` (the numba
 pot kernel), ``play`` (one pot's history), ``analysis`` (simulations, blind value, best response,
@@ -21,6 +22,9 @@ from ricochet_math.games.rococo.analysis import (
 from ricochet_math.games.rococo.betting import POLICIES, BettingPolicy
 from ricochet_math.games.rococo.draw import KEEPS, DrawDistribution, draw_distribution, keep_text
 from ricochet_math.games.rococo.engine import GameRecord, RococoGame, play_game
+from ricochet_math.games.rococo.holds import (
+    JACKS_OR_BETTER_9_6, DrawPaytable, DrawReturn, HoldValues, hold_values, optimal_return,
+)
 from ricochet_math.games.rococo.play import PotHistory, play_pot
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import DrawSolution, share_by_value, solve_draws
@@ -35,6 +39,7 @@ __all__ = [
     "DrawSolution", "solve_draws", "share_by_value", "StrategyTable", "strategy_table", "naive_keep",
     "RococoGame", "GameRecord", "play_game", "PotHistory", "play_pot",
     "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "best_response", "removal_check",
+    "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
     "build_report",
 ]
 

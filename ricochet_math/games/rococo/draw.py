@@ -215,13 +215,14 @@ def superset_sums(hands, values, weight, out):
 
 
 @njit(inline="always")
-def _keep_totals(c, sums, sub, totals):
-    """``totals[i]`` = sum of the scores over the draws of keep ``KEEPS[i]`` from the sorted hand ``c``,
-    by inclusion-exclusion over the discards (``sub`` is scratch, 32 entries)."""
+def hold_totals(c, sums, holds, n_holds, sub, totals):
+    """``totals[i]`` = sum of the scores over the draws of hold ``holds[i]`` (a position mask of the
+    cards kept, ``i < n_holds``) from the sorted hand ``c``, by inclusion-exclusion over the discards
+    (``sub`` is scratch, 32 entries)."""
     for mask in range(32):
         sub[mask] = sums[_set_index(c, mask)]
-    for i in range(KEEP_MASKS.shape[0]):
-        k = KEEP_MASKS[i]
+    for i in range(n_holds):
+        k = holds[i]
         free = 31 ^ k
         t = 0.0
         x = free
@@ -234,6 +235,12 @@ def _keep_totals(c, sums, sub, totals):
                 break
             x = (x - 1) & free
         totals[i] = t
+
+
+@njit(inline="always")
+def _keep_totals(c, sums, sub, totals):
+    """:func:`hold_totals` for the 26 keeps of :data:`KEEPS`."""
+    hold_totals(c, sums, KEEP_MASKS, KEEP_MASKS.shape[0], sub, totals)
 
 
 @njit(nogil=True)

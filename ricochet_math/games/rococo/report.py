@@ -19,7 +19,8 @@ from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports import provenance
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.document import Section, Volatile, num, pct, whole
+from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -39,9 +40,10 @@ REPORT_SIZES = {
 }
 
 
-def _frame_table(s: Section, title: str, frame: pd.DataFrame, csv: str, formats: dict, note: str = "") -> None:
-    rows = [[formats.get(c, str)(v) for c, v in zip(frame.columns, r)] for r in frame.itertuples(index=False)]
-    s.table(title, list(frame.columns), rows, csv=csv, data=frame, note=note)
+def _frame_table(s: Section, title: str, frame: pd.DataFrame, csv: str, note: str = "",
+                 declared: dict | None = None) -> None:
+    """A report table of ``frame``, read through the one column schema (headers in words, percent, counts)."""
+    s.blocks.append(document_table(title, frame, csv, note=note, declared=declared))
 
 
 def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: RococoRules | None = None,
@@ -77,7 +79,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     s.p("Rococo Poker as the publisher describes it (shared/seeds/003_266d472255d5a8cb.txt), with our readings "
         "where it is silent (docs/rules.md, section 'Rococo Poker').")
     opts = pd.DataFrame(rules.option_rows(), columns=["option", "value", "meaning"])
-    _frame_table(s, "Options", opts, "rules", {})
+    _frame_table(s, "Options", opts, "rules")
     doc.append(s)
 
     s = Section("2", "The exchange against opponents who also draw optimally")
@@ -89,39 +91,34 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     it = pd.concat([x.iterations.assign(opponents=x.opponents) for x in sols], ignore_index=True)
     it = it[["opponents", "step", "hands_changed", "q_change", "mean_share"]]
     _frame_table(s, "Fixed-point steps (hands whose keep changed; total-variation change of the distribution)",
-                 it, "fixed_point", {"hands_changed": whole, "q_change": lambda x: num(x, 6),
-                                     "mean_share": lambda x: num(x, 6)})
+                 it, "fixed_point")
     doc.append(s)
 
     s = Section("3", "Strategy table and the naive rule")
     _frame_table(s, "Optimal against naive ('keep the made hand') drawing, both against optimal opponents",
-                 table.versus_naive(), "versus_naive",
-                 {"hands_differ": lambda x: pct(x, 2), "optimal_share": lambda x: num(x, 4),
-                  "naive_share": lambda x: num(x, 4), "gain": lambda x: num(x, 4)})
+                 table.versus_naive(), "versus_naive")
     shape = table.by_shape()
     _frame_table(s, "Share of all hands by dealt category and best keep", shape, "strategy_by_shape",
-                 {c: (lambda x: pct(x, 3)) for c in shape.columns[2:]})
+                 declared={c: Column(c, f"share, {c} opponents".replace("N=", ""), "fraction", "percent", 3)
+                           for c in shape.columns[2:]})
     doc.append(s)
 
     s = Section("4", "Card removal")
     s.p("The solver's pot share of the best keep (opponents independent of the player's cards) against a "
         "simulation dealing the opponent from the 47 other cards, drawing by the same table; random hands, "
         "one opponent.")
-    _frame_table(s, "Independence model against real deals", removal, "card_removal",
-                 {"model_share": lambda x: num(x, 4), "dealt_share": lambda x: num(x, 4),
-                  "dealt_se": lambda x: num(x, 4), "difference": lambda x: num(x, 4)})
+    _frame_table(s, "Independence model against real deals", removal, "card_removal")
     doc.append(s)
 
     s = Section("5", "Betting policies")
     _frame_table(s, f"standard against loose, heads-up, {pots:,} pots (net per pot in antes, 95% interval)",
-                 sim.to_frame(), "simulation", {"net_per_pot": lambda x: num(x, 4),
-                                                 "net_per_pot_low": lambda x: num(x, 4),
-                                                 "net_per_pot_high": lambda x: num(x, 4)})
+                 sim.to_frame(), "simulation")
     _frame_table(s, "The value of the blind option (seat 1 always blinds 1 against never)", blind.to_frame(),
-                 "blind_value", {c: (lambda x: num(x, 4)) for c in blind.to_frame().columns})
+                 "blind_value", declared={c: Column(c, t, "antes", "number", 4) for c, t in (
+                     ("with_blind", "net per pot, always blinds"), ("without", "net per pot, never blinds"),
+                     ("value", "value of the blind option"))})
     _frame_table(s, "Best response to standard (threshold grid, best first)", response.to_frame().head(10),
-                 "best_response", {"net_per_pot": lambda x: num(x, 4), "net_per_pot_low": lambda x: num(x, 4),
-                                   "net_per_pot_high": lambda x: num(x, 4)})
+                 "best_response")
     doc.append(s)
 
     date = provenance.build_date(reproducible)

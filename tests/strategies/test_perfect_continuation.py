@@ -12,7 +12,7 @@ from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.strategies import perfect as P
 from ricochet_math.strategies.draws import count_rows, row_workspace, rows_union, unseen_cards
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_perfect_accuracy import first_seat_state, random_state  # noqa: E402
 
 RULES = load_rules("publisher")

@@ -280,7 +280,10 @@ def test_cli_rtp_table(capsys):
     out = capsys.readouterr().out
     for fragment in ("RTP of rule set publisher", "strategy always", "seed 2026", "RTP/wagered %", "kickout %"):
         assert fragment in out
-    assert len([line for line in out.splitlines() if line.strip()[:1].isdigit()]) == 3
+    rows = [line.split()[0] for line in out.splitlines() if line.strip()[:1].isdigit()]
+    # one row per player count in each part of the table (a table wider than the terminal is split; the
+    # fold rate of 'always' is never seen, so it carries its exact binomial interval [0.00, 0.02])
+    assert rows == ["1", "2", "3"] * (len(rows) // 3) and rows
 
 
 def test_cli_rtp_csv_and_json(capsys):

@@ -12,7 +12,7 @@ from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import simulate
 from ricochet_math.evaluator.classes import class_index_table, player_classes
 
-SOLO_EXACT_RTP = 0.9694752031  # tests/test_solver.py: the exhaustive solo analysis, publisher rules
+SOLO_EXACT_RTP = 0.9694752031  # tests/solvers/test_solo.py: the exhaustive solo analysis, publisher rules
 
 
 def test_dealer_counts_by_class_add_up_to_the_five_card_counts():
@@ -90,7 +90,7 @@ def test_solo_perfect_play_with_controls_hits_the_exact_rtp():
     assert m["variance_ratio"] > 50
     assert est.std_error < 0.001
     assert r.controlled.cross_fitted
-    # per total wagered too (exact 98.1638056%, tests/test_solver.py)
+    # per total wagered too (exact 98.1638056%, tests/solvers/test_solo.py)
     wag = m["rtp_wagered_cv"]
     assert abs(wag.estimate - 0.981638056) < 4 * wag.std_error and wag.std_error < 0.001
 

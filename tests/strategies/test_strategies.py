@@ -1,6 +1,6 @@
 """Strategies: the registry, the key tables, and the readable rules against their numba twins.
 
-Truth: the evaluator's own partial_key / order_key (pinned by tests/test_evaluation.py),
+Truth: the evaluator's own partial_key / order_key (pinned by tests/evaluator/test_evaluation.py),
 the side-bet module's readable Quickdraw rule, and each strategy's documented
 rule (ricochet_math/strategies/registry.py docstring); the readable rule
 (strategies.simple.play through Strategy.decide) and the kernel's

@@ -1,6 +1,6 @@
 """The fast engine against the reference engine: identical records on random rounds.
 
-Truth: ricochet_math.engine.round (the readable rules, pinned by tests/test_engine.py).
+Truth: ricochet_math.engine.round (the readable rules, pinned by tests/engine/test_engine.py).
 Every built-in strategy, N = 1..7, each rule option: the numba kernel must give
 exactly the same record, number for number.  The default run uses a fixed
 sample (300 rounds per N for each table-free strategy, fewer for the solver

@@ -26,7 +26,7 @@ from ricochet_math.evaluator.evaluation import (
 from ricochet_math.strategies import perfect as P
 from ricochet_math.strategies.draws import final_distribution, table_draws, table_rows, unseen_cards
 
-GOLDEN = Path(__file__).with_name("golden") / "perfect-kernel.json"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "perfect-kernel.json"
 
 
 def _random_case(rng, kind):

@@ -1,7 +1,7 @@
 """advise against the readable engine, on random face-up tables.
 
 Truth: :class:`ricochet_math.engine.round.Round` dealt from a deck order and
-played seat by seat (its rules are pinned by tests/test_engine.py), and the
+played seat by seat (its rules are pinned by tests/engine/test_engine.py), and the
 perfect-play kernel :func:`ricochet_math.strategies.perfect.seat_values` run
 on that Round's own table state.  advise sees only the face-up table an
 observer would write down (cards as text), so these tests check that the

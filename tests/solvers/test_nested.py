@@ -13,7 +13,7 @@ from ricochet_math.rules.arrays import bonus_by_value
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.rules.ruleset import load_rules
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_perfect_accuracy import first_seat_state, random_state  # noqa: E402
 
 RULES = load_rules("publisher")

@@ -1,0 +1,27 @@
+"""A game report read through the one column schema: headers in words, no raw floats, percent as percent."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ricochet_math.games.rococo.report import build_rococo_report
+from ricochet_math.reports.columns import overflowing_tables
+
+
+def test_rococo_report_tables_have_word_headers_and_no_raw_floats(tmp_path):
+    out = tmp_path / "rococo"
+    build_rococo_report(out, size="tiny", seed=5, reproducible=True)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    body = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+    headers = re.findall(r"<th[^>]*>(.*?)</th>", body, flags=re.S)
+    assert headers and not [h for h in headers if "_" in h]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", body, flags=re.S)
+    assert not [c for c in cells if re.search(r"\d\.\d{7,}", c)]          # e.g. -0.039262132334622335
+    assert not [c for c in cells if re.search(r"\d,\d{3}\.0{4}\b", c)]      # e.g. 20,000.0000
+    assert "optimal pot share (%)" in headers
+    assert overflowing_tables(html) == []                                 # every table fits the PDF's page
+    openpyxl = pytest.importorskip("openpyxl")
+    sheet = openpyxl.load_workbook(out / "report.xlsx")["versus_naive"]
+    header = [c.value for c in sheet[1]]
+    assert sheet.cell(row=2, column=header.index("optimal_share") + 1).number_format.endswith("%")

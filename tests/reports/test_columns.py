@@ -1,0 +1,66 @@
+"""The one column schema: the CLI tables, the report tables and the workbook read a column the same way."""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from ricochet_math.reports.columns import SCHEMA, Column, cell, column, document_table, excel_format, text_formats
+from ricochet_math.reports.tables import text_table
+
+FRAME = pd.DataFrame({
+    "players": [2, 3], "games": [20_000.0, 20_000.0], "win_rate": [0.33395, 0.2512345],
+    "win_rate_low": [0.3274136, 0.2450001], "win_rate_high": [0.3404864, 0.2574689],
+    "rtp_wagered": [0.981638, 0.97], "seat_wald": [3.2, 0.5], "seat_p_value": [0.0734, 0.00001],
+    "mystery": [-0.039262132334622335, 1.5], "strategy": ["pot-odds", "min-lift"],
+})
+
+
+def test_every_declared_column_has_a_known_format_and_words():
+    for name, c in SCHEMA.items():
+        assert c.name == name and c.title and "_" not in c.title, name
+        assert c.format in ("percent", "count", "number", "p_value", "text")
+
+
+def test_a_percent_is_a_percent_in_all_three_outputs():
+    doc = document_table("t", FRAME, "t")
+    head = doc.columns
+    row = dict(zip(head, doc.rows[0]))
+    assert row["win rate (%)"] == "33.40 ± 0.65"
+    assert row["RTP per total wagered (%)"] == "98.1638"
+    assert excel_format("rtp_wagered", FRAME.rtp_wagered) == "0.0000%"
+    assert excel_format("win_rate_low", FRAME.win_rate_low) == "0.00%"
+    text = text_table(FRAME, text_formats(FRAME), width=400)
+    assert "98.1638" in text and "33.40 ± 0.65" in text
+
+
+def test_counts_are_whole_with_separators_and_no_raw_floats():
+    doc = document_table("t", FRAME, "t")
+    row = dict(zip(doc.columns, doc.rows[0]))
+    assert row["games"] == "20,000"                      # not 20,000.0000
+    assert excel_format("games", FRAME.games) == "#,##0"
+    assert row["mystery"] == "-0.0393"                   # an undeclared float: four decimals
+    for r in doc.rows:
+        for v in r:
+            assert not re.search(r"\d\.\d{7,}", v), v     # no raw float in a human output
+    assert row["seat test statistic"] == "3.20"           # a statistic is not a percent
+    assert excel_format("seat_wald", FRAME.seat_wald) == "#,##0.00"
+    assert dict(zip(doc.columns, doc.rows[1]))["seat test p-value"] == "< 0.0001"
+
+
+def test_headers_are_words_and_bounds_join_their_estimate():
+    doc = document_table("t", FRAME, "t")
+    assert not any("_" in h for h in doc.columns)
+    assert "win_rate_low" not in doc.columns and len(doc.columns) == len(FRAME.columns) - 2
+    assert "±" in doc.note
+    assert doc.align[doc.columns.index("strategy")] == "l"
+
+
+def test_undeclared_columns_are_read_from_their_data_not_their_name():
+    assert column("x_rate", pd.Series([1, 2])).format == "count"
+    assert column("x_rate", pd.Series([0.5, 0.25])).format == "number"
+    assert column("x_rate", pd.Series(["a"])).format == "text"
+    assert cell(Column("x", "x", format="count", digits=0), 1234567.0) == "1,234,567"
+    with pytest.raises(ValueError):
+        Column("x", "x", format="weird")
