@@ -12,6 +12,7 @@ name from the module that defines it, never from here.
 """
 from __future__ import annotations
 
+import ricochet_math.environment  # noqa: F401  (first: bad settings would break numpy and numba at import)
 from ricochet_math._version import __version__
 from ricochet_math.errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError
 from ricochet_math.evaluator.cards import format_cards, parse_cards

@@ -70,16 +70,30 @@ def _digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+def numba_cache_subfolder(source_dir: Path) -> str:
+    """The folder under ``NUMBA_CACHE_DIR`` where numba keeps the kernels of the sources in ``source_dir``.
+
+    numba's rule (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``, numba 0.5x-0.6x):
+    ``<folder name>_<SHA-1 of the folder's absolute path>``; tested against numba's own function."""
+    path = os.path.abspath(source_dir)
+    return "_".join([os.path.split(path)[-1], hashlib.sha1(path.encode()).hexdigest()])
+
+
 def _cache_dirs(root: Path) -> list[Path]:
-    """Where numba keeps this package's cached kernels: ``__pycache__`` folders, or under ``NUMBA_CACHE_DIR``."""
+    """Where numba keeps this package's cached kernels: the ``__pycache__`` folder of each package folder,
+    or its folder under ``NUMBA_CACHE_DIR``.  Each holds only the caches of the sources in that one
+    package folder, so nothing of another package is ever among them."""
+    folders = sorted({source.parent for source in root.rglob("*.py")})
     if numba.config.CACHE_DIR:
         base = Path(numba.config.CACHE_DIR)
-        return [base / root.relative_to(root.anchor).parent] if base.is_dir() else []
-    return [p for p in root.rglob("__pycache__") if p.is_dir()]
+        return [base / numba_cache_subfolder(folder) for folder in folders]
+    return [folder / "__pycache__" for folder in folders]
 
 
 def drop_stale_caches(root: Path = PACKAGE_ROOT, stamp_dir: Path | None = None) -> bool:
-    """Delete every cached kernel (``*.nbi``/``*.nbc``) of the package if its kernel sources changed.
+    """Delete every cached kernel (``*.nbi``/``*.nbc``) of the package if its kernel sources changed
+    (only the package's own: the caches beside its kernel sources, or their folders under
+    ``NUMBA_CACHE_DIR``; never another package's).
 
     Returns whether anything was dropped.  A read-only install has nothing to
     drop and nothing we could write: it is left alone.
@@ -91,7 +105,10 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, stamp_dir: Path | None = None) 
         if mark.is_file() and mark.read_text() == stamp:
             return False
         for folder in _cache_dirs(root):
-            for f in itertools.chain(folder.rglob("*.nbi"), folder.rglob("*.nbc")):
+            if not folder.is_dir() or folder.is_symlink():
+                continue
+            # the folder's own files only (no recursion): numba keeps one flat folder per source folder
+            for f in itertools.chain(folder.glob("*.nbi"), folder.glob("*.nbc")):
                 f.unlink(missing_ok=True)
         stamp_dir.mkdir(parents=True, exist_ok=True)
         tmp = mark.with_name(f"{STAMP_NAME}.{os.getpid()}.tmp")

@@ -11,7 +11,7 @@ import numbers
 
 from ricochet_math.errors import RicochetError
 
-__all__ = ["MAX_SEED", "check_whole", "check_seed", "check_level", "check_finite"]
+__all__ = ["MAX_SEED", "check_whole", "check_seed", "check_level", "check_finite", "check_instance"]
 
 #: seeds are unsigned 128-bit integers (numpy's SeedSequence entropy)
 MAX_SEED = 2 ** 128 - 1
@@ -54,3 +54,11 @@ def check_finite(value, name: str, *, low: float = -math.inf, high: float = math
             or not low <= float(value) <= high:
         raise RicochetError(f"{name} must be a finite number from {low:g} to {high:g}, got {value!r}")
     return float(value)
+
+
+def check_instance(value, kind: type, name: str, *, allow_none: bool = False):
+    """``value`` if it is a ``kind`` (or None, when allowed): a rule object, a model, a table."""
+    if (value is None and allow_none) or isinstance(value, kind):
+        return value
+    raise RicochetError(f"{name} must be {kind.__name__}{' or None' if allow_none else ''}, "
+                        f"got {type(value).__name__}")

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ricochet_math.arguments import check_seed
+
 from ricochet_math._numba import njit
 
 __all__ = ["FRESH_SEED_BITS", "resolve_seed", "chunk_seed", "seed_state",
@@ -48,7 +50,7 @@ def resolve_seed(seed=None) -> int:
         return int(np.random.SeedSequence().entropy) % (1 << FRESH_SEED_BITS)
     if isinstance(seed, np.random.SeedSequence):
         return int(seed.entropy)
-    return int(seed)
+    return check_seed(seed, allow_none=False)
 
 
 def chunk_seed(entropy: int, i: int) -> np.random.SeedSequence:

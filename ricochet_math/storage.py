@@ -8,21 +8,29 @@ Three rules keep an analyst's files safe:
   temporary file.
 * **Only our own folders are replaced.** A folder the toolkit writes whole (a
   report) carries a marker file; an existing folder is replaced only when it
-  carries the marker (or holds nothing but a report's own files, as reports
-  written before the marker did), or is empty.  Anything else is refused
-  before any work starts, and nothing is deleted.
+  carries the marker, or is empty.  Only the marker proves ownership: a folder
+  holding files that look like a report's (a ``report.html``, ``tables/*.csv``)
+  may be a user's own, so it is refused too.  A symbolic link is never
+  followed, an empty folder keeps its permissions, and anything else is
+  refused before any work starts, with nothing deleted.
+* **Work in progress is ours by name and marker.** A report is written in a
+  staging folder ``.<name>.tmp-*`` beside its target that carries a staging
+  marker from its first moment (with the writer's process id); a later run
+  removes such folders whose writer is gone (a killed run) and nothing else.
 * **Data, never code.** Finished work is stored as ``.npz`` arrays with a JSON
   header (a schema name and the SHA-256 of the arrays) and read back with
   ``allow_pickle=False``; a damaged or foreign file is reported, never executed.
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,7 +41,8 @@ from ricochet_math.errors import RicochetError
 __all__ = [
     "MARKER_NAME", "DamagedFileError", "check_writable_file", "check_writable_folder",
     "atomic_write", "atomic_write_text", "save_arrays", "load_arrays",
-    "is_owned_folder", "check_output_folder", "write_marker", "replace_folder", "remove_owned_folder",
+    "is_owned_folder", "check_output_folder", "prepare_output_folder", "staging_folder", "STAGING_MARKER", "write_marker",
+    "replace_folder", "remove_owned_folder", "remove_stale_staging",
 ]
 
 #: The marker file in every folder the toolkit writes whole.
@@ -209,41 +218,26 @@ def load_arrays(path: str | os.PathLike, schema: str) -> tuple[dict, dict[str, n
 # Folders the toolkit owns
 # ----------------------------------------------------------------------------
 
-def _marker(folder: Path) -> dict | None:
+def _marker(folder: Path, name: str = MARKER_NAME) -> dict | None:
     try:
-        data = json.loads((folder / MARKER_NAME).read_text(encoding="utf-8"))
+        data = json.loads((folder / name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("tool") == _TOOL else None
 
 
-def _only_files_like(folder: Path, layout: Iterable[str]) -> bool:
-    """Whether every file under ``folder`` matches one of the glob ``layout`` patterns (relative paths)."""
-    patterns = tuple(layout)
-    if not patterns:
-        return False
-    for p in folder.rglob("*"):
-        if p.is_symlink() or not (p.is_dir() or p.is_file()):
-            return False
-        if p.is_file() and not any(p.relative_to(folder).match(pat) for pat in patterns):
-            return False
-    return True
-
-
-def is_owned_folder(folder: str | os.PathLike, kind: str, legacy_layout: Iterable[str] = ()) -> bool:
-    """Whether ``folder`` was written by the toolkit as a ``kind`` folder: it carries the marker, or (for
-    folders written before the marker) holds only files matching ``legacy_layout``."""
+def is_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
+    """Whether ``folder`` was written by the toolkit as a ``kind`` folder: a real folder (not a link)
+    carrying the toolkit's marker of that kind.  Nothing else proves it: files that look like the
+    toolkit's own may be a user's."""
     folder = Path(folder)
     if not folder.is_dir() or folder.is_symlink():
         return False
     mark = _marker(folder)
-    if mark is not None:
-        return mark.get("kind") == kind
-    return not (folder / MARKER_NAME).exists() and _only_files_like(folder, legacy_layout)
+    return mark is not None and mark.get("kind") == kind
 
 
-def check_output_folder(folder: str | os.PathLike, kind: str, legacy_layout: Iterable[str] = (),
-                        what: str = "output folder") -> Path:
+def check_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
     """Refuse (one line, :class:`~ricochet_math.errors.RicochetError`) a target folder the toolkit may not
     replace: a file, a link, or a non-empty folder it did not write.  Returns the path."""
     folder = Path(folder)
@@ -251,7 +245,7 @@ def check_output_folder(folder: str | os.PathLike, kind: str, legacy_layout: Ite
         raise RicochetError(f"{what} {folder} is a symbolic link: give the folder itself")
     if folder.exists() and not folder.is_dir():
         raise RicochetError(f"{what} {folder} exists and is not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not is_owned_folder(folder, kind, legacy_layout):
+    if folder.is_dir() and any(folder.iterdir()) and not is_owned_folder(folder, kind):
         raise RicochetError(
             f"{what} {folder} exists and was not written by ricochet_math (no {MARKER_NAME}); "
             "nothing was changed: choose a new or empty folder")
@@ -264,16 +258,19 @@ def write_marker(folder: str | os.PathLike, kind: str, **info) -> None:
     atomic_write(Path(folder) / MARKER_NAME, lambda fh: fh.write(text.encode("utf-8")))
 
 
-def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str,
-                   legacy_layout: Iterable[str] = ()) -> None:
-    """Move the finished folder ``new`` to ``target``, replacing an older ``kind`` folder there.
+def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str) -> None:
+    """Move the finished folder ``new`` to ``target``, replacing an empty folder or an older ``kind`` folder
+    there.
 
     ``target`` is checked again here (it may have changed while the work ran); a
-    folder the toolkit did not write is never moved or deleted.
+    folder the toolkit did not write is never moved or deleted.  The new folder
+    takes the permissions of the folder it replaces (an analyst's ``chmod 700``
+    stays), or the default for a new folder (``0o777`` less the umask).
     """
     new, target = Path(new), Path(target)
-    check_output_folder(target, kind, legacy_layout)
-    new.chmod(0o755)
+    check_output_folder(target, kind)
+    new.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir() else 0o777 & ~_umask())
+    (new / STAGING_MARKER).unlink(missing_ok=True)
     old = None
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
@@ -283,10 +280,110 @@ def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str,
         shutil.rmtree(old, ignore_errors=True)
 
 
-def remove_owned_folder(folder: str | os.PathLike, kind: str, legacy_layout: Iterable[str] = ()) -> bool:
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def remove_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
     """Delete ``folder`` if (and only if) the toolkit wrote it as a ``kind`` folder; returns whether it did."""
     folder = Path(folder)
-    if not is_owned_folder(folder, kind, legacy_layout):
+    if not is_owned_folder(folder, kind):
         return False
     shutil.rmtree(folder, ignore_errors=True)
     return True
+
+
+# ----------------------------------------------------------------------------
+# Preparing an output folder, and the staging folders of killed runs
+# ----------------------------------------------------------------------------
+
+_STAGING = "staging"
+#: the marker of a staging folder (beside the final marker, which is written before the move): removed
+#: only by :func:`replace_folder` just before the folder takes its place
+STAGING_MARKER = ".ricochet-staging.json"
+
+
+def prepare_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
+    """Check ``folder`` before any work: the absolute path (a link is never resolved) if the toolkit may
+    write a ``kind`` folder there, else one :class:`RicochetError` line.
+
+    Refused: a symbolic link, a file, a non-empty folder without the toolkit's ``kind`` marker, a parent
+    that is a file or cannot be written (a read-only folder, ``/proc``).  Missing folders above it are made
+    (as every report did) and a staging folder is made and removed there, so a parent that refuses writes
+    is found now, not after the work.  Staging folders of killed runs for this target are removed
+    (:func:`remove_stale_staging`)."""
+    try:
+        folder = Path(os.path.abspath(Path(folder).expanduser()))  # abspath, not resolve: links stay links
+    except (TypeError, ValueError) as exc:
+        raise RicochetError(f"{what} {folder!r} is not a folder path ({exc})") from None
+    if folder == Path(folder.anchor):
+        raise RicochetError(f"{what} {folder} is the root of the file system: give a folder below it")
+    check_output_folder(folder, kind, what)
+    _check_can_write_in(_existing_ancestor(folder.parent, what, folder), what, folder)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        Path(tempfile.mkdtemp(prefix=f".{folder.name}.probe-", dir=folder.parent)).rmdir()
+    except OSError as exc:
+        raise RicochetError(f"{what} {folder}: cannot write in folder {folder.parent} "
+                            f"({exc.strerror or exc})") from None
+    remove_stale_staging(folder)
+    return folder
+
+
+def staging_folder(target: str | os.PathLike, kind: str) -> Path:
+    """A new private folder ``.<target name>.tmp-*`` beside ``target`` to write a ``kind`` folder in,
+    marked from its first moment as this process's staging folder (so a later run can prove it ours)."""
+    target = Path(target)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
+    try:
+        text = json.dumps({"tool": _TOOL, "kind": _STAGING, "target": target.name, "target_kind": kind,
+                           "pid": os.getpid(), "host": _host()}, sort_keys=True)
+        atomic_write(tmp / STAGING_MARKER, lambda fh: fh.write(text.encode("utf-8")))
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+def _host() -> str:
+    try:
+        return os.uname().nodename
+    except AttributeError:  # pragma: no cover - not POSIX
+        return ""
+
+
+def _process_alive(pid: object) -> bool:
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # a live process of another user (or unknown): leave its folder alone
+    return True
+
+
+def remove_stale_staging(target: str | os.PathLike) -> list[Path]:
+    """Remove the staging folders that killed runs left beside ``target``; returns what was removed.
+
+    A folder is removed only when all of these prove it the toolkit's own and abandoned: its name is
+    ``.<target name>.tmp-*``, it is a real folder (not a link), it carries the toolkit's staging marker
+    for this target, and the process that wrote it (same host) no longer runs.  A concurrent writer's
+    folder and anything merely named alike are left alone."""
+    target = Path(target)
+    removed = []
+    try:
+        candidates = sorted(target.parent.glob(f".{glob.escape(target.name)}.tmp-*"))
+    except OSError:
+        return removed
+    for p in candidates:
+        mark = _marker(p, STAGING_MARKER) if p.is_dir() and not p.is_symlink() else None
+        if (mark is None or mark.get("kind") != _STAGING or mark.get("target") != target.name
+                or mark.get("host") != _host() or _process_alive(mark.get("pid"))):
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed

@@ -26,7 +26,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 
 # Layer of each top-level part of the package, bottom up (docs/architecture.md).
 LAYERS = {
-    "errors": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
+    "errors": 0, "environment": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,

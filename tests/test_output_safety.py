@@ -113,9 +113,11 @@ def test_output_folder_rules(tmp_path):
     (legacy / "tables").mkdir(parents=True)
     for name in ("report.html", "report.pdf", "tables/main_game.csv"):
         (legacy / name).write_text("x")
-    assert is_owned_folder(legacy, "report", rp.REPORT_LEGACY)
-    (legacy / "tables" / "mine.xlsx").write_text("x")  # a user's file among the tables: no longer ours
-    assert not is_owned_folder(legacy, "report", rp.REPORT_LEGACY)
+    # files that look like a report's are no proof (issue 30: a user's report.html and tables/*.csv were
+    # deleted): only the marker is
+    assert not is_owned_folder(legacy, "report")
+    with pytest.raises(RicochetError, match="not written by ricochet_math"):
+        check_output_folder(legacy, "report")
     file = tmp_path / "file.txt"
     file.write_text("x")
     with pytest.raises(RicochetError, match="is not a folder"):

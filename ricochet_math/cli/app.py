@@ -32,6 +32,9 @@ traceback (argparse usage errors look and exit the same).
 from __future__ import annotations
 
 import argparse
+import errno
+import math
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +42,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
@@ -141,6 +145,40 @@ def seed_argument(text: str) -> int:
         return check_seed(value, "the seed", allow_none=False)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (``1_000`` and ``1,000`` read as 1000),
+    else a one-line usage error naming the range.  Every whole-number option has one."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", "").replace(",", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got "
+                                             f"{text if len(text) <= 24 else text[:20] + '...'}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high``, else a
+    one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value) or value > high or value < low or (above and value == low):
+            raise argparse.ArgumentTypeError(f"must be a finite number in {'(' if above else '['}{low:g}, {high:g}], "
+                                             f"got {text}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
@@ -281,21 +319,69 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``ricochet`` and ``python -m ricochet_math``; returns the exit status."""
+    _tolerant_streams()
+    if environment.PROBLEMS:
+        return _report(environment.PROBLEMS[0])
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # a usage error, already one line on stderr: its status (--help: exits)
+            if exc.code in (0, None):
+                raise
+            return int(exc.code)
         if getattr(args, "_run", None) is None:
             parser.print_help(sys.stderr)
             return 2
-        return int(args._run(args) or 0)
+        status = int(args._run(args) or 0)
+        sys.stdout.flush()  # a full disk or /dev/full shows here, not in the interpreter's exit
+        return status
     except (RicochetError, FileNotFoundError) as exc:
         return _report(exc)
     except KeyboardInterrupt:
-        return _report("interrupted", 130)
+        status = _report("interrupted", 130)
+        if argv is not None:  # called from Python (a test, a notebook): return, never end its process
+            return status
+        # As the program, leave now: threads still finishing a chunk of numba work (abandoned, their results unused)
+        # would otherwise hold the interpreter's exit for up to a chunk's time (measured: 25 s).
+        # Everything the toolkit writes is renamed into place whole or removed on the way out here.
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(130)
     except BrokenPipeError:
         # The reader went away (``ricochet rules | head``): not an error.
+        _silence_stdout()
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EROFS, errno.EBADF):
+            raise
+        _silence_stdout()
+        return _report(f"cannot write the output: {exc.strerror or exc}")
+
+
+def _tolerant_streams() -> None:
+    """Characters the terminal's encoding lacks (``PYTHONIOENCODING=ascii``: the ± and the rule lines of
+    the tables) are written as escapes instead of ending the run in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # a stream replaced by the caller, or closed
+            pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush of what could not be written
+    raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 # --------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import json
 
 import pandas as pd
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_file,
@@ -44,7 +45,7 @@ def _strategy_option(parser, default, help_default: str) -> None:
 def _play_arguments(parser) -> None:
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("-n", "--num-players", type=int, default=None, metavar="N",
+    parser.add_argument("-n", "--num-players", type=whole(1, 7), default=None, metavar="N",
                         help="players 1..7 (default: the number of --players hands, else 3)")
     parser.add_argument("--dealer", default=None, metavar="CARDS",
                         help='the dealer\'s cards, up to 5 (e.g. "Ks Kd 7c 4h 2s"); missing ones are dealt at random')
@@ -91,15 +92,15 @@ def _play(args) -> int:
 def _simulate_arguments(parser) -> None:
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="players 1..7 (default: 4)")
+    parser.add_argument("--players", type=whole(1, 7), default=4, metavar="N", help="players 1..7 (default: 4)")
     _strategy_option(parser, ["always"], "always")
-    parser.add_argument("--rounds", type=int, default=1_000_000, metavar="R", help="rounds (default: 1,000,000)")
-    parser.add_argument("--precision", type=float, default=None, metavar="PP",
+    parser.add_argument("--rounds", type=whole(1, 10**12), default=1_000_000, metavar="R", help="rounds (default: 1,000,000)")
+    parser.add_argument("--precision", type=number(0, 100, above=True), default=None, metavar="PP",
                         help="instead of --rounds: run until the RTP's 95%% interval is +/- PP percentage points "
                              "(a pilot run on its own seed sizes the run; the figures come from the main run only)")
     add_seed_option(parser)
     add_scheduler_option(parser)
-    parser.add_argument("--workers", type=int, default=None, metavar="K",
+    parser.add_argument("--workers", type=whole(1, 4096), default=None, metavar="K",
                         help="threads (default: every core); the result does not depend on it")
     parser.add_argument("--checkpoint", type=writable_file, default=None, metavar="FILE",
                         help="keep finished chunks in FILE, so a stopped run resumes where it was")
@@ -173,15 +174,15 @@ def _rtp_arguments(parser) -> None:
     parser.add_argument("--players", default="1-7", metavar="RANGE",
                         help="player counts: 1-7 (default), 4, or 2,4,7")
     _strategy_option(parser, None, "perfect")
-    parser.add_argument("--rounds", type=int, default=None, metavar="R",
+    parser.add_argument("--rounds", type=whole(1, 10**12), default=None, metavar="R",
                         help="rounds per player count (default: 2,000,000; 4,000 with the perfect-play kernel)")
-    parser.add_argument("--precision", type=float, default=None, metavar="PP",
+    parser.add_argument("--precision", type=number(0, 100, above=True), default=None, metavar="PP",
                         help="instead of --rounds: run until the RTP's 95%% interval is +/- PP percentage points "
                              "(a pilot run on its own seed sizes the run; the figures come from the main run only)")
     add_seed_option(parser, DEFAULT_RTP_SEED,
                     help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
     add_scheduler_option(parser)
-    parser.add_argument("--workers", type=int, default=None, metavar="K", help="threads (default: every core)")
+    parser.add_argument("--workers", type=whole(1, 4096), default=None, metavar="K", help="threads (default: every core)")
 
 
 @subcommand("rtp", help="the main job: RTP by player count on a rule set (N = 1 exact under perfect play, "

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
@@ -65,7 +66,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
                    help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
                         "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
                         "tables are filled with computer players to four seats")
-    p.add_argument("--players", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=whole(1, 6), default=None, metavar="N",
                    help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
 
 
@@ -82,15 +83,15 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                  "(95% intervals).")
     _table_options(sim)
     _rules_options(sim)
-    sim.add_argument("--games", type=int, default=10_000, help="games to simulate (default 10,000)")
-    sim.add_argument("--rounds", type=int, default=100_000, help="rounds for --table rounds (default 100,000)")
+    sim.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games to simulate (default 10,000)")
+    sim.add_argument("--rounds", type=whole(1, 10**10), default=100_000, help="rounds for --table rounds (default 100,000)")
     sim.add_argument("--table", choices=TABLES, default="seats",
                      help="seats (win rates, chips), rounds (net chips by seat and by position after the "
                           "starter), length, swings, best (best response among the candidates for 2..6 seats), "
                           "free-ride (games with and without it)")
     sim.add_argument("--field", default="computer", metavar="STRATEGY",
                      help="--table best: the strategy of the other seats (default computer)")
-    sim.add_argument("--workers", type=int, default=None, help="threads (default every core; same figures)")
+    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
     sim.add_argument("--no-progress", dest="progress", action="store_false",
                      help="no progress bar on stderr (shown by default: the rate and the time left)")
     add_seed_option(sim)
@@ -109,13 +110,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     solve.add_argument("--hand", required=True, help="the hero's five hand cards, e.g. '7s 8h Kd Qc 2s'")
     solve.add_argument("--up", required=True, help="the hero's face-up cards (2..4; with 1 use a small deck)")
     solve.add_argument("--opp-up", default=None, help="the opponent's face-up cards")
-    solve.add_argument("--opp-played", type=int, default=None,
+    solve.add_argument("--opp-played", type=whole(1, 5), default=None,
                        help="cards the opponent has played (default: her face-up count; 5 once her face-down "
                             "card is played)")
-    solve.add_argument("--samples", type=int, default=40,
+    solve.add_argument("--samples", type=whole(0, 47 * 46), default=40,
                        help="sampled chance outcomes per node before the last decision (0: exact)")
-    solve.add_argument("--hero-chips", type=int, default=None, help="the hero's chips (caps her losses)")
-    solve.add_argument("--opp-chips", type=int, default=None, help="the opponent's chips")
+    solve.add_argument("--hero-chips", type=whole(0, 10**9), default=None, help="the hero's chips (caps her losses)")
+    solve.add_argument("--opp-chips", type=whole(0, 10**9), default=None, help="the opponent's chips")
     add_seed_option(solve, default=2026)
     add_format_option(solve)
 
@@ -125,11 +126,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     _rules_options(rep)
     rep.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
                      help="the report folder (new, empty, or a Free Ride report folder)")
-    rep.add_argument("--games", type=int, default=4_000, help="games per configuration (default 4,000)")
-    rep.add_argument("--rounds", type=int, default=100_000, help="rounds for the starting-player effect "
+    rep.add_argument("--games", type=whole(1, 10**8), default=4_000, help="games per configuration (default 4,000)")
+    rep.add_argument("--rounds", type=whole(1, 10**10), default=100_000, help="rounds for the starting-player effect "
                                                                   "(default 100,000)")
     rep.add_argument("--reproducible", action="store_true", help="leave the build date out")
-    rep.add_argument("--workers", type=int, default=None, help="threads (default every core; same figures)")
+    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
     add_seed_option(rep, default=2026)
 
 

@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_action,
     add_format_option,
@@ -52,7 +53,7 @@ _EXAMPLES = {
 
 
 def _rules_options(parser, players_default: int = 4) -> None:
-    parser.add_argument("--players", type=int, default=players_default, metavar="N",
+    parser.add_argument("--players", type=whole(2, 8), default=players_default, metavar="N",
                         help=f"players 2..8 (default {players_default})")
     parser.add_argument("--variant", choices=VARIANTS, default="home",
                         help="home (default) or ricochet2 (Ricochet Poker II: 1 card, limit 5, no jokers)")
@@ -88,10 +89,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                 "with the Wald tests of equal EV.")
     _rules_options(sim)
     _strategy_option(sim, "pot-odds")
-    sim.add_argument("--games", type=int, default=100_000, help="games to simulate (default 100,000)")
+    sim.add_argument("--games", type=whole(1, 10**10), default=100_000, help="games to simulate (default 100,000)")
     sim.add_argument("--table", choices=TABLES, default="order",
                      help="order (of play, default), seat, start (starting card) or summary (with the tests)")
-    sim.add_argument("--workers", type=int, default=None, help="threads (default: every core; same figures)")
+    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
     sim.add_argument("--no-progress", dest="progress", action="store_false",
                      help="no progress bar on stderr (shown by default: the rate and the time left)")
     add_seed_option(sim)
@@ -116,10 +117,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     _rules_options(sol, players_default=2)
     sol.add_argument("--hands", nargs="+", required=True, metavar="CARDS",
                      help='each seat\'s hand in seat order ("-" for a seat that is out)')
-    sol.add_argument("--pot", type=int, required=True, help="chips in the pot")
+    sol.add_argument("--pot", type=whole(0, 10**6), required=True, help="chips in the pot")
     sol.add_argument("--dead", default=None, metavar="CARDS", help="face-up discards of folded or beaten hands")
-    sol.add_argument("--depth", type=int, default=None, help="cut after this many decisions (default: exact)")
-    sol.add_argument("--budget", type=int, default=None,
+    sol.add_argument("--depth", type=whole(1, 100), default=None, help="cut after this many decisions (default: exact)")
+    sol.add_argument("--budget", type=whole(1, 10**9), default=None,
                      help=f"the most positions to visit (default {DEFAULT_BUDGET:,} for the readable solver, "
                           f"{EXACT_BUDGET:,} for the exact one: a minute or two)")
     sol.add_argument("--solver", choices=SOLVERS, default="auto",
@@ -135,7 +136,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                      help="the report folder (replaced only if the toolkit wrote it)")
     rep.add_argument("--size", choices=tuple(REPORT_SIZES), default="small",
                      help="tiny (seconds), small (default) or full")
-    rep.add_argument("--workers", type=int, default=None, help="threads (default: every core; same figures)")
+    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
     add_seed_option(rep, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     rep.set_defaults(_home=_report)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_action,
     add_format_option,
@@ -83,9 +84,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     _rules_options(sim)
     _strategy_option(sim)
     _objective_option(sim)
-    sim.add_argument("--games", type=int, default=10_000, help="games (default: 10,000; per seating for pairings)")
+    sim.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games (default: 10,000; per seating for pairings)")
     add_seed_option(sim)
-    sim.add_argument("--workers", type=int, default=None, help="threads (the figures do not depend on it)")
+    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (the figures do not depend on it)")
     sim.add_argument("--no-progress", dest="progress", action="store_false",
                      help="no progress bar on stderr (shown by default: the rate and the time left)")
     sim.add_argument("--table", choices=("seats", "categories", "length", "pairings", "best-response"),
@@ -108,7 +109,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     arr.add_argument("cards", metavar="CARDS", help='the cards, quoted: "As Ks Qs ... Jk" (Jk / JK / X: a joker)')
     _rules_options(arr)
     _objective_option(arr)
-    arr.add_argument("--samples", type=int, default=1000,
+    arr.add_argument("--samples", type=whole(1, 10**7), default=1000,
                      help="opponents sampled for --objective points (default: 1,000)")
     add_seed_option(arr, default=0, help="seed of the sampled opponents (default: 0)")
     add_format_option(arr)
@@ -118,8 +119,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                  "CSV, a workbook and (with the pdf extra) a PDF.")
     rep.add_argument("--out", type=writable_folder, required=True, metavar="DIR",
                      help="the report folder (replaced only if the toolkit wrote it)")
-    rep.add_argument("--games", type=int, default=20_000, help="games per seat run (default: 20,000)")
-    rep.add_argument("--pair-games", type=int, default=None,
+    rep.add_argument("--games", type=whole(10, 10**8), default=20_000, help="games per seat run (default: 20,000)")
+    rep.add_argument("--pair-games", type=whole(1, 10**8), default=None,
                      help="games per seating of the strategy pairings (default: a fortieth of --games, at least 100)")
     add_seed_option(rep, default=1, help="seed (default: 1)")
     rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))

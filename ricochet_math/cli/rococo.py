@@ -5,6 +5,7 @@ import argparse
 
 import pandas as pd
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
@@ -56,11 +57,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
     add_format_option(d)
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
-    s.add_argument("--players", type=int, default=None, metavar="N",
+    s.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
                    help="players (2..6): the policies repeated or cut to N (default: as many as given)")
     s.add_argument("--policies", type=_policies, default=["standard", "standard"],
                    help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
-    s.add_argument("--pots", type=int, default=100_000, help="pots to play (default 100,000)")
+    s.add_argument("--pots", type=whole(1, 10**10), default=100_000, help="pots to play (default 100,000)")
     s.add_argument("--blind-value", action="store_true",
                    help="the value of the blind option to seat 1 against the other seats' policy")
     s.add_argument("--best-response", action="store_true",
@@ -77,7 +78,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
     add_seed_option(r, default=2026)
     p = action("play", help="play one pot and print its hand history")
-    p.add_argument("--players", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
                    help="players (2..6): the policies repeated or cut to N (default: as many as given)")
     p.add_argument("--policies", type=_policies, default=["standard", "loose"],
                    help="comma-separated policy per seat (default standard,loose)")
@@ -131,6 +132,13 @@ def _simulate(args: argparse.Namespace) -> int:
 
     pols = _seated(args)
     args.seed = resolve_seed(args.seed)  # printed in each table's first line
+    if args.blind_value or args.best_response:
+        flag = "--blind-value" if args.blind_value else "--best-response"
+        if args.blind_value and args.best_response:
+            raise RicochetError("give --blind-value or --best-response, not both")
+        if len(set(pols[1:])) > 1:  # seat 0's policy against one policy for every other seat
+            raise RicochetError(f"{flag} compares seat 0 with one policy for the other seats: give "
+                                f"--policies {pols[0]},{pols[1]},{pols[1]}... (got {','.join(pols)})")
     if args.blind_value:
         res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
         if args.format == "table":

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     print_wrapped, subcommand, writable_file,
@@ -43,9 +45,9 @@ def _sidebets_arguments(parser: argparse.ArgumentParser) -> None:
         help="table(s) to print: " + ", ".join(SHOW_CHOICES)
              + " (repeatable; default: all but quickdraw-classes with --format table, summary otherwise)",
     )
-    parser.add_argument("--reset", type=float, default=None, metavar="UNITS",
+    parser.add_argument("--reset", type=number(1, 10**9), default=None, metavar="UNITS",
                         help="progressive Cover: the royal flush pays a meter restarting at UNITS (to 1)")
-    parser.add_argument("--meter-rate", type=float, default=None, metavar="FRACTION",
+    parser.add_argument("--meter-rate", type=number(0, 1, above=True), default=None, metavar="FRACTION",
                         help="progressive Cover: fraction of each wager added to the meter (e.g. 0.02)")
 
 
@@ -114,9 +116,9 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bet", choices=("cover", "bonus"), default="cover",
                         help="paytable to tune: the Cover side bet, or the main game's high-hand bonus "
                              "(one-player RTP, exact; default: cover)")
-    parser.add_argument("--players", type=int, default=1,
+    parser.add_argument("--players", type=whole(1, 7), default=1,
                         help="with --bet bonus: player count (1 exact; 2..7 from one Monte Carlo run)")
-    parser.add_argument("--rounds", type=int, default=20_000,
+    parser.add_argument("--rounds", type=whole(1, 10**12), default=20_000,
                         help="with --bet bonus and --players >= 2: Monte Carlo rounds (default 20,000)")
     add_seed_option(parser, 2026, help="with --players >= 2: seed (default 2026)")
     add_scheduler_option(parser)
@@ -137,10 +139,10 @@ def _tune_arguments(parser: argparse.ArgumentParser) -> None:
                         help="allowed pays of a line (repeatable; default step .. 10 x current)")
     parser.add_argument("--no-monotonic", action="store_true",
                         help="allow a better hand to pay less than a worse one")
-    parser.add_argument("--n-best", type=int, default=5, metavar="N", help="candidates to show (default 5)")
+    parser.add_argument("--n-best", type=whole(1, 1000), default=5, metavar="N", help="candidates to show (default 5)")
     parser.add_argument("--write", type=writable_file, default=None, metavar="FILE",
                         help="write the chosen candidate as a rule set extending --rules")
-    parser.add_argument("--rank", type=int, default=1, metavar="K", help="candidate to write (default 1, the best)")
+    parser.add_argument("--rank", type=whole(1, 1000), default=1, metavar="K", help="candidate to write (default 1, the best)")
     parser.add_argument("--name", default=None, help="name of the written rule set (default: the file's stem)")
 
 
@@ -177,8 +179,12 @@ def grid_options(args: argparse.Namespace, table) -> tuple[list[str], dict, dict
             raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
         step[k] = _number(v, "--step")
     bounds = {}
-    _, bound_lines = _line_values(args.bounds, "--bounds")
+    bound_default, bound_lines = _line_values(args.bounds, "--bounds")
+    if bound_default is not None:  # "--bounds junk": a bound names its line, or it would be silently dropped
+        raise RuleError(f"bad --bounds {bound_default!r}: write LINE=LO:HI")
     for k, v in bound_lines.items():
+        if k not in free:
+            raise RuleError(f"--bounds names line {k!r}, which is not among the free lines ({', '.join(free)})")
         lo, sep, hi = v.partition(":")
         if not sep:
             raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
@@ -191,6 +197,8 @@ def _number(text: str, what: str) -> float:
         x = float(text)
     except ValueError:
         raise RuleError(f"bad {what} {text!r}: not a number") from None
+    if not math.isfinite(x) or x < 0 or x > 1e9:
+        raise RuleError(f"bad {what} {text!r}: give a finite number from 0 to 1e9")
     return int(x) if x.is_integer() else x
 
 

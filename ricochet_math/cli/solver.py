@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_folder,
@@ -54,7 +55,7 @@ def _advise(args) -> int:
 def _solo_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--sample", type=int, default=None, metavar="K",
+    parser.add_argument("--sample", type=whole(1, 10**6), default=None, metavar="K",
                         help="analyse only K evenly spread starting-hand classes (quick check; figures cover those only)")
     parser.add_argument("--table", choices=("summary", "returns", "strategy"), default="summary",
                         help="what to print (default: summary)")
@@ -92,7 +93,7 @@ def _solo(args) -> int:
 def _published_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--rounds", type=int, default=5_000, help="Monte Carlo rounds per player count and reading")
+    parser.add_argument("--rounds", type=whole(1, 10**12), default=5_000, help="Monte Carlo rounds per player count and reading")
     add_seed_option(parser, 2026, help="seed (one for every reading: common random numbers; default 2026)")
     add_scheduler_option(parser)
     parser.add_argument("--readings", nargs="+", default=None, metavar="READING",
@@ -103,7 +104,7 @@ def _published_arguments(parser):
     parser.add_argument("--best-response", metavar="READING", default=None,
                         help="instead: the RTP of one perfect seat at a table of READING players "
                              "(e.g. pot-odds-final), per player count")
-    parser.add_argument("--precision", type=float, nargs="+", metavar="PP", default=None,
+    parser.add_argument("--precision", type=number(0, 100, above=True), nargs="+", metavar="PP", default=None,
                         help="instead of --rounds: run each player count until the 95%% half-width is PP "
                              "percentage points on RTP (a second PP: on the fold and win frequencies; "
                              "default the same), e.g. --precision 0.05 0.03; cells are kept in a store and "
@@ -118,12 +119,12 @@ def _published_arguments(parser):
                         help="--search without recomputing the main table: with --write, writes "
                              "DIR/publisher-readings.csv and replaces the search's section of "
                              "DIR/published-figures.md")
-    parser.add_argument("--screen-rounds", type=int, default=10_240, metavar="R",
+    parser.add_argument("--screen-rounds", type=whole(256, 10**10), default=10_240, metavar="R",
                         help="--search: rounds per reading and player count in the screen (default 10,240)")
-    parser.add_argument("--top", type=int, default=5, metavar="K",
+    parser.add_argument("--top", type=whole(1, 1000), default=5, metavar="K",
                         help="--search: the K best rows (and every row not rejected) are run to the target "
                              "precision (default 5)")
-    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+    parser.add_argument("--seconds", type=number(0, 10**7, above=True), default=None, metavar="S",
                         help="--search: start no new chunk after S seconds (the store keeps the work: run "
                              "again to continue)")
     parser.add_argument("--store", metavar="DIR", type=writable_folder, default=None,
@@ -200,10 +201,10 @@ def _kickout_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
     parser.add_argument("--players", default="1", help="player counts: 1, a range such as 2-4 or 1,3,7, or 'all'")
-    parser.add_argument("--target", type=float, default=None,
+    parser.add_argument("--target", type=number(0, 200, above=True), default=None,
                         help="target RTP per initial bet as a fraction (0.965) or percent (96.5)")
     parser.add_argument("--grid", default=None, help="thresholds, e.g. '99 KKQ TTxx 222 A2345 flush'")
-    parser.add_argument("--rounds", type=int, default=20_000, help="Monte Carlo rounds per threshold (N >= 2)")
+    parser.add_argument("--rounds", type=whole(1, 10**12), default=20_000, help="Monte Carlo rounds per threshold (N >= 2)")
     add_seed_option(parser, 2026, help="seed of the Monte Carlo runs (N >= 2; default 2026)")
     add_scheduler_option(parser)
     parser.add_argument("--strategy", default="perfect", help="strategy for N >= 2 (default perfect)")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ricochet_math.arguments import check_seed
 from ricochet_math.errors import CardError, RuleError, TableStateError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import ORDER_KEY
@@ -117,7 +118,10 @@ def deal_deck(players: int, *, dealer=None, hands: Sequence | None = None, draws
     if draws is not None:
         text = " ".join(draws) if (not isinstance(draws, str) and all(isinstance(d, str) for d in draws)) else draws
         place(text, 2 * n + 5, 52 - (2 * n + 5), "the draws")
-    rng = rng if rng is not None else np.random.default_rng(seed)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise CardError(f"rng must be a numpy Generator (np.random.default_rng(seed)) or None, "
+                        f"got {type(rng).__name__}: give seed= for a whole-number seed")
+    rng = rng if rng is not None else np.random.default_rng(check_seed(seed))
     rest = [c for c in rng.permutation(52).tolist() if c not in set(used)]
     deck = []
     for pos in range(52):
@@ -153,6 +157,14 @@ class FaceUpTable:
     players: tuple[tuple[int, int], ...]
     actions: tuple
 
+    def __post_init__(self) -> None:
+        # Built directly (not through face_up_table), its integers reach kernels that index tables with
+        # them unchecked: a card 52..63 or a negative one read outside them (a segmentation fault).
+        dealer, players, actions = _checked_table(self.dealer, self.players, self.actions)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "actions", actions)
+
     @property
     def n_players(self) -> int:
         return len(self.players)
@@ -167,7 +179,15 @@ def face_up_table(dealer, players, actions=None) -> FaceUpTable:
     :class:`~ricochet_math.errors.TableStateError` for duplicate or missing cards,
     a player count outside 1..7 and a number of actions other than one per seat.
     """
+    return FaceUpTable(*_checked_table(dealer, players, actions))
+
+
+def _checked_table(dealer, players, actions) -> tuple[tuple, tuple, tuple]:
+    """``face_up_table``'s checks: the table as ``(dealer, players, actions)`` of kernel integers."""
     seen: dict[int, str] = {}  # card -> where it is, for duplicate messages
+    if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__"):
+        raise TableStateError(f"players must be a sequence of two-card hands, got {players!r:.60}")
+    players = list(players)
     d = parse_cards(dealer, count=5, where="the dealer's hand")
     seen.update({int(c): "the dealer's hand" for c in d})
     if not 1 <= len(players) <= MAX_PLAYERS:
@@ -190,4 +210,4 @@ def face_up_table(dealer, players, actions=None) -> FaceUpTable:
             drawn = parse_cards(a, count=3, where=f"player {i + 1}'s draw", dead=seen)
             seen.update({int(c): f"player {i + 1}'s draw" for c in drawn})
             parsed.append(tuple(int(c) for c in drawn))
-    return FaceUpTable(tuple(int(c) for c in d), tuple(hands), tuple(parsed))
+    return tuple(int(c) for c in d), tuple(hands), tuple(parsed)

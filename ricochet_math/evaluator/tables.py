@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ __all__ = [
     "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH",
     "NUM_VALUES", "ROYAL_FLUSH_VALUE",
     "HandClass", "hand_classes", "class_values", "Tables", "build_tables", "load_tables", "table_sizes",
-    "classify", "cache_dir",
+    "classify", "cache_dir", "check_tables",
 ]
 
 # Category codes, weakest first.  Royal flush is the top straight flush, not a category.
@@ -368,25 +369,79 @@ def _cache_path() -> Path:
     return cache_dir() / f"tables-{digest}.npz"
 
 
+_DTYPES = {"rank_keys": np.int64, "card_keys": np.int64, "card_bits": np.int64, "flush": np.int16,
+           "offsets5": np.int32, "values5": np.int16, "offsets6": np.int32, "values6": np.int16,
+           "offsets7": np.int32, "values7": np.int16, "category": np.int8}
+
+
+def check_tables(t: Tables) -> str | None:
+    """Why ``t`` cannot be the tables the kernels read (``None`` when it can).
+
+    A cache file passes only if every array has its dtype and shape, the small tables equal the ones
+    built from :func:`hand_classes` (card keys, flush table, categories), every hash row stays inside
+    its value table (the kernels index without bounds checks), every value is a hand value, and the
+    5-card hash gives every non-flush class its value.  This is what a damaged or forged cache breaks."""
+    for name, dtype in _DTYPES.items():
+        a = getattr(t, name)
+        if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != 1:
+            return f"array {name!r} is not 1-d {np.dtype(dtype).name}"
+    classes = hand_classes()
+    cards = np.arange(52, dtype=np.int64)
+    expected = {
+        "rank_keys": RANK_KEYS,
+        "card_keys": (RANK_KEYS[cards >> 2] << KEY_SHIFT) | (1 << (4 * (cards & 3))),
+        "card_bits": np.left_shift(1, SUIT_LANE * (cards & 3) + (cards >> 2)),
+        "flush": _flush_table(classes),
+        "category": np.array([hc.category for hc in classes], dtype=np.int8),
+    }
+    for name, want in expected.items():
+        if not np.array_equal(getattr(t, name), want):
+            return f"array {name!r} differs from the tables' definition"
+    for size in (5, 6, 7):
+        offsets, values = getattr(t, f"offsets{size}"), getattr(t, f"values{size}")
+        rows = (size * int(RANK_KEYS[-1]) >> HASH_SHIFT) + 1  # any key of `size` cards has its row
+        if len(offsets) < rows or len(values) == 0:
+            return f"array 'offsets{size}' has {len(offsets)} rows, fewer than the {rows} its keys need"
+        if offsets.min() < 0 or int(offsets.max()) + HASH_MASK >= len(values):
+            return f"array 'offsets{size}' points outside 'values{size}'"
+        if values.min() < -1 or values.max() >= NUM_VALUES:
+            return f"array 'values{size}' holds a value outside -1..{NUM_VALUES - 1}"
+    plain = [hc for hc in classes if not hc.flush]
+    rank_keys = RANK_KEYS.tolist()
+    keys = np.array([sum(c * rank_keys[r] for c, r in hc.groups) for hc in plain], dtype=np.int64)
+    got = t.values5[t.offsets5[keys >> HASH_SHIFT] + (keys & HASH_MASK)]
+    if not np.array_equal(got, np.array([hc.value for hc in plain], dtype=np.int16)):
+        return "the 5-card table does not give the hand classes their values"
+    return None
+
+
 @lru_cache(maxsize=1)
 def load_tables() -> Tables:
     """The tables, from the on-disk cache when present (keyed by this file's hash), else built.
 
     The cache lives in ``$RICOCHET_CACHE_DIR`` or ``~/.cache/ricochet_math``; a
     cache that cannot be read or written (missing, read-only, corrupt, being
-    written by another process) is ignored and the tables are rebuilt.  Writers
-    go through a private temporary file and an atomic rename, so concurrent
-    test workers never see a half-written cache.
+    written by another process) is ignored and the tables are rebuilt.  A cache
+    that reads but fails :func:`check_tables` (damaged or forged content) is
+    refused with one line on stderr naming the file, and rebuilt over it.
+    Writers go through a private temporary file and an atomic rename, so
+    concurrent test workers never see a half-written cache.
     """
     try:
         path = _cache_path()
     except (OSError, RuntimeError):  # no home directory
         return build_tables()
     try:
-        with np.load(path) as z:
-            return Tables(**{f: z[f] for f in Tables.__dataclass_fields__})
+        with np.load(path, allow_pickle=False) as z:
+            loaded = Tables(**{f: z[f] for f in Tables.__dataclass_fields__})
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
-        pass
+        loaded = None
+    if loaded is not None:
+        reason = check_tables(loaded)
+        if reason is None:
+            return loaded
+        print(f"ricochet_math: note: the hand-value tables cache {path} is not valid ({reason}); "
+              "rebuilding it (delete that file if this note repeats)", file=sys.stderr)
     t = build_tables()
     tmp = None
     try:

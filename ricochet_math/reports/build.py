@@ -133,13 +133,11 @@ from ricochet_math.reports.document import isnan
 from ricochet_math.reports.sizes import SIZES, ReportSize
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import executor_for_run
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["ReportSize", "SIZES", "ReportResult", "build_report", "parse_players"]
 
 REPORT_KIND = "report"
-#: what a report folder written before the marker holds: such a folder may be replaced too
-REPORT_LEGACY = ("report.html", "report.pdf", "tables/*.csv")  # (report.xlsx came with the marker)
 
 
 @dataclass(frozen=True)
@@ -222,9 +220,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     rounds, seed = int(rounds), int(seed)
     alternative = alternative_sources(rules, tuple(alternatives))  # a bad file: one line, before any work
     out = Path(out_dir) if out_dir is not None else Path("reports") / rules.name
-    out = out.resolve()
-    # refused before any work: a folder the toolkit did not write is never replaced
-    check_output_folder(out, REPORT_KIND, REPORT_LEGACY)
+    # refused before any work: a folder the toolkit did not write is never replaced, a link never followed
+    out = prepare_output_folder(out, REPORT_KIND)
     work = jobs.work_folder(out)
 
     timer = (lambda: 0.0) if reproducible else time.perf_counter
@@ -251,7 +248,7 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     doc = with_rationale(doc, rules)  # "Design rationale" when the rule set came from `ricochet design`
     written = write_report_folder(out, doc, sections.volatile_tables(run_rows, prov_rows), title, subtitle, date,
                                   REPORT_KIND, {"rules": rules.name, "rules_sha256": rules.sha256, "seed": seed,
-                                                "size": preset.name}, REPORT_LEGACY)
+                                                "size": preset.name})
     tables = dict(written.tables)
     tables["main_game"] = main
     files, notes = written.files, written.notes

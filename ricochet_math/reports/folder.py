@@ -13,14 +13,13 @@ and a folder the toolkit did not write is never replaced.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ricochet_math.reports import render, workbook
-from ricochet_math.storage import replace_folder, write_marker
+from ricochet_math.storage import STAGING_MARKER, replace_folder, staging_folder, write_marker
 
 __all__ = ["WrittenReport", "write_report_folder"]
 
@@ -36,16 +35,16 @@ class WrittenReport:
 
 
 def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any], title: str,
-                        subtitle: list[str], date: str, kind: str, marker: Mapping[str, Any],
-                        legacy: Sequence[str] = ()) -> WrittenReport:
+                        subtitle: list[str], date: str, kind: str, marker: Mapping[str, Any]) -> WrittenReport:
     """Write the report ``sections`` (plus the ``extra`` frames as CSV and workbook sheets) to ``out``.
 
     ``kind`` names the report in the folder's marker (``marker`` adds fields such as the seed);
-    an existing ``out`` is replaced only if its marker says the toolkit wrote a report of that kind
-    (or one of the ``legacy`` kinds).  The PDF is made from the HTML just written, so the two carry
+    an existing ``out`` is replaced only if it is empty or its marker says the toolkit wrote a report
+    of that kind (``out`` was checked by :func:`~ricochet_math.storage.prepare_output_folder` before
+    the work).  The PDF is made from the HTML just written, so the two carry
     the same content."""
     no_pdf = render.pdf_available()
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    tmp = staging_folder(out, kind)
     try:
         with render.rc_context():
             csvs = render.write_csvs(tmp / "tables", sections, extra)
@@ -55,9 +54,9 @@ def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any],
         if not no_pdf:
             render.render_pdf(tmp / "report.html", tmp / "report.pdf")
         tables = render.read_csvs(csvs)
-        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file()))
+        files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file() and p.name != STAGING_MARKER))
         write_marker(tmp, kind, **marker)
-        replace_folder(tmp, out, kind, legacy)
+        replace_folder(tmp, out, kind)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

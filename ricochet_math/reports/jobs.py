@@ -37,8 +37,6 @@ from ricochet_math.storage import (
 __all__ = ["Job", "job_key", "run_jobs", "work_folder", "remove_work_folder", "save_result", "load_result"]
 
 WORK_KIND = "report-work"
-#: what a work folder written before the marker holds (read back as nothing: those jobs run again)
-WORK_LEGACY = ("job-*.pkl", "job-*.pkl.tmp", "sim-*.npz", "sim-*.npz.tmp")
 SCHEMA = "ricochet_math.report-job/1"
 
 
@@ -67,7 +65,7 @@ def work_folder(out: Path) -> Path:
     """
     out.parent.mkdir(parents=True, exist_ok=True)
     work = out.parent / f".{out.name}.work"
-    check_output_folder(work, WORK_KIND, WORK_LEGACY, what="report work folder")
+    check_output_folder(work, WORK_KIND, what="report work folder")
     work.mkdir(exist_ok=True)
     write_marker(work, WORK_KIND, report=out.name)
     return work
@@ -75,7 +73,7 @@ def work_folder(out: Path) -> Path:
 
 def remove_work_folder(work: Path) -> None:
     """Delete the work folder, only if it is the toolkit's own."""
-    remove_owned_folder(work, WORK_KIND, WORK_LEGACY)
+    remove_owned_folder(work, WORK_KIND)
 
 
 # ----------------------------------------------------------------------------

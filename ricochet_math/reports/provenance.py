@@ -134,7 +134,7 @@ def build_date(reproducible: bool) -> str:
     if epoch:
         try:
             return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-        except ValueError:
+        except (ValueError, OverflowError, OSError):  # not a whole number of seconds, or out of range: ignored
             pass
     if reproducible:
         return "not recorded (reproducible build)"

@@ -12,6 +12,8 @@ date; text that varies between builds
 from __future__ import annotations
 
 import io
+import os
+import threading
 import logging
 import re
 import warnings
@@ -137,9 +139,37 @@ def render_pdf(html_path: Path, path: Path) -> None:
     log.setLevel(logging.ERROR)  # "relative URI reference without a base URI": the links left out, on purpose
     try:
         document = weasyprint.HTML(string=html_path.read_text(encoding="utf-8"), base_url=None)
-        document.write_pdf(path, pdf_identifier=b"ricochet_math-report", uncompressed_pdf=False)
+        with _font_timestamp():
+            document.write_pdf(path, pdf_identifier=b"ricochet_math-report", uncompressed_pdf=False)
     finally:
         log.setLevel(level)
+
+
+_FONT_LOCK = threading.Lock()
+
+
+@contextmanager
+def _font_timestamp():
+    """Pin the time fontTools stamps into the fonts WeasyPrint subsets (their ``head.modified``): it takes
+    ``SOURCE_DATE_EPOCH``, else the clock, so two builds a second apart gave different PDF bytes, and a
+    ``SOURCE_DATE_EPOCH`` that is not a whole number ended the build in a ValueError.  A valid value is
+    kept; otherwise 0 (the font's subset time is nobody's figure) while the PDF is written."""
+    with _FONT_LOCK:
+        old = os.environ.get("SOURCE_DATE_EPOCH")
+        try:
+            valid = old is not None and int(old) >= 0
+        except ValueError:
+            valid = False
+        if not valid:
+            os.environ["SOURCE_DATE_EPOCH"] = "0"
+        try:
+            yield
+        finally:
+            if not valid:
+                if old is None:
+                    os.environ.pop("SOURCE_DATE_EPOCH", None)
+                else:
+                    os.environ["SOURCE_DATE_EPOCH"] = old
 
 
 def document_tables(sections, extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:

@@ -97,15 +97,18 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
     path = Path(source).expanduser()
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
-    if path.is_file():
-        return path
-    text = str(source)
-    if "/" not in text and "\\" not in text:
-        name = text if text.endswith(".toml") else text + ".toml"
-        shipped = paytables_dir() / name
-        if shipped.is_file():
-            return shipped
-    raise RuleError(f"rule-set file not found: {path}")
+    try:
+        if path.is_file():
+            return path
+        text = str(source)
+        if "/" not in text and "\\" not in text:
+            name = text if text.endswith(".toml") else text + ".toml"
+            shipped = paytables_dir() / name
+            if shipped.is_file():
+                return shipped
+    except OSError as exc:  # a name too long for the file system, a folder that cannot be read
+        raise RuleError(f"rule-set file not found: {_short_repr(str(source))} ({exc.strerror})") from None
+    raise RuleError(f"rule-set file not found: {_short_repr(str(path))}")
 
 
 def _short_repr(value, limit: int = 60) -> str:

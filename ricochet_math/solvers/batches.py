@@ -30,7 +30,7 @@ import numpy as np
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.random_streams import chunk_seed, resolve_seed
-from ricochet_math.solvers.executors import MAX_WORKERS, LocalExecutor
+from ricochet_math.solvers.executors import MAX_WORKERS, LocalExecutor, call_interruptibly
 
 __all__ = ["ArraySums", "BatchRun", "InOrderSums", "run_batches", "MAX_GAMES", "MAX_BATCH"]
 
@@ -148,7 +148,9 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
         # disable=None: no bar when stderr is not a terminal (logs, pipes, captured test output)
         bar = tqdm(total=games, unit=f" {unit}", unit_scale=True, leave=False, dynamic_ncols=True, disable=None)
     try:
-        first = local(0, min(batch_size, games))  # compiles the game's kernel once, before the threads
+        # the first batch compiles the game's kernel once, before the threads; waited for (not run) here, so
+        # that Ctrl-C stops the run at once (nothing is kept: a batch run has no checkpoint)
+        first = call_interruptibly(local, 0, min(batch_size, games))
         sums = InOrderSums(ArraySums({k: np.zeros_like(v) for k, v in first.arrays.items()}), games, batch_size)
 
         def add(i: int, part: ArraySums) -> None:
@@ -158,7 +160,7 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
 
         add(0, first)
         todo = ((i, sums.length(i)) for i in range(1, n_batches))
-        LocalExecutor(workers).run(_Job(local), todo, n_batches - 1, add)
+        LocalExecutor(workers).run(_Job(local), todo, n_batches - 1, add, keep_running=False)
         total = sums.total(n_batches)
     finally:
         if bar is not None:

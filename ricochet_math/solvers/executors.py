@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 import itertools
 import os
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from ricochet_math.random_streams import chunk_seed
 from ricochet_math.rules.ruleset import RuleSet
 
 __all__ = [
-    "executor_for_run","IN_FLIGHT_PER_WORKER", "MAX_WORKERS", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
+    "executor_for_run", "call_interruptibly", "IN_FLIGHT_PER_WORKER", "MAX_WORKERS", "ChunkJob", "LocalExecutor", "DaskExecutor", "chunk_seed",
            "dask_chunk", "default_workers"]
 
 #: chunks handed out per worker thread ahead of time: enough to keep every worker busy, few enough that
@@ -82,9 +83,10 @@ class LocalExecutor:
         self.workers = None if workers is None else check_whole(workers, "workers", high=MAX_WORKERS)
 
     def run(self, job: ChunkJob, todo: Iterator[tuple[int, int]], remaining: int,
-            done: Callable[[int, ChunkSums], None]) -> None:
+            done: Callable[[int, ChunkSums], None], *, keep_running: bool = True) -> None:
         """Run the chunks ``(index, length)`` of ``todo`` (``remaining`` of them) and call ``done`` on each
-        as it finishes."""
+        as it finishes.  On Ctrl-C, ``keep_running``: wait for the chunks already running and hand them
+        over (a checkpointed run keeps them); else re-raise at once (their threads finish on their own)."""
         workers = min(self.workers or default_workers(), max(remaining, 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             running: dict[Future, int] = {}
@@ -104,11 +106,33 @@ class LocalExecutor:
                             submit(nxt)
             except KeyboardInterrupt:
                 # Drop the chunks not started, let the running ones finish (one chunk's time) and keep them.
-                pool.shutdown(wait=True, cancel_futures=True)
+                pool.shutdown(wait=keep_running, cancel_futures=True)
                 for fut, i in running.items():
                     if fut.done() and not fut.cancelled() and fut.exception() is None:
                         done(i, fut.result())
                 raise
+
+
+def call_interruptibly(fn: Callable, *args):
+    """``fn(*args)`` run in a helper thread while this thread waits, so Ctrl-C reaches this thread at once
+    even while ``fn`` runs one long numba kernel (which releases the GIL but cannot see signals): the
+    ``KeyboardInterrupt`` is raised here and ``fn`` is left to finish on its own (a daemon thread: it
+    does not keep the process alive).  The result or the exception of ``fn`` otherwise."""
+    out: dict = {}
+
+    def target() -> None:
+        try:
+            out["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread as it is
+            out["error"] = exc
+
+    thread = threading.Thread(target=target, name="ricochet-kernel", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 class DaskExecutor:

@@ -55,11 +55,12 @@ from tqdm.auto import tqdm
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_finite, check_level, check_seed, check_whole
 from ricochet_math.engine.kernel import prepare, run_chunk
-from ricochet_math.engine.sums import N_CATEGORIES, ChunkSums, RoundSum, SeatSum
+from ricochet_math.engine.sums import N_CATEGORIES, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RicochetError
 from ricochet_math.random_streams import resolve_seed
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
+from ricochet_math.rules.checks import MAX_PAYS
 from ricochet_math.rules.ruleset import RuleSet, load_rules
 from ricochet_math.storage import DamagedFileError, check_writable_file, load_arrays, save_arrays
 from ricochet_math.solvers.batches import InOrderSums
@@ -480,20 +481,79 @@ def _load_checkpoint(path: Path, meta: dict, sums: InOrderSums) -> None:
         raise RicochetError(f"checkpoint {path} belongs to another run (different {diff}); "
                             "remove it or choose another file")
     try:
-        k, k_rounds = int(head["prefix_chunks"]), int(head["prefix_rounds"])
+        k, k_rounds = head["prefix_chunks"], head["prefix_rounds"]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (k, k_rounds)):
+            raise ValueError("the prefix's chunk and round counts are not whole numbers")
         prefix = ChunkSums.from_arrays({key: arrays[f"prefix_{key}"] for key in ChunkSums.KEYS})
-        later = [(int(i), int(length), ChunkSums.from_arrays({key: arrays[f"chunks_{key}"][j]
-                                                              for key in ChunkSums.KEYS}))
-                 for j, (i, length) in enumerate(zip(arrays["index"], arrays["lengths"]))]
+        index, lengths = arrays["index"], arrays["lengths"]
+        if index.dtype != np.int64 or lengths.dtype != np.int64 or index.shape != lengths.shape or index.ndim != 1:
+            raise ValueError("the chunk index and lengths are not two int64 lists of one length")
+        stacked = {key: arrays[f"chunks_{key}"] for key in ChunkSums.KEYS}
+        if any(a.shape[:1] != index.shape for a in stacked.values()):
+            raise ValueError("the stored chunks do not match their index")
+        later = [(int(i), int(length), ChunkSums.from_arrays({key: stacked[key][j] for key in ChunkSums.KEYS}))
+                 for j, (i, length) in enumerate(zip(index, lengths))]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise DamagedFileError(f"checkpoint {path}: cannot be read: malformed content ({exc})") from None
-    if k and (k > -(-sums.rounds // sums.chunk_size) or sum(sums.length(i) for i in range(k)) != k_rounds):
+    n_chunks = -(-sums.rounds // sums.chunk_size)
+    if not 0 <= k <= n_chunks or sum(sums.length(i) for i in range(k)) != k_rounds:
         raise RicochetError(f"checkpoint {path} holds {k_rounds:,} rounds in {k} chunks, which do not fit "
                             f"a run of {sums.rounds:,} rounds: run at least as many rounds, or remove it")
-    sums.prefix, sums.prefix_chunks = prefix, k
+    refuse = lambda why: DamagedFileError(  # noqa: E731
+        f"checkpoint {path}: refused: {why} (a hash detects damage, not forgery); remove it or choose another file")
+    reason = _check_sums(prefix, sums.prefix, k_rounds, "the prefix")
+    if reason:
+        raise refuse(reason)
+    seen = set()
     for i, length, chunk in later:
-        if i >= k and i * sums.chunk_size < sums.rounds and length == sums.length(i):
-            sums.add(i, chunk)
+        if i in seen or not k <= i < n_chunks or length != sums.length(i):
+            raise refuse(f"chunk {i} (of {length:,} rounds) is repeated, out of range or of the wrong length")
+        seen.add(i)
+        reason = _check_sums(chunk, sums.prefix, length, f"chunk {i}")
+        if reason:
+            raise refuse(reason)
+    sums.prefix, sums.prefix_chunks = prefix, k
+    for i, _, chunk in later:
+        sums.add(i, chunk)
+
+
+#: the counts among the per-seat sums (each at most one per round) and among the per-round sums
+_SEAT_COUNTS = [SEAT_FIELDS.index(f) for f in SEAT_FIELDS if f in (
+    "fold", "play", "win", "auto_win", "beaten", "hit", "bonus_hit", "split_win", "quickdraw_win")
+    or f.startswith(("hand_", "bonus_"))]
+_ROUND_COUNTS = [ROUND_FIELDS.index(f) for f in ("kicked", "house_takes_pot", "auto_win", "all_fold", "split",
+                                                "cover_win")]
+#: the most a seat's money can move in one round, in ante units: every bet paid at the largest payout a
+#: rule set may hold (:data:`~ricochet_math.rules.checks.MAX_PAYS`) several times over
+_MONEY_PER_ROUND = 16 * MAX_PAYS
+
+
+def _check_sums(chunk: ChunkSums, template: ChunkSums, rounds: int, what: str) -> str | None:
+    """Why ``chunk`` (read from a checkpoint) cannot be the sums of ``rounds`` rounds of this run (None when it
+    can): its shapes are the run's (``template``), every sum is finite, the round count is ``rounds``, every
+    count lies in 0..``rounds`` (per seat), squares are not negative and money stays within what the rules
+    allow per round."""
+    for key in ChunkSums.KEYS:
+        if getattr(chunk, key).shape != getattr(template, key).shape:
+            return f"{what}: {key} sums of shape {getattr(chunk, key).shape}, not {getattr(template, key).shape}"
+        if not np.isfinite(getattr(chunk, key)).all():
+            return f"{what}: a {key} sum is not a finite number"
+    if chunk.round[ROUND_FIELDS.index("rounds")] != rounds:
+        return f"{what}: records {chunk.round[ROUND_FIELDS.index('rounds')]:,.0f} rounds, not {rounds:,}"
+    counts = np.concatenate([chunk.seat[:, _SEAT_COUNTS].ravel(), chunk.position[:, _SEAT_COUNTS].ravel(),
+                             chunk.round[_ROUND_COUNTS]])
+    if counts.size and (counts.min() < 0 or counts.max() > rounds):
+        return f"{what}: a count outside 0..{rounds:,} (the rounds it records)"
+    squares = [SEAT_FIELDS.index(f) for f in SEAT_FIELDS if f.endswith("_sq")]
+    if (chunk.seat[:, squares] < 0).any() or (chunk.total_sq < 0).any():
+        return f"{what}: a sum of squares is negative"
+    bound = _MONEY_PER_ROUND * max(rounds, 1) * max(len(chunk.seat), 1)
+    if np.abs(chunk.seat).max(initial=0) > bound ** 2 or np.abs(chunk.round).max(initial=0) > bound ** 2:
+        return f"{what}: a sum beyond what {rounds:,} rounds can hold"
+    money = [SEAT_FIELDS.index(f) for f in ("wagered", "returned", "net", "bonus")]
+    if np.abs(chunk.seat[:, money]).max(initial=0) > bound:
+        return f"{what}: money beyond what {rounds:,} rounds can move"
+    return None
 
 
 def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, strategy="always",

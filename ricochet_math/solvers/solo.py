@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import RANKS, parse_cards
 from ricochet_math.evaluator.classes import player_classes
 from ricochet_math.evaluator.evaluation import NUM_VALUES, evaluate
@@ -274,6 +275,19 @@ class SoloAnalysis:
         return ax
 
 
+def _class_indices(classes) -> np.ndarray:
+    """``classes`` as distinct indices 0..168 into :func:`player_classes` (one RicochetError line otherwise)."""
+    try:
+        idx = np.asarray(classes)
+    except (TypeError, ValueError):
+        idx = None
+    if idx is None or idx.ndim != 1 or idx.size == 0 or idx.dtype.kind not in "iu" \
+            or idx.min() < 0 or idx.max() >= 169 or len(np.unique(idx)) != idx.size:
+        raise RicochetError(f"classes must be distinct whole numbers 0..168 (indices of the 169 starting-hand "
+                            f"classes), got {str(classes)[:60]}")
+    return idx.astype(np.int64)
+
+
 def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress: bool = False) -> SoloAnalysis:
     """Exact solo analysis of a rule set under perfect play (spec "Perfect play").
 
@@ -289,7 +303,7 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
     line_lo = np.zeros(n_lines + 1, dtype=np.int64)
     for ln in range(1, n_lines + 1):
         line_lo[ln] = int(np.flatnonzero(line_of_value == ln).min())
-    idx = np.arange(169) if classes is None else np.asarray(classes, dtype=np.int64)
+    idx = np.arange(169) if classes is None else _class_indices(classes)
     ncol = 2 + 3 * (n_lines + 1)
     key = _cache_key(rules, idx, use_bonus)
     cached = _load_cached(key)

@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.evaluator.cards import random_deals
 from ricochet_math.evaluator.evaluation import all_five_card_values, evaluate
 from ricochet_math.rules.ruleset import RuleSet, load_rules
@@ -37,6 +38,11 @@ def bench(rules: RuleSet | str | None = None, repeat: int = 5, *, seven_hands: i
     ``frame.attrs["cores"]`` is the number of cores the process may use.
     ``progress`` names each benchmark on stderr as it starts.
     """
+    repeat = check_whole(repeat, "repeat", high=1000)
+    seven_hands = check_whole(seven_hands, "seven_hands", high=10**8)
+    engine_rounds = check_whole(engine_rounds, "engine_rounds", high=10**10)
+    decisions = check_whole(decisions, "decisions", high=10**6)
+    seed = check_seed(seed, allow_none=False)
     rules = load_rules(rules)
     rng = np.random.default_rng(seed)
     seven = random_deals(rng, seven_hands, 7)

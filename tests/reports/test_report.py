@@ -257,14 +257,14 @@ def test_rebuild_replaces_only_its_own_folder(tmp_path):
     out.mkdir()
     write_marker(out, rp.REPORT_KIND)
     (out / "report.html").write_text("old report")
-    replace_folder(_fresh(tmp_path), out, rp.REPORT_KIND, rp.REPORT_LEGACY)
+    replace_folder(_fresh(tmp_path), out, rp.REPORT_KIND)
     assert sorted(p.name for p in out.iterdir()) == ["report.html"] and (out / "report.html").read_text() == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "stale.txt").write_text("not a report")
     with pytest.raises(RicochetError, match="not written by ricochet_math"):
-        replace_folder(_fresh(tmp_path), mine, rp.REPORT_KIND, rp.REPORT_LEGACY)
+        replace_folder(_fresh(tmp_path), mine, rp.REPORT_KIND)
     assert [p.name for p in mine.iterdir()] == ["stale.txt"]
 
 

@@ -14,7 +14,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ricochet_math.arguments import check_whole
+from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RuleError
 from ricochet_math.games.freeride.kernel import NET_OFFSET, play_games, play_rounds
 from ricochet_math.games.freeride.rules import MAX_SEATS, FreeRideRules
@@ -38,6 +38,8 @@ def _names(strategies) -> list[str]:
 
 def table_strategies(strategies, rules: FreeRideRules) -> list[str]:
     """The seats of a table: the given strategies, filled with ``computer`` players up to ``min_seats``."""
+    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
     strategies = list(strategies)
     if not 1 <= len(strategies) <= MAX_SEATS:
         raise RuleError(f"give 1..{MAX_SEATS} strategies, got {len(strategies)}")
@@ -178,6 +180,9 @@ class RoundStats:
 
 def _check(strategies, rules):
     rules = rules or FreeRideRules()
+    check_instance(rules, FreeRideRules, "rules")
+    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
     strategies = tuple(_names(table_strategies(strategies, rules)))
     if len(strategies) < 2:
         raise RuleError("a game needs at least 2 seats")
@@ -239,11 +244,19 @@ def best_response(candidates: Sequence = CANDIDATES, seats: Sequence[int] = (2, 
                   seed: int | None = 2026, workers: int | None = None) -> BestResponse:
     """Each candidate in seat 0 against ``seats - 1`` players of ``field``: win rate and final chips
     with intervals, every candidate on the same seed (common random numbers for the deals)."""
-    rules = (rules or FreeRideRules()).with_options(min_seats=1)
+    rules = (check_instance(rules, FreeRideRules, "rules", allow_none=True) or FreeRideRules()).with_options(
+        min_seats=1)
+    check_whole(games, "games")
+    seed = check_seed(seed)
+    for what, values in (("seats", seats), ("candidates", candidates)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
+            raise RuleError(f"{what} must be a non-empty list, got {values!r:.60}")
+    seats = [check_whole(n, "seats", low=2, high=MAX_SEATS) for n in seats]
+    for c in (*candidates, field):
+        get_strategy(c)  # an unknown name is refused before any game is played
     rows = []
     used = None
     for n in seats:
-        n = check_whole(n, "seats", low=2, high=MAX_SEATS)
         for c in candidates:
             r = simulate_games([c] + [field] * (n - 1), rules, games=games, seed=seed, workers=workers)
             used = r.seed
@@ -281,7 +294,7 @@ class FreeRideValue:
 def free_ride_value(strategies: Sequence = ("computer",) * 4, rules: FreeRideRules | None = None, *,
                     games: int = 10_000, seed: int | None = 2026, workers: int | None = None) -> FreeRideValue:
     """Games with the free ride (the seed's rule) against the same games without it."""
-    rules = rules or FreeRideRules()
+    rules = check_instance(rules, FreeRideRules, "rules", allow_none=True) or FreeRideRules()
     a = simulate_games(strategies, rules.with_options(free_ride=True), games=games, seed=seed, workers=workers)
     b = simulate_games(strategies, rules.with_options(free_ride=False), games=games, seed=a.seed, workers=workers)
     return FreeRideValue(a, b)

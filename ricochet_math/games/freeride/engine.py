@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RuleError
 from ricochet_math.evaluator.cards import format_card, format_cards
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.evaluator.names import describe
-from ricochet_math.games.freeride.rules import HAND, PLAYS, FreeRideRules
+from ricochet_math.games.freeride.rules import HAND, MAX_SEATS, PLAYS, FreeRideRules
 from ricochet_math.games.freeride.strategies import FOLD, View, get_strategy
 from ricochet_math.random_streams import Xoshiro256, resolve_seed
 
@@ -65,8 +66,11 @@ class Round:
         n = len(chips)
         if n < 2:
             raise RuleError(f"a round needs at least 2 seats, got {n}")
-        deck = [int(c) for c in deck]
-        if len(set(deck)) != len(deck) or len(deck) < HAND * n:
+        try:
+            deck = [int(c) for c in deck]
+        except (TypeError, ValueError, OverflowError):
+            raise RuleError(f"a deck is a list of card numbers 0..51, got {deck!r:.60}") from None
+        if len(set(deck)) != len(deck) or len(deck) < HAND * n or not all(0 <= c <= 51 for c in deck):
             raise RuleError(f"a deck of distinct cards with at least {HAND * n} cards is needed")
         self.rules, self.n = rules, n
         self.chips_before = [int(c) for c in chips]
@@ -318,17 +322,31 @@ def play_game(rules: FreeRideRules | None = None, strategies: Sequence = ("compu
     ``decide(view)`` callable), from ``seed`` (a whole number or a ``SeedSequence``; None: fresh entropy)
     or an iterable of ``decks``.  The game ends after the round in which a player runs out of chips."""
     rules = rules or FreeRideRules()
-    if len(strategies) < 2:
-        raise RuleError("a game needs at least 2 seats (fill it with computer players: rules.seats_for)")
+    if not isinstance(rules, FreeRideRules):
+        raise RuleError(f"rules must be FreeRideRules or None, got {type(rules).__name__}")
+    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__len__"):
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
+    if not 2 <= len(strategies) <= MAX_SEATS:
+        raise RuleError(f"a game needs 2 to {MAX_SEATS} seats (fill it with computer players: rules.seats_for), "
+                        f"got {len(strategies)}")
     deciders = [s if callable(s) and not hasattr(s, "decide") else get_strategy(s).decide for s in strategies]
     if decks is None:
         ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(resolve_seed(seed))
         decks = game_decks(ss)
+    elif isinstance(decks, (str, bytes)) or not hasattr(decks, "__iter__"):
+        raise RuleError(f"decks must be an iterable of decks (one per round), got {decks!r:.60}")
     decks = iter(decks)
-    chips = list(chips) if chips is not None else [rules.start_chips] * len(strategies)
+    if chips is None:
+        chips = [rules.start_chips] * len(strategies)
+    elif isinstance(chips, (str, bytes)) or not hasattr(chips, "__len__") or len(chips) != len(strategies):
+        raise RuleError(f"chips must give one whole number per seat ({len(strategies)}), got {chips!r:.60}")
+    chips = [check_whole(c, "a seat's chips", low=0, high=10**9) for c in chips]
     carry, records = 0, []
     for index in range(rules.max_rounds):
-        rec = play_round(rules, deciders, chips, next(decks), carry=carry, index=index)
+        deck = next(decks, None)
+        if deck is None:
+            raise RuleError(f"the decks ran out after {index} round(s): give one deck per round, or a seed")
+        rec = play_round(rules, deciders, chips, deck, carry=carry, index=index)
         records.append(rec)
         chips, carry = list(rec.chips_after), rec.carry
         if min(chips) == 0:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.errors import RuleError
 from ricochet_math.games.freeride.analysis import (
     CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds,
 )
@@ -31,7 +32,7 @@ from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["build_report", "freeride_report", "REPORT_KIND"]
 
@@ -145,10 +146,13 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
 
     t0 = time.perf_counter()
     rules = rules or FreeRideRules()
-    games, rounds = check_whole(games, "games"), check_whole(rounds, "rounds")
+    games, rounds = check_whole(games, "games", high=10**8), check_whole(rounds, "rounds", high=10**10)
     seed = check_seed(seed, allow_none=False)
-    out = Path(out_dir).resolve()
-    check_output_folder(out, REPORT_KIND)  # refused before any work
+    for what, values in (("seats", seats), ("candidates", candidates)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
+            raise RuleError(f"{what} must be a non-empty list, got {values!r:.60}")
+    seats = tuple(check_whole(n, "seats", low=2, high=6) for n in seats)
+    out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
 
     table_rules = rules.with_options(min_seats=1)
     sections = [_rules_section(rules)]

@@ -50,11 +50,13 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
+from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import CardError, RuleError
 from ricochet_math.evaluator.cards import format_card, parse_cards
 from ricochet_math.evaluator.evaluation import eval5, reference_value
 from ricochet_math.evaluator.subsets import next_subset
 from ricochet_math.games.freeride.rules import FreeRideRules
+from ricochet_math.solvers.executors import call_interruptibly
 
 __all__ = ["Solution", "solve_state", "showdown_value", "reference_showdown_value", "state_value", "kernel_solve", "LastCardStudy", "last_card_study"]
 
@@ -314,11 +316,45 @@ class Solution:
 
 
 def _cards(text, what: str) -> tuple[int, ...]:
-    if text is None or text == "" or (not isinstance(text, str) and len(text) == 0):
+    if text is None or (isinstance(text, str) and not text.strip()):
         return ()
-    if isinstance(text, str):
-        return tuple(int(c) for c in parse_cards(text, where=what))
-    return tuple(int(c) for c in text)
+    if not isinstance(text, str) and hasattr(text, "__len__") and len(text) == 0:
+        return ()
+    return tuple(int(c) for c in parse_cards(text, where=what))  # ints too: 0..51, checked
+
+
+#: the most chance outcomes a solve may evaluate (an exact solve from two cards up on the full deck, 2.4 million,
+#: took 332 s at load 5 on 2 cores: about 140 microseconds each); beyond it the solve is refused before any work
+MAX_SOLVE_NODES = 10**6
+#: the most sampled pairs per chance node (the exact node has at most 47 x 46)
+MAX_SAMPLES = 47 * 46
+
+
+def projected_nodes(face_up: int, unseen: int, opp_played: int, samples: int | None, exact_from: int) -> int:
+    """About how many chance outcomes a solve from ``face_up`` hero cards up evaluates: the product, over
+    the chance nodes down to the last decision, of the (refill, opponent card) pairs each averages
+    (``samples`` of them where sampled)."""
+    total, n = 1, unseen
+    for k in range(face_up, 4):
+        opp_shows = opp_played < 4
+        pairs = n * (n - 1) if opp_shows else n
+        if samples is not None and k + 1 < exact_from and pairs > samples:  # the kernel's rule
+            pairs = samples
+        total *= max(pairs, 1)
+        n -= 2 if opp_shows else 1
+        opp_played += 1
+    return total
+
+
+def _check_solve_arguments(samples, exact_from, hero_chips, opp_chips, opp_played, seed):
+    """The numeric arguments of :func:`solve_state`, checked before any work (one RicochetError line)."""
+    if samples is not None:
+        samples = check_whole(samples, "samples", high=MAX_SAMPLES)
+    exact_from = check_whole(exact_from, "exact_from", low=1, high=5)
+    hero_chips = None if hero_chips is None else check_whole(hero_chips, "hero_chips", low=0, high=10**9)
+    opp_chips = None if opp_chips is None else check_whole(opp_chips, "opp_chips", low=0, high=10**9)
+    opp_played = None if opp_played is None else check_whole(opp_played, "opp_played", low=1, high=5)
+    return samples, exact_from, hero_chips, opp_chips, opp_played, check_seed(seed, allow_none=False)
 
 
 def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, rules: FreeRideRules | None = None,
@@ -333,10 +369,14 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     ``hero_chips``/``opp_chips``: cap what each can pay (the free ride; default: enough).
     ``reference``: use the readable recursion instead of the kernel (the same values; for tests).
     """
+    samples, exact_from, hero_chips, opp_chips, opp_played, seed = _check_solve_arguments(
+        samples, exact_from, hero_chips, opp_chips, opp_played, seed)
     rules = rules or FreeRideRules()
+    if not isinstance(rules, FreeRideRules):
+        raise RuleError(f"rules must be FreeRideRules, got {type(rules).__name__}")
     hand, up, ou = _cards(hand, "hand"), _cards(face_up, "face_up"), _cards(opp_up, "opp_up")
-    played = len(ou) if opp_played is None else int(opp_played)
-    deck_cards = tuple(range(52)) if deck is None else tuple(int(c) for c in deck)
+    played = len(ou) if opp_played is None else opp_played
+    deck_cards = tuple(range(52)) if deck is None else _cards(deck, "deck")
     seen = hand + up + ou
     if len(hand) != 5 or len(set(seen)) != len(seen) or not set(seen) <= set(deck_cards):
         raise CardError("the hero needs five hand cards, and all cards must be distinct and in the deck")
@@ -344,6 +384,11 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
         raise RuleError("a two-player state: the hero has 1..4 cards face up, the opponent has played as many "
                         "or one more (her fifth face down)")
     unseen = tuple(c for c in deck_cards if c not in set(seen))
+    nodes = projected_nodes(len(up), len(unseen), played, samples, exact_from)
+    if nodes > MAX_SOLVE_NODES:
+        raise RuleError(f"this solve would evaluate about {nodes:.1e} chance outcomes (more than "
+                        f"{MAX_SOLVE_NODES:.0e}, minutes to days): give samples (e.g. 40), more cards face up "
+                        "or a smaller deck")
     big = 10**9
     setup = _Setup(rules, min(rules.showdown_loss, opp_chips if opp_chips is not None else big),
                    min(rules.showdown_loss, hero_chips if hero_chips is not None else big),
@@ -351,7 +396,7 @@ def solve_state(hand, *, face_up=(), opp_up=(), opp_played: int | None = None, r
     if reference:  # the readable recursion (slow; the kernel's test twin)
         _, actions = state_value(hand, up, ou, played, unseen, setup, {})
     else:
-        actions = kernel_solve(hand, up, ou, played, unseen, setup)
+        actions = call_interruptibly(kernel_solve, hand, up, ou, played, unseen, setup)  # Ctrl-C: at once
     method = ("exact" if samples is None or len(up) + 1 >= exact_from else
               f"sampled: {samples} pairs per chance node before {exact_from} cards face up")
     return Solution(hand, up, ou, played, dict(actions), method)

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_instance, check_seed, check_whole
+from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import RANKS
 from ricochet_math.games.home.deal import batch_decks
 from ricochet_math.games.home.engine import STATUS_NAMES, play_deck
@@ -276,7 +277,7 @@ def simulate_games(rules: HomeRules, strategies="optimal", games: int = 1_000, s
     """Simulate on the readable engine (any strategy, the optimal one included): the same deals and sums
     as :func:`simulate` for the same seed and batch size."""
     strategies = _strategies(strategies, rules, kernel=False)
-    games = check_whole(games, "games")
+    games = check_whole(games, "games", high=10**6)  # the readable engine: about a game a millisecond at best
     seed = check_seed(seed)
 
     def play(seed_sequence: np.random.SeedSequence, length: int):
@@ -291,8 +292,11 @@ def simulate_games(rules: HomeRules, strategies="optimal", games: int = 1_000, s
 
 
 def _strategies(strategies, rules: HomeRules, kernel: bool = True) -> tuple[HomeStrategy, ...]:
+    check_instance(rules, HomeRules, "rules")  # first: every public function here starts with it
     if isinstance(strategies, HomeStrategy):
         strategies = [strategies]
+    if not isinstance(strategies, (str, list, tuple)):
+        raise RicochetError(f"strategies must be a strategy name or one per seat, got {strategies!r:.60}")
     if not isinstance(strategies, str) and all(isinstance(s, HomeStrategy) for s in strategies):
         strategies = tuple(strategies) * (rules.players if len(strategies) == 1 else 1)
         if len(strategies) != rules.players:

@@ -30,13 +30,14 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_finite, check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.games.home import exact as _exact
 from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.hands import hand_keys
 from ricochet_math.games.home.rules import HomeRules
+from ricochet_math.games.home.solver import MAX_POT
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, View, pot_odds_buy
 
 __all__ = ["DealError", "deal_error", "lift_chances", "pot_odds_exact"]
@@ -249,11 +250,16 @@ def deal_error(rules: HomeRules, first, second, pot: int | None = None, *, exact
     cards; ``pot`` defaults to the deal's, ``rules.players``).  ``draws`` generator states (seeded) value each
     pot-odds decision as played.  ``solver``: a table to use (default: a fresh one that doubles as needed);
     ``ante``: subtracted from every value (default 1 at the deal's pot, else 0)."""
-    check_whole(exact_room, "exact_room", low=0)
-    check_whole(draws, "draws")
+    check_instance(rules, HomeRules, "rules")
+    check_whole(exact_room, "exact_room", low=0, high=2 * rules.hand_limit)
+    check_whole(draws, "draws", high=10**6)
     seed = check_seed(seed, allow_none=False)
-    a, b = (tuple(int(c) for c in (parse_cards(x) if isinstance(x, str) else x)) for x in (first, second))
-    pot = rules.players if pot is None else check_whole(pot, "pot")
+    check_instance(solver, ExactSolver, "solver", allow_none=True)
+    a, b = (tuple(int(c) for c in parse_cards(x, where=w, jokers=rules.jokers))
+            for x, w in ((first, "the first hand"), (second, "the second hand")))
+    pot = rules.players if pot is None else check_whole(pot, "pot", high=MAX_POT)
+    if ante is not None:
+        check_finite(ante, "ante", low=0, high=MAX_POT)
     ante = (1.0 if pot == rules.players else 0.0) if ante is None else float(ante)
     solver = solver or ExactSolver(rules, capacity=1 << 20, max_capacity=1 << 28)
     if solver.dead:

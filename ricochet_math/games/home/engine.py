@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_seed
 from ricochet_math.errors import TableStateError
 from ricochet_math.games.home.deal import deal_deck
 from ricochet_math.games.home.hands import describe_hand, hand_keys, show
@@ -65,8 +66,12 @@ class HomeGame:
     """
 
     def __init__(self, rules: HomeRules, deck) -> None:
-        deck = [int(c) for c in deck]
-        if sorted(deck) != list(range(rules.deck_size)):
+        check_instance(rules, HomeRules, "rules")
+        try:
+            deck = [int(c) for c in deck]
+        except (TypeError, ValueError):
+            deck = None
+        if deck is None or sorted(deck) != list(range(rules.deck_size)):
             raise TableStateError(f"a home-game deck must hold each of the {rules.deck_size} cards once")
         self.rules, self.deck = rules, deck
         n = rules.players
@@ -276,7 +281,7 @@ def play_game(rules: HomeRules | None = None, strategies="pot-odds", seed=None, 
     """Play one game with one strategy per seat (names or :class:`HomeStrategy`), dealt from ``seed``
     (:func:`~ricochet_math.games.home.deal.deal_deck`; None: fresh entropy) or from a given ``deck`` (the dealing order);
     ``rng_seed`` seeds the pot-odds draws (default: the seed)."""
-    rules = rules or HomeRules()
+    rules = check_instance(rules, HomeRules, "rules", allow_none=True) or HomeRules()
     seed = resolve_seed(seed)
     if deck is None:
         deck = deal_deck(rules, seed=seed)
@@ -287,7 +292,10 @@ def play_deck(rules: HomeRules, strategies, deck, rng_seed: int = 0) -> GameReco
     """Play one game from ``deck`` (the dealing order) with one strategy per seat (names or
     :class:`HomeStrategy`); ``rng_seed`` seeds the pot-odds draws (the kernel's per-game seed, so the
     kernel's batch replays here game for game)."""
-    if isinstance(strategies, str) or not all(isinstance(s, HomeStrategy) for s in strategies):
+    check_instance(rules, HomeRules, "rules")
+    rng_seed = check_seed(rng_seed, "rng_seed", allow_none=False)
+    if isinstance(strategies, str) or not isinstance(strategies, (list, tuple)) or \
+            not all(isinstance(s, HomeStrategy) for s in strategies):
         strategies = parse_strategies(strategies, rules.players)
     if len(strategies) != rules.players:
         raise TableStateError(f"{len(strategies)} strategies for {rules.players} seats")

@@ -41,6 +41,7 @@ from enum import IntEnum
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_whole
 from ricochet_math._numba import njit
 from ricochet_math.errors import RicochetError, TableStateError
 from ricochet_math.evaluator.cards import format_cards
@@ -247,8 +248,13 @@ class ExactSolver:
 
     def __init__(self, rules: HomeRules, dead: int = 0, *, capacity: int = DEFAULT_CAPACITY,
                  max_capacity: int = _MAX_CAPACITY) -> None:
-        if capacity < 16 or capacity & (capacity - 1):
-            raise RicochetError(f"capacity must be a power of two >= 16, got {capacity}")
+        check_instance(rules, HomeRules, "rules")
+        max_capacity = check_whole(max_capacity, "max_capacity", low=16, high=_MAX_CAPACITY)
+        capacity = check_whole(capacity, "capacity", low=16, high=max_capacity)
+        if capacity & (capacity - 1) or max_capacity & (max_capacity - 1):
+            raise RicochetError(f"capacity and max_capacity must be powers of two from 16 to {_MAX_CAPACITY:,} "
+                                f"(2**31), got {capacity:,} and {max_capacity:,}")
+        dead = check_whole(dead, "dead (a bit mask of cards)", low=0, high=(1 << rules.deck_size) - 1)
         self.rules, self.dead = rules, int(dead)
         self.max_capacity = max_capacity
         self.live_mask = np.uint64(((1 << rules.deck_size) - 1) & ~self.dead)
@@ -381,6 +387,12 @@ def solve_exact(rules: HomeRules, pos: Position, *, solver: ExactSolver | None =
     once more if earlier positions filled it); ``max_positions``:
     solve in a fresh table that holds at least that many positions and no more than twice as many
     (:class:`TableFull` beyond)."""
+    check_instance(rules, HomeRules, "rules")
+    from ricochet_math.games.home.solver import Position
+    check_instance(pos, Position, "pos")
+    check_instance(solver, ExactSolver, "solver", allow_none=True)
+    if max_positions is not None:
+        max_positions = check_whole(max_positions, "max_positions", high=_MAX_CAPACITY // 2)
     if not exact_applies(rules, pos):
         raise TableStateError("the exact solver takes positions with exactly two live hands")
     live = [s for s, h in enumerate(pos.hands) if h is not None]

@@ -28,7 +28,7 @@ from ricochet_math.reports.columns import Column, document_table
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, rules_provenance_rows
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["HOME_SIZES", "Variations", "home_report_tables", "build_report", "build_home_report", "CASINO_BY_POSITION"]
 
@@ -295,7 +295,7 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
     (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
     a folder the toolkit wrote; returns the casino report's :class:`~ricochet_math.reports.build.ReportResult`
     (its ``tables`` are the computed frames by name)."""
-    folder = check_output_folder(Path(out_dir), KIND)
+    folder = prepare_output_folder(out_dir, KIND)  # refused before any work
     start = time.perf_counter()
     tables = home_report_tables(size, seed, workers=workers)
     run_time = time.perf_counter() - start

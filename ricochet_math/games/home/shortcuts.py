@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_seed, check_whole
+from ricochet_math.errors import RicochetError
 from ricochet_math.games.home.deal import batch_decks
 from ricochet_math.games.home.engine import HomeGame
 from ricochet_math.games.home.exact import solve_exact
@@ -31,6 +33,10 @@ def game_positions(rules: HomeRules, games: int, seed: int, *, strategy: str = "
     decks from ``seed``) whose two hands have at most ``max_room`` cards of room between them: the positions
     real play reaches, where the exact solver runs in seconds."""
 
+    check_instance(rules, HomeRules, "rules")
+    games = check_whole(games, "games", high=10**6)
+    seed = check_seed(seed, allow_none=False)
+    max_room = check_whole(max_room, "max_room", high=2 * rules.hand_limit)
     strategies = parse_strategies(strategy, rules.players)
     decks, seeds = batch_decks(np.random.SeedSequence(seed), games, rules.deck_size)
     out = []
@@ -65,6 +71,14 @@ def shortcut_error(rules: HomeRules, positions, *, depths=(1, 2), rules_names=("
     agree, and the mean and largest regret (the acting seat's exact EV of the best action less that of the
     shortcut's, chips).  Shortcuts: the readable solver cut at each of ``depths`` (a showdown at the cut;
     positions whose cut tree exceeds ``budget`` are left out of that row and counted) and the kernel rules."""
+    check_instance(rules, HomeRules, "rules")
+    budget = check_whole(budget, "budget", high=10**9)
+    if isinstance(depths, (str, bytes)) or not hasattr(depths, "__iter__") or not len(depths := tuple(depths)):
+        raise RicochetError(f"depths must be a list of whole numbers 1..100, got {depths!r:.60}")
+    depths = tuple(check_whole(d, "a depth", high=100) for d in depths)
+    positions = list(positions) if hasattr(positions, "__iter__") and not isinstance(positions, str) else None
+    if positions is None or not all(isinstance(p, Position) for p in positions):
+        raise RicochetError("positions must be a list of Position (rm.home.position)")
     picks = {f"depth {d}": (lambda pos, d=d: solve(rules, pos, depth=d, budget=budget).best) for d in depths}
     picks.update({name: _rule_pick(rules, name) for name in rules_names})
     rows: dict = {name: [] for name in picks}

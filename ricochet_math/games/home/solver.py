@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ricochet_math.arguments import check_instance, check_whole
 from ricochet_math.errors import RicochetError, TableStateError
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.hands import hand_keys, show
@@ -37,6 +38,37 @@ __all__ = ["HomeSolver", "keys_of", "TreeTooLarge", "Position", "Solution", "sol
 
 #: positions (memo entries) an exact solve may visit before giving up
 DEFAULT_BUDGET = 200_000
+
+
+#: the largest pot a position may hold (chips): far beyond any game's, small enough for the kernels' integers
+MAX_POT = 10**6
+
+
+def _check_position(pos) -> None:
+    """A position's hands, pot and unseen mask, checked before any solver reads them (a negative mask made
+    the solvers loop for ever): one :class:`TableStateError` line naming what is wrong."""
+    hands = pos.hands
+    if not isinstance(hands, tuple) or not 2 <= len(hands) <= 8:
+        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {hands!r:.80}")
+    seen = 0
+    for s, h in enumerate(hands):
+        if h is None:
+            continue
+        if not isinstance(h, tuple) or not 1 <= len(h) <= 8 or not all(
+                isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < 54 for c in h):
+            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {h!r:.80}")
+        for c in h:
+            if seen >> int(c) & 1:
+                raise TableStateError(f"card {c} is in two hands of the position")
+            seen |= 1 << int(c)
+    if isinstance(pos.pot, bool) or not isinstance(pos.pot, (int, np.integer)) or not 0 <= pos.pot <= MAX_POT:
+        raise TableStateError(f"a position's pot must be a whole number of chips from 0 to {MAX_POT:,}, "
+                              f"got {pos.pot!r}")
+    u = pos.unseen
+    if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or not 0 <= u < 1 << 54:
+        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {u!r}")
+    if int(u) & seen:
+        raise TableStateError("a card of a hand is also among the position's unseen cards")
 
 
 class TreeTooLarge(RicochetError):
@@ -57,6 +89,9 @@ class Position:
     hands: tuple[tuple[int, ...] | None, ...]
     pot: int
     unseen: int
+
+    def __post_init__(self) -> None:
+        _check_position(self)
 
     def unseen_cards(self) -> list[int]:
         m, out = self.unseen, []
@@ -186,6 +221,9 @@ class HomeSolver:
 def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
     """A position from card text: ``hands`` one per seat (None or ``""`` for a seat that is out), ``dead``
     the face-up discards (folded or beaten hands), ``pot`` in chips."""
+    check_instance(rules, HomeRules, "rules")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
+        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {hands!r:.60}")
     used: dict[int, str] = {}
     out = []
     for s, text in enumerate(hands):
@@ -203,8 +241,9 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
         raise TableStateError(f"{len(out)} hands for {rules.players} players (give \"\" for a seat that is out)")
     if sum(h is not None for h in out) < 2:
         raise TableStateError("a position needs at least two live hands")
-    if not isinstance(pot, int) or pot < rules.players:
-        raise TableStateError(f"the pot holds at least the {rules.players} antes, got {pot!r}")
+    if isinstance(pot, bool) or not isinstance(pot, int) or not rules.players <= pot <= MAX_POT:
+        raise TableStateError(f"the pot holds at least the {rules.players} antes and at most {MAX_POT:,} chips, "
+                              f"got {pot!r}")
     unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in used)
     return Position(tuple(out), pot, unseen)
 
@@ -217,7 +256,15 @@ def position_of_game(game) -> Position:
 
 
 def solve(rules: HomeRules, pos: Position, *, depth: int | None = None, budget: int = DEFAULT_BUDGET) -> Solution:
-    """Expectimax at ``pos``: exact (``depth=None``) or cut after ``depth`` decisions (module docstring)."""
+    """Expectimax at ``pos``: exact (``depth=None``) or cut after ``depth`` decisions (module docstring).
+    ``depth``: 1 to 100 decisions; ``budget``: 1 to 10**9 positions (the memo's size: about 200 bytes each)."""
+    check_instance(rules, HomeRules, "rules")
+    check_instance(pos, Position, "pos")
+    if depth is not None:
+        depth = check_whole(depth, "depth", high=100)
+    budget = check_whole(budget, "budget", high=10**9)
+    if len(pos.hands) != rules.players or sum(h is not None for h in pos.hands) < 2:
+        raise TableStateError(f"a position to solve has {rules.players} seats and at least two live hands")
     solver = HomeSolver(rules, budget)
     who, room = solver.settle(pos.hands, pos.unseen)
     if room is None:

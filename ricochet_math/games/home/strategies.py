@@ -161,6 +161,10 @@ def parse_strategy(text: str) -> HomeStrategy:
 
 def parse_strategies(names, players: int) -> tuple[HomeStrategy, ...]:
     """One strategy for every seat (one name) or one per seat."""
+    if isinstance(names, HomeStrategy):
+        names = [names]
+    elif not isinstance(names, str) and not isinstance(names, (list, tuple)):
+        raise StrategyError(f"give one home strategy name or one per seat ({players}), got {names!r:.60}")
     names = [names] if isinstance(names, str) else list(names)
     if len(names) == 1:
         names = names * players

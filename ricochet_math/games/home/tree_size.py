@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.games.home.exact import popcount
@@ -404,9 +404,11 @@ class KnuthEstimate:
 
 # ------------------------------------------------------------------ the Python side
 def _root(rules: HomeRules, first, second, pot: int, dead=()):
-    a = tuple(int(c) for c in (parse_cards(first) if isinstance(first, str) else first))
-    b = tuple(int(c) for c in (parse_cards(second) if isinstance(second, str) else second))
-    d = tuple(int(c) for c in (parse_cards(dead) if isinstance(dead, str) else dead))
+    check_instance(rules, HomeRules, "rules")
+    a, b = (tuple(int(c) for c in parse_cards(x, where=w, jokers=rules.jokers))
+            for x, w in ((first, "the first hand"), (second, "the second hand")))
+    none = dead is None or (isinstance(dead, str) and not dead.strip()) or (hasattr(dead, "__len__") and not len(dead))
+    d = () if none else tuple(int(c) for c in parse_cards(dead, where="the dead cards", jokers=rules.jokers))
     cards = a + b + d
     if len(set(cards)) != len(cards) or any(not 0 <= c < rules.deck_size for c in cards):
         raise RicochetError(f"tree size: the hands and dead cards must be distinct cards of the deck, got "
@@ -472,8 +474,11 @@ def estimate_positions(rules: HomeRules, first, second, pot: int = 2, *, dead=()
     stratum for the allocation and ``samples`` pairs in all for the estimate (seeded: the same digits for
     the same arguments; every sampled stratum gets at least ``floor`` of them, so that a stratum the pilot saw
     as empty still has an honest variance).  ``tree``: count the unmemoised tree's nodes too (slower)."""
-    check_whole(samples, "samples", low=0)
-    check_whole(pilot, "pilot", low=2)
+    check_whole(samples, "samples", low=0, high=10**8)
+    check_whole(pilot, "pilot", low=2, high=10**7)
+    check_whole(floor, "floor", low=1, high=10**7)
+    if exact_below is not None:
+        check_whole(exact_below, "exact_below", low=0, high=10**9)
     seed = check_seed(seed, allow_none=False)
     a, b, ma, mb, live, unseen = _root(rules, first, second, pot, dead)
     n_u = len(unseen)
@@ -531,7 +536,7 @@ def knuth_tree(rules: HomeRules, first, second, pot: int = 2, *, dead=(), probes
     """Knuth's estimator of the unmemoised tree's node count below the root (one ``exact.subgame_value`` call a node):
     each probe walks one uniformly random path and sums the products of the branching factors; the mean
     over ``probes`` is unbiased (95% interval from the probes' variance)."""
-    check_whole(probes, "probes", low=2)
+    check_whole(probes, "probes", low=2, high=10**8)
     seed = check_seed(seed, allow_none=False)
     a, b, ma, mb, live, _ = _root(rules, first, second, pot, dead)
     out = np.empty(probes)

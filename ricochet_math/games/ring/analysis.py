@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ricochet_math.arguments import check_whole
+from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.games.ring.arrangement import OBJECTIVES, OpponentModel, opponent_model
@@ -208,7 +208,16 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
     ``executor`` (a ``LocalExecutor``) do not change a digit; ``progress``: a progress bar on stderr.
     """
     games = check_whole(games, "games", high=10**9)
-    rules = rules or RingRules()
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
+    check_instance(opponent, OpponentModel, "opponent", allow_none=True)
+    batch_size = check_whole(batch_size, "batch_size", high=10**7)
+    if workers is not None:
+        workers = check_whole(workers, "workers", high=4096)
+    if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")
+                                   or not len(strategies)):
+        raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
+    if not isinstance(objective, str):
+        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r:.40}")
     names = tuple(STRATEGIES[strategy_code(s)] for s in (strategies or [DEFAULT_STRATEGY] * rules.players))
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}: "
@@ -298,7 +307,11 @@ def pairings(rules: RingRules | None = None, strategies: Sequence[str] = FAST_ST
     (``len(strategies)**2 * players`` runs of ``games`` games, all on the same deals).  The default set is
     :data:`~.strategies.FAST_STRATEGIES` (seconds); pass :data:`~.strategies.ISSUE_STRATEGIES` for the
     issue's four with ``greedy`` (about a hundred times slower per greedy move; docs/ring-poker.md)."""
-    rules = rules or RingRules()
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
+    games = check_whole(games, "games", high=10**9)
+    seed = check_seed(seed)
+    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__") or not len(strategies):
+        raise RicochetError(f"strategies must be a non-empty list of strategy names, got {strategies!r:.60}")
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     runs = {}
     for a in names:

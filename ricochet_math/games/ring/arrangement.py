@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_instance, check_seed, check_whole
 from ricochet_math.errors import CardError, RicochetError
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.jokers import FIVE_OF_A_KIND
@@ -385,6 +385,15 @@ class OpponentModel:
     players: int
     source: str
 
+    def __post_init__(self) -> None:
+        keys = self.slot_keys
+        if not isinstance(keys, np.ndarray) or keys.dtype != np.int64 or keys.ndim != 2 or keys.shape[1] != 3 \
+                or keys.shape[0] < 1:
+            raise RicochetError("an opponent model's slot_keys must be an int64 array of shape (samples >= 1, 3), "
+                                f"got {getattr(keys, 'dtype', type(keys).__name__)} {getattr(keys, 'shape', '')}")
+        if self.players not in (2, 3) or isinstance(self.players, bool):
+            raise RicochetError(f"an opponent model's players must be 2 or 3, got {self.players!r}")
+
     def samples_array(self) -> np.ndarray:
         """The kernel's form: ``int64[3, 1 + samples]``, row s = [players - 1, sorted slot-s keys...]."""
         k = np.sort(self.slot_keys, axis=0).T
@@ -403,9 +412,10 @@ def opponent_model(rules: RingRules | None = None, *, dead=(), samples: int = 10
     """Opponents' slot keys: ``samples`` holdings of 18 cards drawn from the deck less ``dead``
     (a player's own cards), each arranged ``"strongest"``.  ``seed`` makes it reproducible."""
     samples = check_whole(samples, "samples", high=10**6)
-    rules = rules or RingRules()
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
     rng = np.random.default_rng(check_seed(seed))
-    dead = np.asarray(list(dead), dtype=np.int64)
+    no_dead = dead is None or (hasattr(dead, "__len__") and not isinstance(dead, str) and not len(dead))
+    dead = np.zeros(0, dtype=np.int64) if no_dead else parse_ring_cards(dead, where="the dead cards")
     pool = np.setdiff1d(np.arange(N_CARDS), dead)
     if pool.size < 18:
         raise CardError(f"only {pool.size} cards left to deal an opponent 18")
@@ -496,7 +506,13 @@ def arrange(cards, *, rules: RingRules | None = None, objective: str = "stronges
     Exact for the objective given; ``seconds`` on the result is the solver's own time.
     """
     cs = parse_ring_cards(cards, where="the cards to arrange")
-    rules = rules or RingRules()
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
+    check_instance(opponent, OpponentModel, "opponent", allow_none=True)
+    hands = check_whole(hands, "hands", low=2, high=3)
+    samples = check_whole(samples, "samples", high=10**6)
+    seed = check_seed(seed)
+    if not isinstance(objective, str):
+        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r:.40}")
     if hands not in (2, 3):
         raise RicochetError(f"hands must be 2 or 3, got {hands!r}")
     if not 5 * hands <= cs.size <= MAX_CARDS:

@@ -18,15 +18,17 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ricochet_math.errors import RicochetError
+from ricochet_math.arguments import check_instance, check_whole
+from ricochet_math.errors import CardError, RicochetError
 from ricochet_math.games.ring.arrangement import (
     OBJECTIVES,
     Arrangement,
+    OpponentModel,
     arrange,
     key_category,
 )
 from ricochet_math.games.ring.future import value_model
-from ricochet_math.games.ring.hands import N_CARDS, cards_text
+from ricochet_math.games.ring.hands import N_CARDS, cards_text, parse_ring_cards
 from ricochet_math.games.ring.rules import PILES, ROUNDS, RingRules
 from ricochet_math.games.ring.scoring import reference_score
 from ricochet_math.games.ring.strategies import (
@@ -192,7 +194,9 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     zeros).  Each seat arranges its 18 cards with ``objective`` (``opponent``: the model for
     ``"points"``); ``model``: the ``greedy`` value's opponent model (default :func:`~.future.value_model`
     of the rules)."""
-    rules = rules or RingRules()
+    rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
+    if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")):
+        raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
     strategies = strategies or ["greedy-fast"] * rules.players
     if deck is None:
         deck, dealt = deal_game(seed)
@@ -200,9 +204,16 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}")
-    if objective not in OBJECTIVES:
-        raise RicochetError(f"unknown objective {objective!r}")
-    draws = [0] * (2 * ROUNDS) if draws is None else [int(d) for d in draws]
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise RicochetError(f"unknown objective {objective!r:.40}")
+    check_instance(opponent, OpponentModel, "opponent", allow_none=True)
+    deck = np.asarray(parse_ring_cards(deck, where="the deck"))
+    if len(deck) != N_CARDS:
+        raise CardError(f"a Ring Poker deck holds each of the {N_CARDS} cards once, got {len(deck)} cards")
+    try:
+        draws = [0] * (2 * ROUNDS) if draws is None else [check_whole(d, "a draw", low=0, high=59) for d in draws]
+    except TypeError:
+        raise RicochetError(f"draws must be whole numbers 0..59, got {draws!r:.60}") from None
     if model is None and "greedy" in names:
         model = value_model(rules)
     game = RingGame(rules, np.asarray(deck))

@@ -59,7 +59,11 @@ def cards_text(cards) -> str:
 def parse_ring_cards(text, *, count: int | None = None, where: str = "") -> np.ndarray:
     """Cards of the 54-card deck (text such as ``As Kd Jk``, or numbers 0..53), checked, as ``int64``."""
     if not isinstance(text, str):
-        text = [int(c) for c in np.asarray(text).ravel()]
+        try:
+            text = [int(c) for c in np.asarray(text).ravel()]
+        except (TypeError, ValueError, OverflowError):
+            raise CardError(f"{where or 'cards'}: give card text such as 'As Kd Jk' or numbers 0..53, "
+                            f"got {text!r:.60}") from None
     cards = parse_cards(text, count=count, where=where, jokers=True).astype(np.int64)
     if cards.size == 0 and count:
         raise CardError(f"no cards{' in ' + where if where else ''}")

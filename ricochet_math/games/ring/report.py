@@ -26,7 +26,7 @@ from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["REPORT_KIND", "build_report", "ring_report"]
 
@@ -123,7 +123,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     timing_holdings = check_whole(timing_holdings, "timing_holdings", high=10**6)
     seed = check_seed(seed, allow_none=False)
     base = rules or RingRules()
-    out = check_output_folder(Path(out_dir), REPORT_KIND)
+    out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
     start = time.perf_counter()
     timer = (lambda: 0.0) if reproducible else time.perf_counter
     timings = []

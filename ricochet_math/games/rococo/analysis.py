@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ricochet_math.arguments import check_whole
+from ricochet_math.arguments import check_finite, check_instance, check_seed, check_whole
+from ricochet_math.errors import StrategyError
 from ricochet_math.solvers.batches import run_batches
 from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.stats import Estimate, mean_ci
 from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
-from ricochet_math.games.rococo.rules import RococoRules
+from ricochet_math.games.rococo.rules import MAX_PLAYERS, RococoRules
 
 __all__ = ["RococoResult", "simulate", "blind_value", "BlindValue", "best_response", "BestResponse",
            "removal_check"]
@@ -100,14 +101,24 @@ class RococoResult(GameResult):
         return "\n".join(lines)
 
 
+def _policies(policies) -> tuple:
+    """One policy per seat, 2 to 6 of them (names or BettingPolicy), checked before any pot is played."""
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__iter__"):
+        raise StrategyError(f"policies must be a list of one policy per seat, got {policies!r:.60}")
+    ps = tuple(policy(p) for p in policies)
+    if not 2 <= len(ps) <= MAX_PLAYERS:
+        raise StrategyError(f"a Rococo table seats 2 to {MAX_PLAYERS} players, got {len(ps)} policies")
+    return ps
+
+
 def simulate(rules: RococoRules | None = None, strategies=("standard", "standard"), pots: int = 100_000,
              seed: int | None = None, *, workers: int | None = None, executor=None, progress: bool = False,
              batch_size: int = 20_000) -> RococoResult:
     """Play ``pots`` pots (a pot: games until one is won) with one policy per seat (names or
     :class:`BettingPolicy`); the rules' player count follows the policies.  ``seed``: None for fresh
     entropy (recorded); ``workers`` / ``executor`` (a ``LocalExecutor``) do not change a digit."""
-    ps = tuple(policy(p) for p in strategies)
-    rules = rules or RococoRules(players=len(ps))
+    ps = _policies(strategies)
+    rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=len(ps))
     if rules.players != len(ps):
         rules = replace(rules, players=len(ps))
     pots = check_whole(pots, "pots")
@@ -145,8 +156,11 @@ def blind_value(me="standard", others="standard", players: int = 2, pots: int = 
                 *, rate: float = 1.0, amount: int = 1, rules: RococoRules | None = None) -> BlindValue:
     """Seat 0 playing ``me`` with ``blind_rate = rate`` (blind of ``amount``) against it with no blind."""
     base = policy(me)
+    players = check_whole(players, "players", low=2, high=MAX_PLAYERS)
     opp = [policy(others)] * (players - 1)
-    rules = rules or RococoRules(players=players)
+    check_finite(rate, "rate (the blind rate)", low=0.0, high=1.0)
+    check_whole(amount, "amount (the blind)", high=10**6)
+    rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=players)
     a = simulate(rules, [base.with_(name=base.name + "+blind", blind_rate=rate, blind_amount=amount)] + opp, pots,
                  seed)
     b = simulate(rules, [base.with_(blind_rate=0.0)] + opp, pots, seed)
@@ -180,8 +194,14 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
                   blind_rates=(0.0, 1.0), rules: RococoRules | None = None) -> BestResponse:
     """Search the grid of threshold policies for seat 0 against ``players - 1`` copies of ``others``
     (common seed for every candidate: the same deals as far as the play allows)."""
+    players = check_whole(players, "players", low=2, high=MAX_PLAYERS)
     opp = [policy(others)] * (players - 1)
-    rules = rules or RococoRules(players=players)
+    rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=players)
+    for what, values in (("opens", opens), ("calls", calls), ("blind_rates", blind_rates)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
+            raise StrategyError(f"{what} must be a non-empty list, got {values!r:.60}")
+    for r in blind_rates:
+        check_finite(r, "a blind rate", low=0.0, high=1.0)
     rows = []
     for o in opens:
         for c in calls:
@@ -204,6 +224,11 @@ def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed
     (``second_minus_best``: simulated share of the second keep minus the best's, with its standard error)."""
     from ricochet_math.games.rococo.draw import KEEPS, five_card_hands
     from ricochet_math.games.rococo.removal import simulate_share, simulate_share_difference
+
+    hands = check_whole(hands, "hands", high=10**5)
+    deals = check_whole(deals, "deals", high=10**8)
+    opponents = check_whole(opponents, "opponents", high=5)
+    seed = check_seed(seed, allow_none=False)
     from ricochet_math.games.rococo.solver import solve_draws
 
     sol = solve_draws(opponents)

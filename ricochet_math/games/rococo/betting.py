@@ -56,8 +56,13 @@ class BettingPolicy:
 
     def __post_init__(self) -> None:
         where = f"policy {self.name!r}"
-        if not 0.0 <= float(self.blind_rate) <= 1.0:
+        if isinstance(self.blind_rate, (bool, str)) or not isinstance(self.blind_rate, (int, float)) or \
+                not 0.0 <= float(self.blind_rate) <= 1.0:
             raise StrategyError(f"{where}: blind_rate must be from 0 to 1, got {self.blind_rate!r}")
+        if isinstance(self.blind_amount, bool) or not isinstance(self.blind_amount, int) or \
+                not 1 <= self.blind_amount <= 10**6:
+            raise StrategyError(f"{where}: blind_amount must be a whole number of chips from 1 to 1,000,000, "
+                                f"got {self.blind_amount!r}")
         if self.draw not in ("optimal", "naive"):
             raise StrategyError(f"{where}: draw must be optimal or naive, got {self.draw!r}")
         for f in ("blind_call", "blind_raise", "open", "call", "reraise"):

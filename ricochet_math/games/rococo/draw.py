@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
+from ricochet_math.errors import CardError
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -66,7 +67,9 @@ _DRAWS_DENOM = np.array([comb(47, d) for d in range(4)], dtype=np.float64)
 
 def keep_cards(hand, keep: int) -> np.ndarray:
     """The cards kept by position mask ``keep`` from ``hand`` (the hand sorted ascending first)."""
-    cards = np.sort(np.asarray(hand, dtype=np.int64))
+    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or not 0 <= keep <= 31:
+        raise CardError(f"keep must be a position mask 0..31 over the five sorted cards, got {keep!r}")
+    cards = sorted_hand(hand)
     return cards[[i for i in range(5) if keep >> i & 1]]
 
 

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ricochet_math.arguments import check_finite, check_instance, check_whole
+from ricochet_math.errors import CardError, StrategyError
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import reference_value
 from ricochet_math.errors import TableStateError
 from ricochet_math.evaluator.names import describe
 from ricochet_math.games.rococo.betting import Slot, keep_tables, policy, policy_rows
-from ricochet_math.games.rococo.draw import KEEPS, hand_index
+from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, hand_index
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.random_streams import Xoshiro256, resolve_seed
 
@@ -271,6 +273,30 @@ class RococoGame:
         _finish(self.record, self._t, self._hands, keeps, self.rules.players, outcome, self._final)
 
 
+def _check_game_arguments(rules, rows, rates, tables, deck, u, first, carried) -> None:
+    """:func:`play_dealt`'s arguments, checked before the game reads them (one RicochetError line)."""
+    check_instance(rules, RococoRules, "rules")
+    p = rules.players
+    if not (isinstance(rows, np.ndarray) and rows.shape == (p, Slot.WIDTH) and rows.dtype.kind == "i"):
+        raise StrategyError(f"rows must be int64[{p}, {Slot.WIDTH}] (betting.policy_rows), got "
+                            f"{getattr(rows, 'shape', type(rows).__name__)}")
+    if not (isinstance(rates, np.ndarray) and rates.shape == (p,) and np.all((rates >= 0) & (rates <= 1))):
+        raise StrategyError(f"rates must be {p} blind rates in [0, 1] (betting.policy_rows)")
+    if not (isinstance(tables, np.ndarray) and tables.ndim == 2 and tables.shape[1] == N_HANDS
+            and tables.shape[0] >= p):
+        raise StrategyError(f"tables must be the keep tables, uint8[6, {N_HANDS:,}] (betting.keep_tables)")
+    try:
+        cards = np.asarray(deck)
+    except (TypeError, ValueError):
+        cards = None
+    if cards is None or cards.ndim != 1 or cards.dtype.kind not in "iu" or len(cards) < 8 * p \
+            or cards.min(initial=0) < 0 or cards.max(initial=0) > 51 or len(np.unique(cards)) != len(cards):
+        raise CardError(f"deck must be distinct cards 0..51, at least {8 * p} of them")
+    check_finite(u, "u (the blind's uniform draw)", low=0.0, high=1.0)
+    check_whole(first, "first (the first player's seat)", low=0, high=p - 1)
+    check_finite(carried, "carried (chips)", low=0.0, high=1e9)
+
+
 def policy_action(game: RococoGame, rows: np.ndarray, rates: np.ndarray, tables: np.ndarray, u: float):
     """The action the kernel's policies take at ``game``'s decision: ``rows``/``rates`` the players'
     policy rows and blind rates (:func:`~ricochet_math.games.rococo.betting.policy_rows`), ``tables`` the keep
@@ -303,6 +329,9 @@ def play_game(rules: RococoRules | None = None, strategies=("standard", "standar
     ``seed`` (None: fresh entropy) exactly as the kernel deals the first game of its first pot from
     ``SeedSequence(seed)`` (:func:`~.play.play_pot` replays that pot): the first seat drawn, the first
     ``8 * players`` cards shuffled, then the blind decision's uniform ``u``."""
+    check_instance(rules, RococoRules, "rules", allow_none=True)
+    if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
+        raise StrategyError(f"strategies must be a list of one policy per seat, got {strategies!r:.60}")
     ps = [policy(p) for p in strategies]
     rules = replace(rules or RococoRules(players=len(ps)), players=len(ps))
     rows, rates = policy_rows(ps, rules)
@@ -322,6 +351,7 @@ def play_dealt(rules: RococoRules, rows: np.ndarray, rates: np.ndarray, tables: 
     ``tables``: the keep tables (:func:`~ricochet_math.games.rococo.betting.keep_tables`); ``carried``: the pot carried from
     all-check games; ``force_showdown``: the carry limit is reached, so an all-check game is shown down.
     """
+    _check_game_arguments(rules, rows, rates, tables, deck, u, first, carried)
     game = RococoGame(rules, deck, first, carried, force_showdown)
     while not game.is_terminal():
         game.apply(policy_action(game, rows, rates, tables, u))

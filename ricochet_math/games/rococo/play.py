@@ -9,11 +9,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ricochet_math.arguments import check_seed
+from ricochet_math.arguments import check_instance, check_seed
+from ricochet_math.errors import StrategyError
 from ricochet_math.games.rococo.betting import keep_tables, policy, policy_rows
 from ricochet_math.games.rococo.engine import OUTCOMES, GameRecord, play_dealt
 from ricochet_math.games.rococo.kernel import batch_player
-from ricochet_math.games.rococo.rules import RococoRules
+from ricochet_math.games.rococo.rules import MAX_PLAYERS, RococoRules
 
 __all__ = ["PotHistory", "play_pot"]
 
@@ -46,8 +47,12 @@ class PotHistory:
 def play_pot(policies=("standard", "standard"), seed: int = 2026, *, rules: RococoRules | None = None) -> PotHistory:
     """Play one pot (until a game is won) with one policy per seat and return its history."""
     seed = check_seed(seed, allow_none=False)
+    if isinstance(policies, (str, bytes)) or not hasattr(policies, "__iter__"):
+        raise StrategyError(f"policies must be a list of one policy per seat, got {policies!r:.60}")
     ps = [policy(p) for p in policies]
-    rules = replace(rules or RococoRules(), players=len(ps))
+    if not 2 <= len(ps) <= MAX_PLAYERS:
+        raise StrategyError(f"a Rococo table seats 2 to {MAX_PLAYERS} players, got {len(ps)} policies")
+    rules = replace(check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(), players=len(ps))
     out = batch_player(rules, ps, record=rules.carry_limit + 2)(np.random.SeedSequence(seed), 1)
     rows, rates = policy_rows(ps, rules)
     tables = keep_tables(rules.players)

@@ -23,7 +23,7 @@ from ricochet_math.reports.columns import Column, document_table
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
-from ricochet_math.storage import check_output_folder
+from ricochet_math.storage import prepare_output_folder
 from ricochet_math.games.rococo.analysis import best_response, blind_value, removal_check, simulate
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import solve_draws
@@ -54,9 +54,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
         raise RicochetError(f"unknown Rococo report size {size!r}; choose one of {', '.join(REPORT_SIZES)}")
     seed = check_seed(seed, allow_none=False)
     rules = rules or RococoRules()
-    out = Path(out_dir).resolve()
-    check_output_folder(out, REPORT_KIND)  # refused before any work
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
     pots, br_pots, n_hands, deals, opponents = REPORT_SIZES[size]
     timer = (lambda: 0.0) if reproducible else time.perf_counter
     times = []

@@ -38,13 +38,15 @@ from ricochet_math.arguments import check_whole
 from ricochet_math.evaluator import evaluation as evaluation_module
 from ricochet_math.evaluator.evaluation import NUM_VALUES, value_counts_5
 from ricochet_math.evaluator.tables import cache_dir
+from ricochet_math.errors import RicochetError
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 from ricochet_math.games.rococo.draw import (
     DRAW_DENOMINATOR, KEEPS, N_HANDS, N_SETS, best_keeps, five_card_hands, gather_values, keep_scores,
     scatter_strategy, suit_classes, superset_sums,
 )
 
-__all__ = ["sums_for", "share_by_value", "final_distribution", "DrawSolution", "solve_draws", "compute_draws", "MAX_OPPONENTS"]
+__all__ = ["sums_for", "share_by_value", "final_distribution", "DrawSolution", "solve_draws", "compute_draws",
+           "check_solution", "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 5
 #: a keep replaces an earlier one (in KEEPS order) only when better by more than this (float noise)
@@ -55,7 +57,13 @@ def share_by_value(q: np.ndarray, opponents: int) -> np.ndarray:
     """``float64[7462]``: expected pot share of final value ``v`` against ``opponents`` independent
     opponents whose final values follow ``q`` (counts or probabilities over the 7,462 values)."""
     opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
-    p = np.asarray(q, dtype=np.float64)
+    try:
+        p = np.asarray(q, dtype=np.float64)
+    except (TypeError, ValueError):
+        p = None
+    if p is None or p.shape != (NUM_VALUES,) or not np.isfinite(p).all() or p.min() < 0 or p.sum() <= 0:
+        raise RicochetError(f"q must be {NUM_VALUES:,} non-negative finite counts or probabilities with a "
+                            f"positive sum, got {str(q)[:60]}")
     p = p / p.sum()
     below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
     out = np.zeros(NUM_VALUES)
@@ -164,12 +172,17 @@ def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
         try:
             head, z = load_arrays(path, _CACHE_SCHEMA)
             frame = pd.DataFrame({c: z["it_" + c] for c in _ITER_COLUMNS})
-            return DrawSolution(opponents, z["final"], z["share"], z["class_keep"], z["class_share"],
-                                z["hand_keep"], frame, bool(head["converged"]), float(head["seconds"]))
-        except (DamagedFileError, KeyError) as exc:
+            loaded = DrawSolution(opponents, z["final"], z["share"], z["class_keep"], z["class_share"],
+                                  z["hand_keep"], frame, head["converged"] is True, float(head["seconds"]))
+            reason = check_solution(loaded)
+            if reason is None:
+                return loaded
+            print(f"ricochet_math: note: Rococo draw cache {path} is not valid ({reason}); recomputing "
+                  "and replacing it (delete that file if this note repeats)", file=sys.stderr)
+        except (DamagedFileError, KeyError, TypeError, ValueError) as exc:
             print(f"ricochet_math: note: Rococo draw cache {exc}; recomputing", file=sys.stderr)
     sol = compute_draws(opponents)
-    if cache:
+    if cache and sol.converged:  # only a fixed point is stored: check_solution can prove it one
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             arrays = {"final": sol.final, "share": sol.share, "class_keep": sol.class_keep,
@@ -183,6 +196,52 @@ def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
 
 
 _ITER_COLUMNS = ("step", "hands_changed", "q_change", "mean_share")
+
+
+def check_solution(sol: DrawSolution) -> str | None:
+    """Why ``sol`` (read from a cache) cannot be the converged fixed point for its opponents (``None`` when
+    it can).  A hash only detects damage; this checks the content, in about a second and a half:
+
+    * every array has its dtype, shape and range (keeps are positions in :data:`KEEPS`, shares in [0, 1]);
+    * ``final`` is exactly the distribution the class keeps give (:func:`final_distribution`) and
+      ``share`` exactly :func:`share_by_value` of it;
+    * the class keeps are the best keeps against that share (the fixed-point condition, recomputed on
+      the 134,459 class representatives), with the shares they score;
+    * ``hand_keep`` agrees with them on every representative (other hands: range only; recomputing all
+      2,598,960 would cost about three seconds more per load).
+    """
+    classes = suit_classes()
+    n_classes = len(classes.representative)
+    shapes = {"final": (sol.final, np.int64, NUM_VALUES), "share": (sol.share, np.float64, NUM_VALUES),
+              "class_keep": (sol.class_keep, np.int64, n_classes),
+              "class_share": (sol.class_share, np.float64, n_classes),
+              "hand_keep": (sol.hand_keep, np.uint8, N_HANDS)}
+    for name, (a, dtype, n) in shapes.items():
+        if not isinstance(a, np.ndarray) or a.dtype != dtype or a.shape != (n,):
+            return f"array {name!r} is not {np.dtype(dtype).name}[{n}]"
+    if not sol.converged:
+        return "it is not marked converged (only fixed points are stored)"
+    if (sol.class_keep.min() < 0 or sol.class_keep.max() >= len(KEEPS) or sol.hand_keep.max() >= len(KEEPS)):
+        return "a keep outside the table of keeps"
+    if not (np.isfinite(sol.class_share).all() and sol.class_share.min() >= 0 and sol.class_share.max() <= 1):
+        return "a pot share outside [0, 1]"
+    if sol.final.min() < 0 or int(sol.final.sum()) != N_HANDS * DRAW_DENOMINATOR:
+        return "the final distribution does not count every draw of every hand once"
+    if not np.array_equal(sol.final, final_distribution(sol.class_keep)):
+        return "the final distribution is not the one its keeps give"
+    if not np.array_equal(sol.share, share_by_value(sol.final, sol.opponents)):
+        return "the pot shares are not those of its final distribution"
+    if not np.array_equal(sol.hand_keep[classes.representative], sol.class_keep):
+        return "the keep of a hand differs from its class's"
+    hands, _ = five_card_hands()
+    keep = np.empty(n_classes, dtype=np.int64)
+    score = np.empty(n_classes)
+    best_keeps(hands, classes.representative, _score_sums(sol.share), keep, score, TIE_TOLERANCE)
+    if not (np.array_equal(keep, sol.class_keep) and np.array_equal(score, sol.class_share)):
+        return "its keeps are not the best against its own final distribution (not a fixed point)"
+    if not all(np.isfinite(sol.iterations[c].to_numpy(dtype=float)).all() for c in _ITER_COLUMNS):
+        return "a step of its iteration log is not a finite number"
+    return None
 
 
 def compute_draws(opponents: int, *, max_steps: int = 60) -> DrawSolution:

@@ -15,9 +15,12 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
+from ricochet_math.arguments import check_whole
+from ricochet_math.errors import CardError
+from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
-from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, five_card_hands, keep_text, suit_classes
+from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, five_card_hands, keep_text, sorted_hand, suit_classes
 from ricochet_math.games.rococo.solver import MAX_OPPONENTS, solve_draws
 
 __all__ = ["naive_keep", "naive_keeps_all", "keep_shape", "StrategyTable", "strategy_table"]
@@ -37,7 +40,9 @@ def _category(value: int) -> int:
 
 def naive_keep(cards, value: int) -> int:
     """The naive rule's keep (a position mask over the sorted ``cards``) for a dealt hand of ``value``."""
-    cards = np.sort(np.asarray(cards, dtype=np.int64))
+    cards = sorted_hand(cards)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < NUM_VALUES:
+        raise CardError(f"value must be a hand value 0..{NUM_VALUES - 1}, got {value!r}")
     cat = CATEGORY_NAMES[_category(value)]
     ranks = (cards >> 2).tolist()
     count = Counter(ranks)
@@ -164,6 +169,11 @@ class StrategyTable:
 
 def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
     """The strategy table for the given numbers of opponents (solves each fixed point; seconds each)."""
+    if isinstance(opponents, (str, bytes)) or not hasattr(opponents, "__iter__"):
+        opponents = [opponents]
+    opponents = [check_whole(n, "opponents", high=MAX_OPPONENTS) for n in opponents]
+    if not opponents:
+        raise CardError("opponents must name at least one number of opponents (1..5)")
     hands, values = five_card_hands()
     classes = suit_classes()
     reps = classes.representative

@@ -1,0 +1,205 @@
+"""The four games' libraries refuse bad input in one line: never a traceback, a crash or a hang (issue 30).
+
+Every call runs in a worker process behind :mod:`tests.fuzz.guard`, so a segmentation fault or a hang
+fails its case instead of killing the test run.  Two sources of calls:
+
+* the corpus (:mod:`tests.fuzz.games`): every public function of ``rm.home``, ``rm.ring``,
+  ``rm.rococo`` and ``rm.freeride`` with each argument replaced by values outside its documented range,
+  and the issue's own cases.  The fast part takes one bad value per argument and the issue's cases; the
+  whole corpus is behind ``slow``;
+* hypothesis: rule objects, positions, cards and numeric arguments drawn at random (integers of any
+  size and sign, floats with NaN and infinities, text), each call answered by a valid result or a
+  RicochetError line.
+
+The counts (inputs tried, refused, and every other outcome) are printed; every other outcome fails.
+"""
+from __future__ import annotations
+
+import collections
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.fuzz import games
+from tests.fuzz.guard import run_cases
+
+
+def _run(cases, tmp_path, timeout=90.0):
+    (tmp_path / "a-file.txt").write_text("not a folder\n")
+    results = run_cases(cases, timeout=timeout, tmp=tmp_path)
+    counts = collections.Counter(r["outcome"] for r in results)
+    print(f"{len(results)} inputs tried: {dict(counts)}")
+    return results, counts
+
+
+def _bad(results, allowed=("refused",)):
+    return [f'{r["outcome"]}: {r["call"][:140]} -> {r["error"]} {r["message"][:120]}'
+            for r in results if r["outcome"] not in allowed]
+
+
+def test_the_issues_cases_are_refused(tmp_path):
+    results, _ = _run(games.ISSUE, tmp_path)
+    assert not _bad(results), "\n".join(_bad(results))
+
+
+def test_one_bad_value_per_argument_is_refused(tmp_path):
+    cases = [base.replace("{}", games.BAD[kind][0]) for base, kind, _ in games.BASES]
+    results, _ = _run(cases, tmp_path)
+    assert not _bad(results), "\n".join(_bad(results))
+
+
+@pytest.mark.slow
+def test_the_whole_corpus_is_refused(tmp_path):
+    results, counts = _run(games.cases(), tmp_path)
+    assert not _bad(results), f"{dict(counts)}\n" + "\n".join(_bad(results))
+
+
+# ---------------------------------------------------------------- hypothesis: calls drawn at random
+numbers = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.integers(min_value=-3, max_value=60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["'x'", "None", "True", "[]"]),
+).map(lambda v: v if isinstance(v, str) else repr(v).replace("nan", "float('nan')").replace(
+    "inf", "float('inf')"))
+card_ints = st.lists(st.integers(min_value=-5, max_value=60), min_size=0, max_size=9)
+card_text = st.text(alphabet="AKQJT98765432shdcxZ 10", max_size=20)
+cards = st.one_of(card_ints.map(repr), card_text.map(repr))
+
+RULES = {
+    "home": ("rm.home.HomeRules", ["players", "start_cards", "hand_limit"]),
+    "ring": ("rm.ring.RingRules", ["players"]),
+    "rococo": ("rm.rococo.RococoRules", ["players", "ante", "min_bet", "max_bet", "max_raises", "carry_limit"]),
+    "freeride": ("rm.freeride.FreeRideRules", ["start_chips", "showdown_loss", "min_seats", "max_rounds"]),
+}
+
+
+@st.composite
+def rule_objects(draw):
+    game = draw(st.sampled_from(sorted(RULES)))
+    cls, fields = RULES[game]
+    chosen = draw(st.lists(st.sampled_from(fields), min_size=1, max_size=3, unique=True))
+    return f"{cls}({', '.join(f'{f}={draw(numbers)}' for f in chosen)})"
+
+
+@st.composite
+def positions(draw):
+    hands = draw(st.lists(st.one_of(st.none(), st.lists(st.integers(-2, 56), min_size=0, max_size=9).map(tuple)),
+                          min_size=0, max_size=9))
+    return (f"rm.home.solve(rm.home.HomeRules(players=2), rm.home.Position({tuple(hands)!r}, {draw(numbers)}, "
+            f"{draw(numbers)}), budget=2000)")
+
+
+@st.composite
+def numeric_calls(draw):
+    base, kind, _ = draw(st.sampled_from([b for b in games.BASES if b[1] in ("count", "count0", "seed",
+                                                                             "fraction")]))
+    return base.replace("{}", draw(numbers))
+
+
+@st.composite
+def card_calls(draw):
+    base, _, _ = draw(st.sampled_from([b for b in games.BASES if b[1] == "cards"]))
+    return base.replace("{}", draw(cards))
+
+
+def _collect(strategy, n, seed_text):
+    """``n`` calls drawn from ``strategy`` (hypothesis runs in this process; the calls run in the guard)."""
+    out = []
+
+    @settings(max_examples=n, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def draw(call):
+        out.append(call)
+
+    draw()
+    return list(dict.fromkeys(out))
+
+
+@pytest.mark.parametrize("name, strategy, n", [
+    ("rule objects", rule_objects(), 60), ("positions", positions(), 40), ("numbers", numeric_calls(), 60),
+    ("cards", card_calls(), 40)])
+def test_random_calls_give_a_result_or_one_line(tmp_path, name, strategy, n):
+    """Drawn at random, a call may be valid (accepted) or refused; never anything else."""
+    # an accepted call does real work (a kernel's first compilation too): minutes on a loaded machine
+    results, counts = _run(_collect(strategy, n, name), tmp_path, timeout=300)
+    assert not _bad(results, ("refused", "accepted")), "\n".join(_bad(results, ("refused", "accepted")))
+
+
+# ---------------------------------------------------------------- memory: flat as the runs grow
+SOAK = {  # (call with {} for the size, small size, large size): each game's largest documented run, shrunk
+    "home": ("rm.home.simulate(rm.home.HomeRules(players=8), 'pot-odds', {}, seed=1)", 20_000, 400_000),
+    "ring": ("rm.ring.simulate(rm.ring.RingRules(players=3), None, {}, seed=1)", 2_000, 40_000),
+    "rococo": ("rm.rococo.simulate(None, ['standard'] * 6, {}, 1)", 20_000, 400_000),
+    "freeride": ("rm.freeride.simulate(None, ['computer'] * 6, {}, 1)", 2_000, 40_000),
+}
+
+
+def _peak_mib(call: str) -> float:
+    import os
+    import subprocess
+    import sys
+
+    from tests.fuzz.guard import ROOT
+
+    code = (f"import resource, ricochet_math as rm; {call}; "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 0, r.stderr[-2000:]
+    return float(r.stdout.split()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(SOAK))
+def test_memory_stays_flat_as_a_run_grows(game):
+    """Peak resident memory of a run 20 times larger stays within 10% (and 64 MiB) of the smaller one's:
+    the batch driver keeps sums, never games."""
+    call, small, large = SOAK[game]
+    a, b = _peak_mib(call.format(small)), _peak_mib(call.format(large))
+    print(f"{game}: peak {a:.0f} MiB at {small:,}, {b:.0f} MiB at {large:,}")
+    assert b <= a * 1.10 + 64, f"{game}: peak memory grew from {a:.0f} MiB to {b:.0f} MiB"
+
+
+# ---------------------------------------------------------------- the game commands
+CLI = [
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "1000000000000000000000000000000"],
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "15", "--depth", "-1"],
+    ["home", "solve", "--hands", "Kd 5h 8d 8s", "2h 2d 9c 7s", "--pot", "15", "--budget", "0"],
+    ["home", "simulate", "--games", "-5"],
+    ["home", "simulate", "--workers", "0"],
+    ["ring", "simulate", "--games", "nan"],
+    ["ring", "arrange", "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td", "--samples", "0"],
+    ["ring", "report", "--out", "/proc/x", "--games", "100"],
+    ["rococo", "simulate", "--pots", "0"],
+    ["rococo", "simulate", "--policies", "standard,loose,tight", "--blind-value"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "-1"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--hero-chips", "-1"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--opp-chips", "-5"],
+    ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "0"],
+    ["freeride", "simulate", "--players", "9"],
+    ["published", "--search", "--seconds", "-1"],
+    ["published", "--search", "--seconds", "nan"],
+    ["published", "--search", "--top", "0"],
+    ["tune", "--bet", "cover", "--target", "0.96", "--n-best", "1000000000"],
+    ["tune", "--bet", "cover", "--target", "0.96", "--bounds", "junk"],
+    ["kickout", "--players", "1", "--target", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", CLI, ids=lambda a: " ".join(a)[:60])
+def test_game_commands_refuse_in_one_line(argv, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.fuzz.guard import ROOT
+
+    r = subprocess.run([sys.executable, "-m", "ricochet_math", *argv], capture_output=True, text=True, timeout=120,
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-1500:]
+    assert len(lines) == 1 and lines[0].startswith("ricochet: error: "), lines
+    assert list(tmp_path.iterdir()) == [], "a refused command wrote files"
