@@ -55,7 +55,7 @@ def _advise(args) -> int:
 def _solo_arguments(parser):
     add_rules_option(parser)
     add_format_option(parser)
-    parser.add_argument("--sample", type=whole(1, 10**6), default=None, metavar="K",
+    parser.add_argument("--sample", type=whole(1, 169), default=None, metavar="K",
                         help="analyse only K evenly spread starting-hand classes (quick check; figures cover those only)")
     parser.add_argument("--table", choices=("summary", "returns", "strategy"), default="summary",
                         help="what to print (default: summary)")

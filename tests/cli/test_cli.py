@@ -94,7 +94,7 @@ def test_hands_describes_each_hand():
 # ---------------------------------------------------------------- errors
 
 def test_missing_rules_file_is_one_line():
-    assert_user_error(ricochet("rules", "no-such-rules.toml"), "rule-set file not found: no-such-rules.toml")
+    assert_user_error(ricochet("rules", "no-such-rules.toml"), "rule-set file not found: 'no-such-rules.toml'")
 
 
 def test_bad_rules_file_is_one_line(tmp_path):

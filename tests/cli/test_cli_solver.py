@@ -42,14 +42,15 @@ def test_solo_sample_summary():
      "acts first"),
     (("advise", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ad 9c", "--reading", "perfekt"), "did you mean 'perfect'"),
     (("advise", "--dealer", "Ks Kd 7c 4h 2s", "--players", "Ad 9x"), "unknown suit 'x'"),
-    (("solo", "--sample", "0"), "--sample must be 1..169"),
+    (("solo", "--sample", "0"), "argument --sample: must be a whole number from 1 to 169, got 0"),
     (("solo", "--rules", "no-such-file.toml"), "rule-set file not found"),
     (("kickout", "--players", "9"), "players must be 1..7"),
     (("kickout", "--players", "x"), "--players must be a count or a range"),
     (("kickout", "--grid", "99 ZZ"), "threshold grid: bad hand pattern 'ZZ'"),
     (("published", "--readings", "perfect", "bogus"), "unknown reading 'bogus'"),
-    (("published", "--rounds", "0"), "--rounds must be positive"),
-    (("tune", "--bet", "bonus", "--players", "9", "--target", "0.96"), "players must be 1..7"),
+    (("published", "--rounds", "0"), "argument --rounds: must be a whole number from 1"),
+    (("tune", "--bet", "bonus", "--players", "9", "--target", "0.96"),
+     "argument --players: must be a whole number from 1 to 7, got 9"),
 ])
 def test_one_line_errors(args, message):
     rc, out, err = run(*args)

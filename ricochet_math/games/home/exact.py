@@ -349,7 +349,9 @@ def exact_solver(rules: HomeRules, dead: int = 0) -> ExactSolver:
     if solver is None:
         if len(solvers) >= 2:
             solvers.pop(next(iter(solvers)))
-        solver = solvers[key] = ExactSolver(rules, dead, max_capacity=SHARED_CAPACITY)
+        # the module's capacities read now, not when ExactSolver was defined (tests shrink them)
+        solver = solvers[key] = ExactSolver(rules, dead, capacity=min(DEFAULT_CAPACITY, SHARED_CAPACITY),
+                                            max_capacity=SHARED_CAPACITY)
     return solver
 
 
