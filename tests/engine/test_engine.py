@@ -426,7 +426,7 @@ def test_cli_play_json_and_random_hand(capsys):
 
 
 @pytest.mark.parametrize("argv,fragment", [
-    (["play", "-n", "8"], "number of players must be 1..7, got 8"),
+    (["play", "-n", "8"], "argument -n/--num-players: must be a whole number from 1 to 7, got 8"),
     (["play", "--players", "Ad 9c", "Ad 7h"], "duplicate card Ad"),
     (["play", "--strategy", "perfct"], "did you mean 'perfect'"),
     (["play", "--dealer", "Ks Kd 7c 4h 2s 3s"], "too many cards for the dealer's hand"),

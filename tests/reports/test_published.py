@@ -76,7 +76,7 @@ def test_cli_search_only_updates_the_section(tmp_path, capsys):
     md.write_text("# Published figures vs computed (publisher)\n\nMAIN\n\n"
                   "## Which reading did the publisher compute? (old)\n\nOLDTEXT\n\n## Where the gaps come from\n\nx\n")
     assert main(["published", "--search", "--search-only", "--readings", "pub-now-dealer", "--seed", "2",
-                 "--top", "0", "--store", str(tmp_path / "s"), "--write", str(out)]) == 0
+                 "--top", "1", "--store", str(tmp_path / "s"), "--write", str(out)]) == 0
     text = md.read_text()
     assert "MAIN" in text and "OLDTEXT" not in text and "**policy met**" in text
     assert (out / "publisher-readings.csv").read_text().startswith("rank,reading,page,rtp,")

@@ -281,7 +281,7 @@ def test_toml_syntax_error_keeps_line_number(tmp_rules):
 def test_missing_file():
     with pytest.raises(RuleError) as excinfo:
         load_rules("no/such/rules.toml")
-    assert one_line_error(excinfo).startswith("rule-set file not found: no/such/rules.toml")
+    assert one_line_error(excinfo).startswith("rule-set file not found: 'no/such/rules.toml'")
 
 
 def test_missing_bare_name():

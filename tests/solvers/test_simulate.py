@@ -316,8 +316,8 @@ def test_cli_simulate(capsys, tmp_path):
     (["rtp", "--players", "x"], "--players must be a count or a range"),
     (["rtp", "--players", "5-2"], "runs backwards"),
     (["rtp", "--strategy", "perfectt", "--rounds", "10"], "did you mean 'perfect'"),
-    (["simulate", "--players", "9"], "number of players must be 1..7, got 9"),
-    (["simulate", "--rounds", "0"], "rounds must be a positive whole number"),
+    (["simulate", "--players", "9"], "argument --players: must be a whole number from 1 to 7, got 9"),
+    (["simulate", "--rounds", "0"], "argument --rounds: must be a whole number from 1"),
     (["simulate", "--strategy", "a", "b", "--players", "3"], "unknown strategy"),
     (["simulate", "--strategy", "always", "pair", "--players", "3"], "2 strategies given for 3 players"),
 ])
