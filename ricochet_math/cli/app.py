@@ -181,6 +181,18 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
     return parse
 
 
+def add_workers_option(parser: argparse.ArgumentParser) -> None:
+    """``--workers K``: threads for a game run (default every core; the figures do not depend on it)."""
+    parser.add_argument("--workers", type=whole(1, 4096), default=None, metavar="K",
+                        help="threads (default: every core; the figures do not depend on it)")
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-progress``: no tqdm bar on stderr (shown by default, with the rate and the time left)."""
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar on stderr (shown by default: the rate and the time left)")
+
+
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:
     """``--seed INT``: the random seed (recorded with the results), checked when the line is parsed.  The
     default help says what the default is: fresh entropy (resolved by

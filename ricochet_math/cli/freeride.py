@@ -5,6 +5,7 @@ import argparse
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RuleError
@@ -91,9 +92,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                           "free-ride (games with and without it)")
     sim.add_argument("--field", default="computer", metavar="STRATEGY",
                      help="--table best: the strategy of the other seats (default computer)")
-    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
-    sim.add_argument("--no-progress", dest="progress", action="store_false",
-                     help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_workers_option(sim)
+    add_progress_option(sim)
     add_seed_option(sim)
     add_format_option(sim)
 
@@ -130,7 +130,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--rounds", type=whole(1, 10**10), default=100_000, help="rounds for the starting-player effect "
                                                                   "(default 100,000)")
     rep.add_argument("--reproducible", action="store_true", help="leave the build date out")
-    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default every core; same figures)")
+    add_workers_option(rep)
     add_seed_option(rep, default=2026)
 
 

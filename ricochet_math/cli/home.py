@@ -15,6 +15,7 @@ import pandas as pd
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_progress_option, add_workers_option,
     add_action,
     add_format_option,
     add_seed_option,
@@ -92,9 +93,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument("--games", type=whole(1, 10**10), default=100_000, help="games to simulate (default 100,000)")
     sim.add_argument("--table", choices=TABLES, default="order",
                      help="order (of play, default), seat, start (starting card) or summary (with the tests)")
-    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
-    sim.add_argument("--no-progress", dest="progress", action="store_false",
-                     help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_workers_option(sim)
+    add_progress_option(sim)
     add_seed_option(sim)
     add_format_option(sim)
     sim.set_defaults(_home=_simulate)
@@ -136,7 +136,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                      help="the report folder (replaced only if the toolkit wrote it)")
     rep.add_argument("--size", choices=tuple(REPORT_SIZES), default="small",
                      help="tiny (seconds), small (default) or full")
-    rep.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (default: every core; same figures)")
+    add_workers_option(rep)
     add_seed_option(rep, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     rep.set_defaults(_home=_report)
 

@@ -7,6 +7,7 @@ import json
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_progress_option, add_workers_option,
     add_action,
     add_format_option,
     add_seed_option,
@@ -86,9 +87,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     _objective_option(sim)
     sim.add_argument("--games", type=whole(1, 10**10), default=10_000, help="games (default: 10,000; per seating for pairings)")
     add_seed_option(sim)
-    sim.add_argument("--workers", type=whole(1, 4096), default=None, help="threads (the figures do not depend on it)")
-    sim.add_argument("--no-progress", dest="progress", action="store_false",
-                     help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_workers_option(sim)
+    add_progress_option(sim)
     sim.add_argument("--table", choices=("seats", "categories", "length", "pairings", "best-response"),
                      default="seats", help="what to print (pairings and best-response run every strategy "
                                            "against every other at every seat)")

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
+    add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
@@ -66,8 +67,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="the value of the blind option to seat 1 against the other seats' policy")
     s.add_argument("--best-response", action="store_true",
                    help="search threshold policies for seat 1 against the other seats' policy")
-    s.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="no progress bar on stderr (shown by default: the rate and the time left)")
+    add_progress_option(s)
     add_seed_option(s)
     add_format_option(s)
     r = action("report", help="write the short report (report.html, report.xlsx, report.pdf and one CSV per table) into a folder")
