@@ -1,25 +1,19 @@
 """``ricochet freeride`` and the short report: outputs, one-line errors, the report's folder rules."""
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
+from cli_run import run_cli
 
-from ricochet_math.cli.app import main
 from ricochet_math.errors import RicochetError
 from ricochet_math.games.freeride.report import freeride_report
 
 
 def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:  # usage errors (a missing --out) leave through argparse, one line, status 2
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+    """``ricochet ARGV`` in-process (tests/cli_run.py): status, stdout, stderr."""
+    done = run_cli(*argv)
+    return done.returncode, done.stdout, done.stderr
 
 
 def test_simulate_json_has_full_precision_and_intervals():

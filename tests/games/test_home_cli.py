@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import io
 import shlex
-from contextlib import redirect_stderr, redirect_stdout
 
 import pandas as pd
 import pytest
+from cli_run import run_cli
 
-from ricochet_math.cli.app import TABLE_WIDTH, main
+from ricochet_math.cli.app import TABLE_WIDTH
 from ricochet_math.cli.home import _EXAMPLES
 
 
 def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
+    """``ricochet ARGV`` in-process (tests/cli_run.py): status, stdout, stderr."""
+    done = run_cli(*argv)
+    return done.returncode, done.stdout, done.stderr
 
 
 @pytest.mark.parametrize("action", sorted(_EXAMPLES))
