@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz import games
-from tests.fuzz.guard import run_cases
+from fuzz import games  # tests/ is on sys.path (rootdir conftest), as for cli_run
+from fuzz.guard import run_cases
 
 
 def _run(cases, tmp_path, timeout=90.0):
@@ -142,7 +142,7 @@ def _peak_mib(call: str) -> float:
     import subprocess
     import sys
 
-    from tests.fuzz.guard import ROOT
+    from fuzz.guard import ROOT
 
     code = (f"import resource, ricochet_math as rm; {call}; "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
@@ -195,7 +195,7 @@ def test_game_commands_refuse_in_one_line(argv, tmp_path):
     import subprocess
     import sys
 
-    from tests.fuzz.guard import ROOT
+    from fuzz.guard import ROOT
 
     r = subprocess.run([sys.executable, "-m", "ricochet_math", *argv], capture_output=True, text=True, timeout=120,
                        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
