@@ -30,10 +30,11 @@ NO_REPLY = 75
 
 
 def run_with_retry(cmd: list[str], *, timeout: float = HANG_SECONDS, attempts: int = 2,
-                   **kwargs) -> subprocess.CompletedProcess:
+                   lost_reply: str | None = None, **kwargs) -> subprocess.CompletedProcess:
     """``subprocess.run(cmd, capture_output=True, text=True)`` in a new process group; a run past
-    ``timeout`` seconds is killed with its group, and a run that exits with ``NO_REPLY`` is let go;
-    either is started again, at most ``attempts`` times in all."""
+    ``timeout`` seconds is killed with its group, and a run that exits with ``NO_REPLY`` (or, for a
+    command that reports a lost reply in its output instead, prints ``lost_reply``) is let go; either is
+    started again, at most ``attempts`` times in all."""
     for attempt in range(1, attempts + 1):
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, **kwargs)
@@ -45,7 +46,9 @@ def run_with_retry(cmd: list[str], *, timeout: float = HANG_SECONDS, attempts: i
             warnings.warn(f"no answer within {timeout:.0f} s (attempt {attempt} of {attempts}): {cmd[1:3]}",
                           stacklevel=2)
             continue
-        if proc.returncode != NO_REPLY or attempt == attempts:
+        lost = proc.returncode == NO_REPLY or (proc.returncode != 0 and lost_reply is not None
+                                                and lost_reply in out + err)
+        if not lost or attempt == attempts:
             return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
         warnings.warn(f"a cell's reply did not come within {CELL_SECONDS} s (attempt {attempt} of {attempts}): "
                       f"{cmd[1:3]}", stacklevel=2)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from kernels import HANG_SECONDS, run_with_retry
+from kernels import CELL_SECONDS, HANG_SECONDS, run_with_retry
 
 pytest.importorskip("sphinx")
 pytest.importorskip("myst_nb")
@@ -29,11 +29,13 @@ def site(tmp_path_factory, kernel_lock):
     # Only docs/conf.py's EXECUTED subset runs here: tests/test_notebooks.py executes every notebook already,
     # and the whole set would add minutes to CI.  A user's build executes them all (the default).
     env = {**os.environ, "RICOCHET_NB_SIZE": "tiny", "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT),
-           "RICOCHET_DOCS_EXECUTE": "subset"}
+           "RICOCHET_DOCS_EXECUTE": "subset",
+           # a lost kernel reply ends the build after CELL_SECONDS, named, and it is built again
+           "RICOCHET_NB_CELL_TIMEOUT": str(CELL_SECONDS)}
     with kernel_lock:  # the build executes a notebook: one kernel at a time, killed and rerun if hung
         r = run_with_retry([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                             "-d", str(out / ".doctrees"), str(DOCS), str(out / "html")],
-                           timeout=2 * HANG_SECONDS, env=env, cwd=ROOT)
+                           timeout=2 * HANG_SECONDS, lost_reply="CellTimeoutError", env=env, cwd=ROOT)
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     return out / "html"
 

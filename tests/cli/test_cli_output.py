@@ -20,6 +20,10 @@ SMALLER = {
     "ring": ["--games", "20"],
     "freeride": ["--games", "100"],
     "home": ["--games", "500"],
+    # the design's search, confirmation and other readings at two player counts and coarse precision (seconds,
+    # not the six minutes of the full example): the same steps and the same --write
+    "design": ["--players", "2-3", "--search-precision", "1", "--confirm-precision", "1", "--other-precision", "2",
+               "--max-resolves", "1"],
 }
 #: examples that take minutes even when smaller (the exact solo analysis of a whole rule set, the perfect-play
 #: look-ahead at seven player counts): run with -m slow

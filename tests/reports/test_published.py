@@ -65,9 +65,8 @@ def test_search_runs_to_the_policy_and_writes_the_table(tmp_path):
     assert out.read_text().startswith("rank,reading,page,rtp,")
 
 
-def test_cli_search_only_updates_the_section(tmp_path, capsys):
-    """`published --search --search-only --write DIR`: the search's CSV and section, the main table untouched
-    (a bonus-in reading: out by the exact one-player fold frequency, no cell run)."""
+def _search_only(tmp_path, capsys):
+    """Run `published --search --search-only --write DIR` on a bonus-in reading and check what it wrote."""
     from ricochet_math.cli import main
 
     out = tmp_path / "out"
@@ -81,3 +80,29 @@ def test_cli_search_only_updates_the_section(tmp_path, capsys):
     assert "MAIN" in text and "OLDTEXT" not in text and "**policy met**" in text
     assert (out / "publisher-readings.csv").read_text().startswith("rank,reading,page,rtp,")
     assert "rejected by fold N=1 at z = -51.7" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_cli_search_only_updates_the_section(tmp_path, capsys):
+    """`published --search --search-only --write DIR`: the search's CSV and section, the main table untouched
+    (a bonus-in reading: out by the exact one-player fold frequency; --top 1 runs its cells to the target
+    precision, about two minutes)."""
+    _search_only(tmp_path, capsys)
+
+
+def test_cli_search_only_updates_the_section_fast(tmp_path, capsys, monkeypatch):
+    """The same command through the same parser, handler and writer, with the search itself asked for the top
+    0 rows (the command line refuses 0; the library takes it): the rejected reading gets no cell run, so the
+    wiring and the written files are checked in seconds."""
+    from ricochet_math.reports import reading_search
+
+    real = reading_search.search_readings
+
+    def top_zero(*args, **kwargs):
+        return real(*args, **{**kwargs, "top": 0})
+
+    monkeypatch.setattr(reading_search, "search_readings", top_zero)
+    import ricochet_math.cli.solver as cli_solver  # the handler's own name for it, if bound at import
+    if hasattr(cli_solver, "search_readings"):
+        monkeypatch.setattr(cli_solver, "search_readings", top_zero)
+    _search_only(tmp_path, capsys)
