@@ -73,6 +73,7 @@ BASES = [
     (f"rm.home.count_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', {{}})", "count", ""),
     (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', samples={{}})", "count", ""),
     (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', seed={{}})", "seed", ""),
+    (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', exact_below={{}})", "count0", ""),
     (f"rm.home.knuth_tree({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', probes={{}})", "count", ""),
     (f"rm.home.deal_error({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', draws={{}})", "count", ""),
     (f"rm.home.deal_error({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', exact_room={{}})", "count", ""),
@@ -219,6 +220,9 @@ ISSUE = [
     "rm.load_rules('publisher' * 1000)",
     "rm.home.solve(rm.home.HomeRules(players=2), rm.home.Position(((12,), (0,)), 3, -5))",
     "rm.home.solve_exact(rm.home.HomeRules(players=2), rm.home.Position(((12,), (0,)), 3, -5))",
+    # a run whose length the arguments set is bounded up front: 7.9e9 pairs of extra cards to enumerate
+    "rm.home.count_positions(rm.home.HomeRules(players=2), '7s', 'Kd', 2)",
+    "rm.home.estimate_positions(rm.home.HomeRules(players=2), '7s', 'Kd', 2, exact_below=10**9)",
 ]
 
 
