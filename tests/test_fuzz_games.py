@@ -56,6 +56,15 @@ def _bad(results, allowed=("refused",)):
             for r in results if r["outcome"] not in allowed]
 
 
+def test_the_guard_turns_a_crash_and_a_hang_into_outcomes(tmp_path):
+    """A segmentation fault and a hang fail their own case; the cases after each run in a fresh worker."""
+    with Guard() as g:
+        got = g.run(["1", "__import__('ctypes').string_at(0)", "{'a': 1}", "__import__('time').sleep(60)",
+                     "rm.home.HomeRules(players=0)", "print('noise')"], timeout=2, tmp=tmp_path)
+    assert [r["outcome"] for r in got] == ["accepted", "crash", "accepted", "hang", "refused", "accepted"]
+    assert got[1]["error"] == "crash (exit status -11)" and got[2]["value"] == {"a": 1}
+
+
 def test_the_issues_cases_are_refused(guard, tmp_path):
     results, _ = _run(guard, games.ISSUE, tmp_path)
     assert not _bad(results), "\n".join(_bad(results))
