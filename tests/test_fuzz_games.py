@@ -1,7 +1,9 @@
 """The four games' libraries refuse bad input in one line: never a traceback, a crash or a hang (issue 30).
 
 Every call runs in a worker process behind :mod:`tests.fuzz.guard`, so a segmentation fault or a hang
-fails its case instead of killing the test run.  Two sources of calls:
+fails its case instead of killing the test run; one worker serves the whole module (restarted after a
+crash or a hang), so the package is imported and its kernels loaded once, not once a test.  Three
+sources of calls:
 
 * the corpus (:mod:`tests.fuzz.games`): every public function of ``rm.home``, ``rm.ring``,
   ``rm.rococo`` and ``rm.freeride`` with each argument replaced by values outside its documented range,
@@ -11,25 +13,41 @@ fails its case instead of killing the test run.  Two sources of calls:
   size and sign, floats with NaN and infinities, text), each call answered by a valid result or a
   RicochetError line.
 
-The counts (inputs tried, refused, and every other outcome) are printed; every other outcome fails.
+* the game commands: ``ricochet`` command lines the issue found wrongly handled, each run in the
+  worker as tests/cli_run.py runs a command (the parser and the handlers in process; the installed entry
+  point itself is tests/cli/test_cli.py's), in an empty folder of its own.
+
+The counts (inputs tried, refused, and every other outcome) are printed, with the slowest calls; every
+other outcome fails.
 """
 from __future__ import annotations
 
 import collections
+import os
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz import games  # tests/ is on sys.path (rootdir conftest), as for cli_run
-from fuzz.guard import run_cases
+from fuzz.guard import Guard
 
 
-def _run(cases, tmp_path, timeout=90.0):
+@pytest.fixture(scope="module")
+def guard():
+    with Guard() as g:
+        yield g
+
+
+def _run(guard, cases, tmp_path, timeout=90.0):
     (tmp_path / "a-file.txt").write_text("not a folder\n")
-    results = run_cases(cases, timeout=timeout, tmp=tmp_path)
+    t0 = time.perf_counter()
+    results = guard.run(cases, timeout=timeout, tmp=tmp_path)
     counts = collections.Counter(r["outcome"] for r in results)
-    print(f"{len(results)} inputs tried: {dict(counts)}")
+    print(f"{len(results)} inputs tried: {dict(counts)} in {time.perf_counter() - t0:.1f} s (load average "
+          f"{os.getloadavg()[0]:.1f}); slowest: " + "; ".join(
+              f'{r["seconds"]:.1f} s {r["call"][:70]}' for r in sorted(results, key=lambda r: -r["seconds"])[:3]))
     return results, counts
 
 
@@ -38,20 +56,29 @@ def _bad(results, allowed=("refused",)):
             for r in results if r["outcome"] not in allowed]
 
 
-def test_the_issues_cases_are_refused(tmp_path):
-    results, _ = _run(games.ISSUE, tmp_path)
+def test_the_guard_turns_a_crash_and_a_hang_into_outcomes(tmp_path):
+    """A segmentation fault and a hang fail their own case; the cases after each run in a fresh worker."""
+    with Guard() as g:
+        got = g.run(["1", "__import__('ctypes').string_at(0)", "{'a': 1}", "__import__('time').sleep(60)",
+                     "rm.home.HomeRules(players=0)", "print('noise')"], timeout=2, tmp=tmp_path)
+    assert [r["outcome"] for r in got] == ["accepted", "crash", "accepted", "hang", "refused", "accepted"]
+    assert got[1]["error"] == "crash (exit status -11)" and got[2]["value"] == {"a": 1}
+
+
+def test_the_issues_cases_are_refused(guard, tmp_path):
+    results, _ = _run(guard, games.ISSUE, tmp_path)
     assert not _bad(results), "\n".join(_bad(results))
 
 
-def test_one_bad_value_per_argument_is_refused(tmp_path):
+def test_one_bad_value_per_argument_is_refused(guard, tmp_path):
     cases = [base.replace("{}", games.BAD[kind][0]) for base, kind, _ in games.BASES]
-    results, _ = _run(cases, tmp_path)
+    results, _ = _run(guard, cases, tmp_path)
     assert not _bad(results), "\n".join(_bad(results))
 
 
 @pytest.mark.slow
-def test_the_whole_corpus_is_refused(tmp_path):
-    results, counts = _run(games.cases(), tmp_path)
+def test_the_whole_corpus_is_refused(guard, tmp_path):
+    results, counts = _run(guard, games.cases(), tmp_path)
     assert not _bad(results), f"{dict(counts)}\n" + "\n".join(_bad(results))
 
 
@@ -121,10 +148,10 @@ def _collect(strategy, n, seed_text):
 @pytest.mark.parametrize("name, strategy, n", [
     ("rule objects", rule_objects(), 60), ("positions", positions(), 40), ("numbers", numeric_calls(), 60),
     ("cards", card_calls(), 40)])
-def test_random_calls_give_a_result_or_one_line(tmp_path, name, strategy, n):
+def test_random_calls_give_a_result_or_one_line(guard, tmp_path, name, strategy, n):
     """Drawn at random, a call may be valid (accepted) or refused; never anything else."""
     # an accepted call does real work (a kernel's first compilation too): minutes on a loaded machine
-    results, counts = _run(_collect(strategy, n, name), tmp_path, timeout=300)
+    results, counts = _run(guard, _collect(strategy, n, name), tmp_path, timeout=300)
     assert not _bad(results, ("refused", "accepted")), "\n".join(_bad(results, ("refused", "accepted")))
 
 
@@ -190,16 +217,12 @@ CLI = [
 
 
 @pytest.mark.parametrize("argv", CLI, ids=lambda a: " ".join(a)[:60])
-def test_game_commands_refuse_in_one_line(argv, tmp_path):
-    import os
-    import subprocess
-    import sys
-
-    from fuzz.guard import ROOT
-
-    r = subprocess.run([sys.executable, "-m", "ricochet_math", *argv], capture_output=True, text=True, timeout=120,
-                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    lines = [line for line in r.stderr.splitlines() if line.strip()]
-    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-1500:]
+def test_game_commands_refuse_in_one_line(guard, argv, tmp_path):
+    # in the guard's worker (a crash or a hang fails this case), in a folder of its own that must stay empty
+    [r] = guard.run([f"cli({argv!r}, tmp / 'cwd')"], timeout=120, tmp=tmp_path)
+    assert r["outcome"] == "accepted", r
+    r = r["value"]
+    lines = [line for line in r["stderr"].splitlines() if line.strip()]
+    assert r["status"] == 2 and "Traceback" not in r["stderr"], r["stderr"][-1500:]
     assert len(lines) == 1 and lines[0].startswith("ricochet: error: "), lines
-    assert list(tmp_path.iterdir()) == [], "a refused command wrote files"
+    assert r["files"] == [], "a refused command wrote files"

@@ -19,6 +19,7 @@ BAD = {
     "home_rules": ["None", "'junk'", "5", "rm.ring.RingRules()"],
     "name": ["'no-such'", "5", "''"],
     "names": ["['no-such']", "[]", "'no-such'", "5", "[None]"],
+    "opens": ["['no-such']", "[]", "'no-such'", "5", "[5]"],   # None is an opening threshold: never open
     "path": ["tmp / 'a-file.txt'", "'/proc/x'", "5"],
 }
 
@@ -70,12 +71,13 @@ BASES = [
     (f"rm.home.game_positions({H}, 2, {{}})", "seed", ""),
     (f"rm.home.game_positions({H}, 2, 1, max_room={{}})", "count", ""),
     (f"rm.home.count_positions({H2}, {{}}, '2h 2d 9c 7s', 15)", "cards", ""),
-    (f"rm.home.count_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', {{}})", "count", ""),
-    (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', samples={{}})", "count", ""),
+    (f"rm.home.count_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', {{}})", "count0", ""),  # the solver's pots: >= 0
+    (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', samples={{}})", "count0", ""),  # 0: every stratum enumerated
     (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', seed={{}})", "seed", ""),
+    (f"rm.home.estimate_positions({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', exact_below={{}})", "count0", ""),
     (f"rm.home.knuth_tree({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', probes={{}})", "count", ""),
     (f"rm.home.deal_error({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', draws={{}})", "count", ""),
-    (f"rm.home.deal_error({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', exact_room={{}})", "count", ""),
+    (f"rm.home.deal_error({H2}, 'Kd 5h 8d 8s', '2h 2d 9c 7s', exact_room={{}})", "count0", ""),  # 0: pot-odds everywhere
     (f"rm.home.deal_error({H2}, {{}}, '2h 2d 9c 7s')", "cards", ""),
     (f"rm.home.shortcut_error({H2}, [{POS}], budget={{}})", "count", ""),
     (f"rm.home.shortcut_error({H2}, [{POS}], depths={{}})", "names", ""),
@@ -113,8 +115,8 @@ BASES = [
     ("rm.rococo.RococoRules(players={})", "count", ""),
     ("rm.rococo.RococoRules(ante={})", "count", ""),
     ("rm.rococo.RococoRules(max_bet={})", "count", ""),
-    ("rm.rococo.RococoRules(max_raises={})", "count", ""),
-    ("rm.rococo.RococoRules(carry_limit={})", "count", ""),
+    ("rm.rococo.RococoRules(max_raises={})", "count0", ""),  # 0: call or fold only
+    ("rm.rococo.RococoRules(carry_limit={})", "count0", ""),  # 0: every all-check game shown down
     ("rm.rococo.BettingPolicy(blind_rate={})", "fraction", ""),
     ("rm.rococo.BettingPolicy(blind_amount={})", "count", ""),
     ("rm.rococo.BettingPolicy(open={})", "name", ""),
@@ -126,7 +128,7 @@ BASES = [
     ("rm.rococo.keep_text({}, 3)", "cards", ""),
     ("rm.rococo.naive_keep({}, 100)", "cards", ""),
     ("rm.rococo.naive_keep('Kh Kd 7c 4s 2h', {})", "count", ""),
-    ("rm.rococo.strategy_table({})", "names", ""),
+    ("rm.rococo.strategy_table({})", "count", ""),  # numbers of opponents (one or a list)
     ("rm.rococo.play_pot({}, 1)", "names", ""),
     ("rm.rococo.play_pot(['standard', 'standard'], {})", "seed", ""),
     ("rm.rococo.play_pot(['standard', 'standard'], 1, rules={})", "rules", ""),
@@ -146,7 +148,7 @@ BASES = [
     ("rm.rococo.best_response({}, pots=100, seed=1)", "name", ""),
     ("rm.rococo.best_response('standard', players={}, pots=100, seed=1)", "count", ""),
     ("rm.rococo.best_response('standard', pots={}, seed=1)", "count", ""),
-    ("rm.rococo.best_response('standard', pots=100, seed=1, opens={})", "names", ""),
+    ("rm.rococo.best_response('standard', pots=100, seed=1, opens={})", "opens", ""),
     ("rm.rococo.best_response('standard', pots=100, seed=1, blind_rates={})", "names", ""),
     ("rm.rococo.removal_check(hands={}, deals=100)", "count", ""),
     ("rm.rococo.removal_check(hands=2, deals={})", "count", ""),
@@ -219,6 +221,9 @@ ISSUE = [
     "rm.load_rules('publisher' * 1000)",
     "rm.home.solve(rm.home.HomeRules(players=2), rm.home.Position(((12,), (0,)), 3, -5))",
     "rm.home.solve_exact(rm.home.HomeRules(players=2), rm.home.Position(((12,), (0,)), 3, -5))",
+    # a run whose length the arguments set is bounded up front: 7.9e9 pairs of extra cards to enumerate
+    "rm.home.count_positions(rm.home.HomeRules(players=2), '7s', 'Kd', 2)",
+    "rm.home.estimate_positions(rm.home.HomeRules(players=2), '7s', 'Kd', 2, exact_below=10**9)",
 ]
 
 

@@ -12,6 +12,7 @@ from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.solver import keys_of
 from ricochet_math.games.home.tree_size import (
+    MAX_ENUMERATED,
     bytes_per_position,
     count_positions,
     estimate_positions,
@@ -173,3 +174,22 @@ def test_sizes_and_errors():
         estimate_positions(RULES, "7s", "Kd", 2, samples=100)
     with pytest.raises(RicochetError, match="extra cards"):
         pair_positions(RULES, "7s", "Kd", 2, "Kd", "")
+
+
+def test_counts_too_large_to_enumerate_are_refused_before_any_work():
+    """A one-card deal leaves 7,853,852,401 pairs of extra cards (hours): refused at once, in one line naming
+    the hands and pointing to the estimate; two-card v three-card hands (1,901,574 pairs) are counted."""
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(RicochetError) as err:
+        count_positions(RULES, "7s", "Kd", 2)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("first, second: 7s v Kd leave 7,853,852,401 pairs")
+    assert "estimate_positions" in msg and f"{MAX_ENUMERATED:,}" in msg
+    with pytest.raises(RicochetError, match=r"first, second: .* 27,950,621 pairs"):
+        count_positions(RULES, "2c 3c 4c", "Kc", 4)  # room 6: just over the limit
+    with pytest.raises(RicochetError, match=r"^exact_below: 1,000,000,000 enumerates 861,944,401 pairs"):
+        estimate_positions(RULES, "7s", "Kd", 2, samples=20_000, exact_below=10**9)
+    assert time.perf_counter() - t0 < 1.0
+    assert MAX_ENUMERATED == 10_000_000

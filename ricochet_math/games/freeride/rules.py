@@ -40,15 +40,24 @@ import numpy as np
 from ricochet_math.errors import RuleError
 from ricochet_math.game_rules import GameRules
 
-__all__ = ["FreeRideRules", "OPENINGS", "ODD_CHIPS", "MAX_SEATS", "HAND", "PLAYS", "rules_vector", "RuleSlot"]
+__all__ = ["FreeRideRules", "OPENINGS", "ODD_CHIPS", "MAX_SEATS", "MAX_CHIPS", "MAX_ROUNDS", "HAND", "PLAYS", "rules_vector", "RuleSlot"]
 
 OPENINGS = ("card", "hand", "rotate")
 ODD_CHIPS = ("first", "carry")
 #: the most seats: the seed's 1-6 players (6 x 5 cards dealt, 22 left for refills)
 MAX_SEATS = 6
+#: the most chips a start, a fold or a showdown may be (the kernels keep chips in int64; a million is far
+#: beyond any table and keeps six seats' sums exact)
+MAX_CHIPS = 10**6
+#: the most rounds a game may be capped at (a game's length is the kernels' loop bound)
+MAX_ROUNDS = 10**6
 #: cards in a hand, and cards each player plays in a round (the fifth face down)
 HAND = 5
 PLAYS = 5
+
+
+def _whole_in(v, low: int, high: int) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, np.integer)) and low <= v <= high
 
 
 @dataclass(frozen=True)
@@ -56,8 +65,10 @@ class FreeRideRules(GameRules):
     """Options of a Free Ride Poker game (chips are whole numbers; defaults: the seed and our readings).
 
     ``fold_costs[k]``: chips a fold costs with ``k`` cards face up (0..4; the seed's 1, 2, 3, 5 for 1..4
-    cards; index 0 is used only by the ``hand`` and ``rotate`` openings).  ``showdown_loss``: what each
-    showdown loser pays (10).
+    cards; index 0 is used only by the ``hand`` and ``rotate`` openings), each 0 to ``MAX_CHIPS``.
+    ``showdown_loss``: what each showdown loser pays (10), 1 to ``MAX_CHIPS`` (at 0 a showdown moves no chip
+    and a game could only end at ``max_rounds``).  ``start_chips``: 1 to ``MAX_CHIPS``; ``min_seats``: 1 to
+    ``MAX_SEATS``; ``max_rounds``: 1 to ``MAX_ROUNDS``.
     """
 
     GAME = "Free Ride Poker"
@@ -77,17 +88,19 @@ class FreeRideRules(GameRules):
             raise RuleError(f"unknown opening {self.opening!r}; choose one of {', '.join(OPENINGS)}")
         if self.odd_chips not in ODD_CHIPS:
             raise RuleError(f"unknown odd_chips {self.odd_chips!r}; choose one of {', '.join(ODD_CHIPS)}")
-        costs = tuple(self.fold_costs)
-        if len(costs) != 5 or any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0
-                                  for c in costs):
-            raise RuleError(f"fold_costs must be five whole numbers >= 0 (0..4 cards face up), got {self.fold_costs!r}")
+        try:
+            costs = () if isinstance(self.fold_costs, (str, bytes)) else tuple(self.fold_costs)
+        except TypeError:  # not a sequence: refused below
+            costs = ()
+        if len(costs) != 5 or any(not _whole_in(c, 0, MAX_CHIPS) for c in costs):
+            raise RuleError(f"fold_costs must be five whole numbers from 0 to {MAX_CHIPS:,} (0..4 cards face up), "
+                            f"got {self.fold_costs!r:.60}")
         object.__setattr__(self, "fold_costs", tuple(int(c) for c in costs))
-        for name, low in (("start_chips", 1), ("showdown_loss", 0), ("min_seats", 1), ("max_rounds", 1)):
+        for name, low, high in (("start_chips", 1, MAX_CHIPS), ("showdown_loss", 1, MAX_CHIPS),
+                                ("min_seats", 1, MAX_SEATS), ("max_rounds", 1, MAX_ROUNDS)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
-                raise RuleError(f"{name} must be a whole number >= {low}, got {v!r}")
-        if self.min_seats > MAX_SEATS:
-            raise RuleError(f"min_seats must be at most {MAX_SEATS}, got {self.min_seats}")
+            if not _whole_in(v, low, high):
+                raise RuleError(f"{name} must be a whole number from {low:,} to {high:,}, got {v!r:.40}")
 
     def seats_for(self, players: int) -> int:
         """Seats at the table for ``players`` players: filled with computer players up to ``min_seats``."""

@@ -57,6 +57,10 @@ __all__ = ["TreeSize", "KnuthEstimate", "pair_positions", "count_positions", "es
 _Z95 = 1.959963984540054
 #: pots are kept as bits of a uint64
 _POT_BITS = 64
+#: the most pairs of extra-card sets one call enumerates: about 4 to 8 microseconds a pair (tree counted),
+#: so under a minute or two; two-card v three-card hands (1.9 million pairs) fit, one-card deals
+#: (about 7.9e9) do not and are for :func:`estimate_positions`
+MAX_ENUMERATED = 10_000_000
 
 
 def bytes_per_position(rules: HomeRules) -> int:
@@ -461,7 +465,9 @@ def pair_positions(rules: HomeRules, first, second, pot: int, extra_first, extra
 
 def count_positions(rules: HomeRules, first, second, pot: int, *, dead=(), tree: bool = True) -> TreeSize:
     """Every pair of extra-card sets enumerated: the exact number of positions (and tree nodes) below the
-    root, equal to ``ExactSolver.positions`` after ``values()`` at that root (small trees only)."""
+    root, equal to ``ExactSolver.positions`` after ``values()`` at that root (small trees only: at most
+    :data:`MAX_ENUMERATED` pairs, counted before any work; larger ones are refused, see
+    :func:`estimate_positions`)."""
     return estimate_positions(rules, first, second, pot, dead=dead, samples=0, exact_below=None, tree=tree)
 
 
@@ -473,7 +479,8 @@ def estimate_positions(rules: HomeRules, first, second, pot: int = 2, *, dead=()
     pairs are enumerated (``None``: all of them, the exact count), the others sampled, ``pilot`` pairs a
     stratum for the allocation and ``samples`` pairs in all for the estimate (seeded: the same digits for
     the same arguments; every sampled stratum gets at least ``floor`` of them, so that a stratum the pilot saw
-    as empty still has an honest variance).  ``tree``: count the unmemoised tree's nodes too (slower)."""
+    as empty still has an honest variance).  ``tree``: count the unmemoised tree's nodes too (slower).
+    The enumerated strata hold at most :data:`MAX_ENUMERATED` pairs in all (checked before any work)."""
     check_whole(samples, "samples", low=0, high=10**8)
     check_whole(pilot, "pilot", low=2, high=10**7)
     check_whole(floor, "floor", low=1, high=10**7)
@@ -488,6 +495,15 @@ def estimate_positions(rules: HomeRules, first, second, pot: int = 2, *, dead=()
     rows = []
     small = [(i, j, n) for i, j, n in strata if exact_below is None or n <= exact_below]
     large = [(i, j, n) for i, j, n in strata if not (exact_below is None or n <= exact_below)]
+    enumerated = sum(n for _, _, n in small)
+    if enumerated > MAX_ENUMERATED:
+        # a count of pairs is the run's length: refuse a run of hours before it starts
+        hands = f"{format_cards(a)} v {format_cards(b)}"
+        if exact_below is None:
+            raise RicochetError(f"first, second: {hands} leave {enumerated:,} pairs of extra cards, more than the "
+                                f"{MAX_ENUMERATED:,} count_positions enumerates; use estimate_positions")
+        raise RicochetError(f"exact_below: {exact_below:,} enumerates {enumerated:,} pairs of extra cards for "
+                            f"{hands}, more than {MAX_ENUMERATED:,}; give a smaller exact_below")
     for i, j, n in small:
         c, q = _enumerate_stratum(ma, mb, pot, unseen, n_u, i, j, limit, live, tie, tree)
         rows.append({"i": i, "j": j, "pairs": n, "sampled": 0, "positions": float(c), "positions_var": 0.0,

@@ -197,7 +197,8 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
     if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")):
         raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
-    strategies = strategies or ["greedy-fast"] * rules.players
+    # only None takes the default: an empty list is no strategy for any seat
+    strategies = ["greedy-fast"] * rules.players if strategies is None else list(strategies)
     if deck is None:
         deck, dealt = deal_game(seed)
         draws = dealt if draws is None else draws

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_finite, check_instance, check_seed, check_whole
 from ricochet_math.errors import StrategyError
-from ricochet_math.solvers.batches import run_batches
+from ricochet_math.solvers.batches import MAX_BATCH, MAX_GAMES, MAX_WORKERS, run_batches
 from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.stats import Estimate, mean_ci
 from ricochet_math.games.rococo.betting import BettingPolicy, policy
@@ -121,7 +121,12 @@ def simulate(rules: RococoRules | None = None, strategies=("standard", "standard
     rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=len(ps))
     if rules.players != len(ps):
         rules = replace(rules, players=len(ps))
-    pots = check_whole(pots, "pots")
+    pots = check_whole(pots, "pots", high=MAX_GAMES)
+    # run_batches checks these too, but only after batch_player has loaded the draw solutions (seconds)
+    seed = check_seed(seed)
+    check_whole(batch_size, "batch_size", high=MAX_BATCH)
+    if workers is not None:
+        check_whole(workers, "workers", high=MAX_WORKERS)
     run = run_batches(batch_player(rules, ps), pots, seed, batch_size=batch_size, workers=workers, executor=executor,
                       progress=progress, unit="pots")
     return RococoResult(rules, ps, pots, run.seed, run.batch_size, run.run_time, run.sums)

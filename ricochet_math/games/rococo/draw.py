@@ -74,7 +74,11 @@ def keep_cards(hand, keep: int) -> np.ndarray:
 
 
 def keep_text(hand, keep: int) -> str:
-    """Readable keep: ``"keep Ks Kd, draw 3"``; ``"stand pat"`` for all five."""
+    """Readable keep: ``"keep Ks Kd, draw 3"``; ``"stand pat"`` for all five.  ``keep``: one of
+    :data:`KEEPS` (a position mask keeping 2 to 5 of the sorted cards: at most 3 are exchanged)."""
+    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or int(keep) not in KEEPS:
+        raise CardError(f"keep must be a position mask over the five sorted cards keeping 2 to 5 of them (one of "
+                        f"KEEPS), got {keep!r:.40}")
     if keep == 31:
         return "stand pat"
     kept = keep_cards(hand, keep)[::-1]
@@ -345,11 +349,12 @@ def _enumerate_keeps(cards, unseen, hist):
 def sorted_hand(hand) -> np.ndarray:
     if isinstance(hand, str):
         hand = parse_cards(hand, count=5, where="hand")
-    cards = np.sort(np.asarray(hand, dtype=np.int64))
-    if cards.shape != (5,) or len(set(cards.tolist())) != 5 or cards.min() < 0 or cards.max() > 51:
-        from ricochet_math.errors import CardError
-
-        raise CardError(f"a Rococo hand is five distinct cards, got {hand!r}")
+    try:
+        cards = np.sort(np.asarray(hand, dtype=np.int64))
+    except (TypeError, ValueError, OverflowError):  # nested lists, text in a list, huge integers
+        cards = None
+    if cards is None or cards.shape != (5,) or len(set(cards.tolist())) != 5 or cards.min() < 0 or cards.max() > 51:
+        raise CardError(f"a Rococo hand is five distinct cards, got {hand!r:.80}")
     return cards
 
 

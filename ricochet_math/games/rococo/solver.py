@@ -161,12 +161,20 @@ def _cache_path(opponents: int) -> Path:
     return cache_dir() / f"rococo-draws-{opponents}-{h.hexdigest()[:16]}.npz"
 
 
-@lru_cache(maxsize=MAX_OPPONENTS)
 def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
     """The draw fixed point against ``opponents`` (1..5) opponents: from the disk cache
     (``$RICOCHET_CACHE_DIR`` or ``~/.cache/ricochet_math``) when there, else solved (seconds to a
-    minute under load) and stored; a damaged cache file is noted and recomputed."""
+    minute under load) and stored; a damaged cache file is noted and recomputed.  Kept in memory too
+    (``solve_draws.cache_clear()`` forgets it)."""
+    # checked before the memo: a list is unhashable and True would hit the entry for 1
     opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
+    if not isinstance(cache, bool):
+        raise RicochetError(f"cache must be True or False, got {cache!r:.40}")
+    return _solve_draws(opponents, cache)
+
+
+@lru_cache(maxsize=MAX_OPPONENTS)
+def _solve_draws(opponents: int, cache: bool) -> DrawSolution:
     path = _cache_path(opponents)
     if cache and path.exists():
         try:
@@ -196,6 +204,7 @@ def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
 
 
 _ITER_COLUMNS = ("step", "hands_changed", "q_change", "mean_share")
+solve_draws.cache_clear = _solve_draws.cache_clear  # type: ignore[attr-defined]
 
 
 def check_solution(sol: DrawSolution) -> str | None:

@@ -17,7 +17,7 @@ import pandas as pd
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_whole
 from ricochet_math.errors import CardError
-from ricochet_math.evaluator.evaluation import NUM_VALUES
+from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
 from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, five_card_hands, keep_text, sorted_hand, suit_classes
@@ -39,10 +39,19 @@ def _category(value: int) -> int:
 
 
 def naive_keep(cards, value: int) -> int:
-    """The naive rule's keep (a position mask over the sorted ``cards``) for a dealt hand of ``value``."""
+    """The naive rule's keep (a position mask over the sorted ``cards``) for a dealt hand of ``value`` (the
+    hand's own value 0..7461; another value is refused)."""
     cards = sorted_hand(cards)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < NUM_VALUES:
-        raise CardError(f"value must be a hand value 0..{NUM_VALUES - 1}, got {value!r}")
+        raise CardError(f"value must be a hand value 0..{NUM_VALUES - 1}, got {value!r:.40}")
+    own = int(eval5(*cards.tolist()))
+    if value != own:  # the rule reads the category from the value: another hand's would keep nonsense
+        raise CardError(f"value: {format_cards(cards[::-1])} has value {own}, got {value}")
+    return _naive_mask(cards, int(value))
+
+
+def _naive_mask(cards: np.ndarray, value: int) -> int:
+    """:func:`naive_keep` on checked input (sorted cards and their own value)."""
     cat = CATEGORY_NAMES[_category(value)]
     ranks = (cards >> 2).tolist()
     count = Counter(ranks)
@@ -179,7 +188,7 @@ def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
     reps = classes.representative
     rep_cards = hands[reps].astype(np.int64)
     rep_values = values[reps]
-    naive = np.array([naive_keep(c, v) for c, v in zip(rep_cards, rep_values)])
+    naive = np.array([_naive_mask(np.sort(c), int(v)) for c, v in zip(rep_cards, rep_values)])
     naive_pos = np.array([KEEPS.index(int(m)) for m in naive])
     cls = pd.DataFrame({
         "class": np.arange(len(reps)),
