@@ -39,21 +39,19 @@ import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+# Only light modules here: building the parser (``ricochet --help``, a usage error) must not load numba,
+# pandas or scipy (issue 26; tests/cli/test_cli_startup.py).  The handlers import the library.
 from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
-from ricochet_math.storage import check_writable_file, check_writable_folder
-from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.evaluator.evaluation import hand_value
-from ricochet_math.evaluator.names import category_name, describe
-from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
-from ricochet_math.reports.columns import text_formats
-from ricochet_math.reports.tables import INTERVAL_NOTE, Text, has_interval, text_table
-from ricochet_math.rules.ruleset import RuleSet, load_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ricochet_math.rules.ruleset import RuleSet
 
 __all__ = [
     "Subcommand",
@@ -213,6 +211,8 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
 def writable_file(text: str) -> str:
     """An output file path that can be written (:func:`~ricochet_math.storage.check_writable_file`),
     checked when the command line is parsed, so a bad path costs a line, not the work before the write."""
+    from ricochet_math.storage import check_writable_file  # only when the option is given (it loads numpy)
+
     try:
         check_writable_file(text)
     except RicochetError as exc:
@@ -223,6 +223,8 @@ def writable_file(text: str) -> str:
 def writable_folder(text: str) -> str:
     """An output folder that can be created or written (:func:`~ricochet_math.storage.check_writable_folder`),
     checked when the command line is parsed."""
+    from ricochet_math.storage import check_writable_folder  # only when the option is given (it loads numpy)
+
     try:
         check_writable_folder(text)
     except RicochetError as exc:
@@ -260,6 +262,8 @@ def print_wrapped(text: str, file=None) -> None:
 
 def load_rules_option(args: argparse.Namespace) -> RuleSet:
     """The :class:`~ricochet_math.rules.ruleset.RuleSet` named by ``--rules`` (default publisher)."""
+    from ricochet_math.rules.ruleset import load_rules
+
     return load_rules(getattr(args, "rules", None))
 
 
@@ -274,6 +278,9 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
     ``wide``; a footnote explains ``±`` where one is shown.  CSV and JSON write
     the frame as it is, at full precision.
     """
+    from ricochet_math.reports.columns import text_formats
+    from ricochet_math.reports.tables import INTERVAL_NOTE, has_interval, text_table
+
     out = sys.stdout if file is None else file
     if fmt == "table":
         # the one column schema reads every column; a command's own formats refine a few of them
@@ -416,6 +423,11 @@ def _rules_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_rules_arguments,
 )
 def _rules(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+    from ricochet_math.rules.ruleset import load_rules
+
     if args.list:
         frame = pd.DataFrame(
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
@@ -450,6 +462,13 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_hands_arguments,
 )
 def _hands(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ricochet_math.evaluator.cards import format_cards, parse_cards
+    from ricochet_math.evaluator.evaluation import hand_value
+    from ricochet_math.evaluator.names import category_name, describe
+    from ricochet_math.reports.tables import Text
+
     rows = []
     for i, text in enumerate(args.hands, start=1):
         cards = parse_cards(text, count=(5, 6, 7), where=f"hand {i}")
