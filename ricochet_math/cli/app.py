@@ -69,6 +69,10 @@ __all__ = [
     "seed_argument",
     "writable_file",
     "writable_folder",
+    "whole",
+    "number",
+    "range_text",
+    "RangeHelpFormatter",
     "FORMATS",
     "TABLE_WIDTH",
 ]
@@ -159,6 +163,7 @@ def whole(low: int, high: int) -> Callable[[str], int]:
         return value
 
     parse.__name__ = "whole number"
+    parse.low, parse.high, parse.above = low, high, False  # read by the help (RangeHelpFormatter)
     return parse
 
 
@@ -176,7 +181,41 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
         return value
 
     parse.__name__ = "number"
+    parse.low, parse.high, parse.above = low, high, above  # read by the help (RangeHelpFormatter)
     return parse
+
+
+def _figure(x: float) -> str:
+    """A bound as the help writes it: 1,000,000 for a whole one, 0.5 otherwise."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def range_text(parse: Callable[[str], object]) -> str | None:
+    """What the help says of a :func:`whole` or :func:`number` option's range ("from 1 to 7", "above 0, up
+    to 100"); None for any other ``type``."""
+    if not hasattr(parse, "low"):
+        return None
+    low, high = _figure(parse.low), _figure(parse.high)
+    return f"above {low}, up to {high}" if parse.above else f"from {low} to {high}"
+
+
+class RangeHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every parser's help: descriptions and epilogs as written (the examples keep their lines), option help
+    wrapped to the terminal, and each :func:`whole` or :func:`number` option's range appended as "(from A to
+    B)", or inside a closing "(default ...)", unless its help states it already ("players 1..7"): declared
+    once, in the ``type``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        stated = range_text(action.type)
+        if text is None or stated is None or text == argparse.SUPPRESS:
+            return text
+        if stated in text or f"{_figure(action.type.low)}..{_figure(action.type.high)}" in text:
+            return text
+        last = text.rfind("(")
+        if text.endswith(")") and text.startswith("(default", last) and ")" not in text[last:-1]:
+            return f"{text[:-1]}; {stated})"
+        return f"{text} ({stated})"
 
 
 def add_workers_option(parser: argparse.ArgumentParser) -> None:
@@ -237,7 +276,7 @@ def add_action(subs, name: str, help: str, example: str, description: str | None
     ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
     options (tests/cli/test_cli_help.py parses every one)."""
     return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
-                           epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog=f"example:\n  {example}", formatter_class=RangeHelpFormatter)
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
@@ -301,7 +340,11 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
 # --------------------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
-    """Usage errors as one line, like every other user error."""
+    """Usage errors as one line, like every other user error; the help shows each numeric option's range."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", RangeHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # noqa: D401 - argparse API
         raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
@@ -327,9 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in sorted(commands):
         cmd = commands[name]
         sub = subs.add_parser(
-            name, help=cmd.help, description=cmd.help,
+            name, help=cmd.help, description=textwrap.fill(cmd.help, 79),  # raw: wrapped here for a terminal
             epilog=f"example:\n  {cmd.example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=RangeHelpFormatter,
         )
         cmd.arguments(sub)
         sub.set_defaults(_run=cmd.run)
