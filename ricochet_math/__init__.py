@@ -14,7 +14,8 @@ The names are declared once, in the stub ``__init__.pyi`` beside this file, and
 each is imported on first use (``lazy_loader``): ``import ricochet_math`` loads
 neither numba nor pandas, so ``ricochet --help`` starts in a fraction of a second,
 while ``rm.simulate``, ``from ricochet_math import simulate``, ``dir(rm)`` and tab
-completion see every name as before.
+completion see every name as before; the package's parts (``rm.games``, ``rm.solvers``)
+load on first use too.
 """
 from __future__ import annotations
 
@@ -35,10 +36,11 @@ def _public_names() -> list[str]:
                 if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"])
 
 
-__getattr__, _, _ = lazy_loader.attach_stub(__name__, __file__)
+__getattr__, _lazy_dir, _ = lazy_loader.attach_stub(__name__, __file__)
 __all__ = _public_names()
 
 
 def __dir__() -> list[str]:
-    """Every public name, loaded or not, and whatever the module holds already (tab completion)."""
-    return sorted({*globals(), *__all__})
+    """Every public name and part of the package, loaded or not, and whatever the module holds already (tab
+    completion)."""
+    return sorted({*globals(), *_lazy_dir()})

@@ -5,6 +5,8 @@ each ``from .module import name`` below says where ``rm.name`` is loaded from on
 ``__all__`` is the list of public names in its order (section by section, up the layers of
 ``docs/architecture.md``; ``tests/test_api.py`` checks the two agree).  Type checkers and editors read the
 same lines, so they see every name with its real type although nothing is imported until it is used.
+The package's parts (``rm.games``, ``rm.solvers``, ...) load on first use too, as the last line says;
+they are not public names (not in ``__all__``): code names the module it imports from.
 """
 from ._version import __version__
 from .errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError
@@ -37,6 +39,8 @@ from .reports.published import best_response, published_figures
 from .reports.build import build_report
 from .reports.reading_search import search_readings
 from .games import freeride, home, ring, rococo
+from . import arguments, design, engine, errors, evaluator, game_rules, games, random_streams, reports, rules
+from . import solvers, storage, strategies
 
 __all__ = [
     "__version__",

@@ -331,13 +331,15 @@ def test_import_loads_no_layer_until_a_name_is_used():
             "'ricochet_math.solvers', 'ricochet_math.games.home') if m in sys.modules)\n"
             "print(heavy(), 'ricochet_math.environment' in sys.modules)\n"
             "from ricochet_math import simulate\n"
-            "print(simulate.__module__, 'ricochet_math.games.home' in sys.modules, rm.home.__name__)\n")
+            "print(simulate.__module__, 'ricochet_math.games.home' in sys.modules, rm.home.__name__)\n"
+            "print(rm.games.rococo.engine.__name__, rm.solvers.__name__)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                           cwd=ROOT.parent)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.splitlines() == ["[] True", "ricochet_math.solvers.montecarlo False ricochet_math.games.home"]
+    assert done.stdout.splitlines() == ["[] True", "ricochet_math.solvers.montecarlo False ricochet_math.games.home",
+                                        "ricochet_math.games.rococo.engine ricochet_math.solvers"]
 
 
 def test_dir_lists_every_public_name_loaded_or_not():
     assert set(rm.__all__) <= set(dir(rm))
-    assert {"environment", "__version__"} <= set(dir(rm))
+    assert {"environment", "__version__", "games", "solvers", "reports"} <= set(dir(rm))
