@@ -188,10 +188,11 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 # ------------------------------------------------------------------ the public names
 def _facade_imports() -> list[tuple[str, list[str]]]:
-    """``(module, names)`` of each ``from ricochet_math... import`` in ``ricochet_math/__init__.py``, in order."""
-    tree = ast.parse((ROOT / "__init__.py").read_text(encoding="utf-8"))
-    return [(n.module, [a.asname or a.name for a in n.names]) for n in tree.body
-            if isinstance(n, ast.ImportFrom) and n.module.startswith(PACKAGE)]
+    """``(module, names)`` of each ``from .module import`` in ``ricochet_math/__init__.pyi``, in order: the stub
+    that declares the façade's names, which ``__init__.py`` loads from there on first use (lazy_loader)."""
+    tree = ast.parse((ROOT / "__init__.pyi").read_text(encoding="utf-8"))
+    return [(f"{PACKAGE}.{n.module}", [a.asname or a.name for a in n.names]) for n in tree.body
+            if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
 
 
 def test_every_public_name_exists():
@@ -316,3 +317,29 @@ def test_each_game_keeps_the_contract(game):
     # build_report(out_dir, ...) -> the casino report's ReportResult
     assert list(inspect.signature(ns.build_report).parameters)[0] == "out_dir"
     assert _hints(ns.build_report)["return"] is ReportResult
+
+
+# ------------------------------------------------------------------ the façade loads each name on first use (issue 26)
+def test_import_loads_no_layer_until_a_name_is_used():
+    """``import ricochet_math`` loads the environment check and the version only; the first use of a name
+    loads its module (and what that needs), as a plain import would have."""
+    import subprocess
+    import sys
+
+    code = ("import sys, ricochet_math as rm\n"
+            "heavy = lambda: sorted(m for m in ('numba', 'numpy', 'pandas', 'scipy', 'matplotlib', "
+            "'ricochet_math.solvers', 'ricochet_math.games.home') if m in sys.modules)\n"
+            "print(heavy(), 'ricochet_math.environment' in sys.modules)\n"
+            "from ricochet_math import simulate\n"
+            "print(simulate.__module__, 'ricochet_math.games.home' in sys.modules, rm.home.__name__)\n"
+            "print(rm.games.rococo.engine.__name__, rm.solvers.__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["[] True", "ricochet_math.solvers.montecarlo False ricochet_math.games.home",
+                                        "ricochet_math.games.rococo.engine ricochet_math.solvers"]
+
+
+def test_dir_lists_every_public_name_loaded_or_not():
+    assert set(rm.__all__) <= set(dir(rm))
+    assert {"environment", "__version__", "games", "solvers", "reports"} <= set(dir(rm))

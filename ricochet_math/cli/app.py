@@ -39,21 +39,19 @@ import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+# Only light modules here: building the parser (``ricochet --help``, a usage error) must not load numba,
+# pandas or scipy (issue 26; tests/cli/test_cli_startup.py).  The handlers import the library.
 from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
-from ricochet_math.storage import check_writable_file, check_writable_folder
-from ricochet_math.evaluator.cards import format_cards, parse_cards
-from ricochet_math.evaluator.evaluation import hand_value
-from ricochet_math.evaluator.names import category_name, describe
-from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
-from ricochet_math.reports.columns import text_formats
-from ricochet_math.reports.tables import INTERVAL_NOTE, Text, has_interval, text_table
-from ricochet_math.rules.ruleset import RuleSet, load_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ricochet_math.rules.ruleset import RuleSet
 
 __all__ = [
     "Subcommand",
@@ -71,6 +69,10 @@ __all__ = [
     "seed_argument",
     "writable_file",
     "writable_folder",
+    "whole",
+    "number",
+    "range_text",
+    "RangeHelpFormatter",
     "FORMATS",
     "TABLE_WIDTH",
 ]
@@ -161,6 +163,7 @@ def whole(low: int, high: int) -> Callable[[str], int]:
         return value
 
     parse.__name__ = "whole number"
+    parse.low, parse.high, parse.above = low, high, False  # read by the help (RangeHelpFormatter)
     return parse
 
 
@@ -178,7 +181,41 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
         return value
 
     parse.__name__ = "number"
+    parse.low, parse.high, parse.above = low, high, above  # read by the help (RangeHelpFormatter)
     return parse
+
+
+def _figure(x: float) -> str:
+    """A bound as the help writes it: 1,000,000 for a whole one, 0.5 otherwise."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def range_text(parse: Callable[[str], object]) -> str | None:
+    """What the help says of a :func:`whole` or :func:`number` option's range ("from 1 to 7", "above 0, up
+    to 100"); None for any other ``type``."""
+    if not hasattr(parse, "low"):
+        return None
+    low, high = _figure(parse.low), _figure(parse.high)
+    return f"above {low}, up to {high}" if parse.above else f"from {low} to {high}"
+
+
+class RangeHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every parser's help: descriptions and epilogs as written (the examples keep their lines), option help
+    wrapped to the terminal, and each :func:`whole` or :func:`number` option's range appended as "(from A to
+    B)", or inside a closing "(default ...)", unless its help states it already ("players 1..7"): declared
+    once, in the ``type``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        stated = range_text(action.type)
+        if text is None or stated is None or text == argparse.SUPPRESS:
+            return text
+        if stated in text or f"{_figure(action.type.low)}..{_figure(action.type.high)}" in text:
+            return text
+        last = text.rfind("(")
+        if text.endswith(")") and text.startswith("(default", last) and ")" not in text[last:-1]:
+            return f"{text[:-1]}; {stated})"
+        return f"{text} ({stated})"
 
 
 def add_workers_option(parser: argparse.ArgumentParser) -> None:
@@ -213,6 +250,8 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
 def writable_file(text: str) -> str:
     """An output file path that can be written (:func:`~ricochet_math.storage.check_writable_file`),
     checked when the command line is parsed, so a bad path costs a line, not the work before the write."""
+    from ricochet_math.storage import check_writable_file  # only when the option is given (it loads numpy)
+
     try:
         check_writable_file(text)
     except RicochetError as exc:
@@ -223,6 +262,8 @@ def writable_file(text: str) -> str:
 def writable_folder(text: str) -> str:
     """An output folder that can be created or written (:func:`~ricochet_math.storage.check_writable_folder`),
     checked when the command line is parsed."""
+    from ricochet_math.storage import check_writable_folder  # only when the option is given (it loads numpy)
+
     try:
         check_writable_folder(text)
     except RicochetError as exc:
@@ -235,7 +276,7 @@ def add_action(subs, name: str, help: str, example: str, description: str | None
     ``description`` (default: the help) wrapped for the terminal, and its ``example`` shown after the
     options (tests/cli/test_cli_help.py parses every one)."""
     return subs.add_parser(name, help=help, description=textwrap.fill(description or help, 79),
-                           epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog=f"example:\n  {example}", formatter_class=RangeHelpFormatter)
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
@@ -260,6 +301,8 @@ def print_wrapped(text: str, file=None) -> None:
 
 def load_rules_option(args: argparse.Namespace) -> RuleSet:
     """The :class:`~ricochet_math.rules.ruleset.RuleSet` named by ``--rules`` (default publisher)."""
+    from ricochet_math.rules.ruleset import load_rules
+
     return load_rules(getattr(args, "rules", None))
 
 
@@ -274,6 +317,9 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
     ``wide``; a footnote explains ``±`` where one is shown.  CSV and JSON write
     the frame as it is, at full precision.
     """
+    from ricochet_math.reports.columns import text_formats
+    from ricochet_math.reports.tables import INTERVAL_NOTE, has_interval, text_table
+
     out = sys.stdout if file is None else file
     if fmt == "table":
         # the one column schema reads every column; a command's own formats refine a few of them
@@ -294,7 +340,11 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
 # --------------------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
-    """Usage errors as one line, like every other user error."""
+    """Usage errors as one line, like every other user error; the help shows each numeric option's range."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", RangeHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # noqa: D401 - argparse API
         raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
@@ -320,9 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in sorted(commands):
         cmd = commands[name]
         sub = subs.add_parser(
-            name, help=cmd.help, description=cmd.help,
+            name, help=cmd.help, description=textwrap.fill(cmd.help, 79),  # raw: wrapped here for a terminal
             epilog=f"example:\n  {cmd.example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=RangeHelpFormatter,
         )
         cmd.arguments(sub)
         sub.set_defaults(_run=cmd.run)
@@ -416,6 +466,11 @@ def _rules_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_rules_arguments,
 )
 def _rules(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ricochet_math.rules.files import paytables_dir, shipped_rule_sets
+    from ricochet_math.rules.ruleset import load_rules
+
     if args.list:
         frame = pd.DataFrame(
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
@@ -450,6 +505,13 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_hands_arguments,
 )
 def _hands(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ricochet_math.evaluator.cards import format_cards, parse_cards
+    from ricochet_math.evaluator.evaluation import hand_value
+    from ricochet_math.evaluator.names import category_name, describe
+    from ricochet_math.reports.tables import Text
+
     rows = []
     for i, text in enumerate(args.hands, start=1):
         cards = parse_cards(text, count=(5, 6, 7), where=f"hand {i}")

@@ -10,23 +10,32 @@ from ricochet_math.cli.app import (
     print_wrapped, subcommand, writable_file,
 )
 from ricochet_math.cli.sidebets import grid_options
-from ricochet_math.design.kickout import DEFAULT_GRID
-from ricochet_math.design.rule_set import DEFAULT_OTHERS, design_rule_set
-from ricochet_math.engine.deal import parse_players
-from ricochet_math.reports.tables import Percent, Text, Whole
-from ricochet_math.storage import atomic_write_text
 
-_FORMATS = {
-    "threshold": Text(), "was": Text(), "reading": Text(),
-    "search_rtp": Percent(3, interval=False, title="search RTP %"),
-    "search_half_width": Percent(3, interval=False, title="search ±"),
-    "rtp": Percent(3, title="confirmed RTP %"), "rounds": Whole(), "seed": Text(), "method": Text(wrap=30),
-    "predicted": Percent(3, interval=False, title="linear %"), "resolved": Percent(3, interval=False, title="re-solved %"),
-    "difference": Percent(3, interval=False, title="error (points)"),
-    "difference_plain": Percent(3, interval=False, title="paired error"),
-    "half_width": Percent(3, interval=False, title="bound ±"), "resolve": Whole(), "exact": Text(),
-    "in_band": Text(),
-}
+# The library loads in the handler: building the parser stays light (issue 26).  The two defaults the help
+# shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS), copied here because
+# importing them loads numba; tests/cli/test_cli_startup.py checks the copies agree.
+DEFAULT_GRID = (
+    "99", "TT", "JJ", "QQ", "KK", "KKQ", "AA", "AAQ", "33xx", "66xx", "TTxx", "QQxx", "AAxx",
+    "222", "777", "QQQ", "AAA", "A2345", "TJQKA", "flush",
+)
+DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timid", "perfect-vs-pot-odds-final")
+
+
+def _formats() -> dict:
+    """How the design tables read each column."""
+    from ricochet_math.reports.tables import Percent, Text, Whole
+
+    return {
+        "threshold": Text(), "was": Text(), "reading": Text(),
+        "search_rtp": Percent(3, interval=False, title="search RTP %"),
+        "search_half_width": Percent(3, interval=False, title="search ±"),
+        "rtp": Percent(3, title="confirmed RTP %"), "rounds": Whole(), "seed": Text(), "method": Text(wrap=30),
+        "predicted": Percent(3, interval=False, title="linear %"), "resolved": Percent(3, interval=False, title="re-solved %"),
+        "difference": Percent(3, interval=False, title="error (points)"),
+        "difference_plain": Percent(3, interval=False, title="paired error"),
+        "half_width": Percent(3, interval=False, title="bound ±"), "resolve": Whole(), "exact": Text(),
+        "in_band": Text(),
+    }
 
 
 def _percent_or_fraction(text: str) -> float:
@@ -89,6 +98,10 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_design_arguments,
 )
 def _design(args: argparse.Namespace) -> int:
+    from ricochet_math.design.rule_set import design_rule_set
+    from ricochet_math.engine.deal import parse_players
+    from ricochet_math.storage import atomic_write_text
+
     rules = load_rules_option(args)
     free, step, bounds = grid_options(args, rules.bonus)
     others = [o.strip() for o in args.others.split(",") if o.strip()]
@@ -105,13 +118,14 @@ def _design(args: argparse.Namespace) -> int:
         print("RTP per initial bet by player count (confirmation on fresh seeds):")
     # the table format keeps to the terminal: the seeds and the method text are in csv / json and the record
     table = result.table if args.format != "table" else result.table.drop(columns=["seed", "method"])
-    print_frame(table, args.format, formats=_FORMATS, wide=args.wide)
+    formats = _formats()
+    print_frame(table, args.format, formats=formats, wide=args.wide)
     if args.format == "table" and len(result.others):
         print("\nThe same design under other player models:")
-        print_frame(result.others.drop(columns=["method"]), args.format, formats=_FORMATS, keys=2, wide=args.wide)
+        print_frame(result.others.drop(columns=["method"]), args.format, formats=formats, keys=2, wide=args.wide)
     if args.format == "table" and len(result.shortcut):
         print("\nThe linear shortcut (pays proposed with the old decisions) against the re-solved figure:")
-        print_frame(result.shortcut, args.format, formats=_FORMATS, keys=2, wide=args.wide)
+        print_frame(result.shortcut, args.format, formats=formats, keys=2, wide=args.wide)
     if args.csv:
         atomic_write_text(args.csv, result.table.to_csv(index=False), "design table")
         print(f"wrote {args.csv}", file=sys.stderr)

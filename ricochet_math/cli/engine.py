@@ -7,24 +7,18 @@ through :mod:`ricochet_math.solvers.montecarlo`.
 from __future__ import annotations
 
 import json
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_file,
 )
-from ricochet_math.engine.deal import deal_deck, parse_players
-from ricochet_math.engine.records import format_history
-from ricochet_math.engine.round import play_round
-from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Number, Percent, Text, Whole
-from ricochet_math.solvers.exact_row import EXACT_READINGS, exact_rtp_row
-from ricochet_math.solvers.montecarlo import rtp_table, simulate, simulate_to_precision
-from ricochet_math.solvers.stats import Estimate
-from ricochet_math.strategies.registry import resolve_strategies
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# The library loads in the handlers: building the parser stays light (issue 26).
 
 DEFAULT_RTP_SEED = 2026
 
@@ -61,6 +55,12 @@ def _play_arguments(parser) -> None:
             example='ricochet play --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --strategy pair',
             arguments=_play_arguments)
 def _play(args) -> int:
+    from ricochet_math.engine.deal import deal_deck
+    from ricochet_math.engine.records import format_history
+    from ricochet_math.engine.round import play_round
+    from ricochet_math.evaluator.cards import format_cards
+    from ricochet_math.random_streams import resolve_seed
+
     rules = load_rules_option(args)
     hands = [None if h.strip() in ("?", "") else h for h in (args.players or [])]
     n = args.num_players if args.num_players is not None else (len(hands) or 3)
@@ -112,6 +112,9 @@ def _simulate_arguments(parser) -> None:
             example="ricochet simulate --players 4 --strategy pair --rounds 2000000 --seed 1",
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
+    from ricochet_math.reports.tables import Number, Percent
+    from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
+
     run = dict(workers=args.workers, checkpoint=args.checkpoint, progress=True, executor=args.scheduler)
     if args.precision is not None:
         res = simulate_to_precision(load_rules_option(args), args.players, args.strategy, args.precision,
@@ -131,24 +134,28 @@ def _simulate(args) -> int:
         print()
         print_frame(amounts, formats={"estimate": Number(4, interval=True, title="value")}, wide=args.wide)
     elif args.table == "hands":
-        print_frame(res.hands_frame(), formats=_HANDS_FORMATS, wide=args.wide)
+        print_frame(res.hands_frame(), formats={"frequency": Percent(4), "bonus_frequency": Percent(4)},
+                    wide=args.wide)
     else:
         by = "seat" if args.table == "seats" else "position"
-        print_frame(res.seat_frame(by), formats=_SEAT_FORMATS, keys=2 if by == "seat" else 1, wide=args.wide)
+        formats = {name: Percent(2) for name in ("rtp_initial", "rtp_initial_cv", "rtp_wagered", "fold_frequency",
+                                                 "win_frequency", "hit_frequency")}
+        formats.update(mean_net=Number(4), sd_net=Number(3))
+        print_frame(res.seat_frame(by), formats=formats, keys=2 if by == "seat" else 1, wide=args.wide)
     return 0
 
 
 #: the summary figures that are amounts in ante units per round (every other estimate is a rate or an RTP)
 _AMOUNTS = ("average_wagered", "average_bonus", "average_pot_share", "average_pot", "house_net_per_round", "sd_net")
-_SEAT_FORMATS = {name: Percent(2) for name in ("rtp_initial", "rtp_initial_cv", "rtp_wagered", "fold_frequency",
-                                               "win_frequency", "hit_frequency")}
-_SEAT_FORMATS.update(mean_net=Number(4), sd_net=Number(3))
-_HANDS_FORMATS = {"frequency": Percent(4), "bonus_frequency": Percent(4)}
 
 
 def _summary_frames(summary: dict):
     """The run's figures as two tables: rates and RTPs (fractions), and amounts (ante units per round) and
     ratios."""
+    import pandas as pd
+
+    from ricochet_math.solvers.stats import Estimate
+
     rates, amounts = [], []
     for name, value in summary.items():
         if name in ("rules", "players", "strategy", "rounds"):
@@ -190,6 +197,12 @@ def _rtp_arguments(parser) -> None:
             example="ricochet rtp --players 1-7 --strategy always --rounds 100000",
             arguments=_rtp_arguments)
 def _rtp(args) -> int:
+    import pandas as pd
+
+    from ricochet_math.engine.deal import parse_players
+    from ricochet_math.solvers.exact_row import exact_rtp_row
+    from ricochet_math.solvers.montecarlo import rtp_table
+
     rules = load_rules_option(args)
     players = list(parse_players(args.players))
     strategy = args.strategy or ["perfect"]
@@ -213,7 +226,7 @@ def _rtp(args) -> int:
         [f"{'N >= 2 ' if exact is not None else ''}Monte Carlo, 95% confidence intervals"] if sampled else [])
     print(f"RTP of rule set {rules.name} (sha256 {rules.sha256[:12]}), strategy {label}, seed {args.seed}")
     print("; ".join(methods))
-    print_frame(_rtp_view(frame, args.wide), formats=_RTP_FORMATS, wide=args.wide)
+    print_frame(_rtp_view(frame, args.wide), formats=_rtp_formats(), wide=args.wide)
     # notes as separate short lines: the table format keeps to 100 columns
     print("RTP/initial = 1 + E[net] per ante; RTP/wagered = returned / (ante + play bets);")
     print("win % = rounds a seat wins or shares the pot.")
@@ -228,6 +241,9 @@ def _rtp(args) -> int:
 
 def _exact_reading(strategy) -> str | None:
     """``perfect`` or ``perfect-no-bonus`` when the lone seat of N = 1 plays that reading, else None."""
+    from ricochet_math.solvers.exact_row import EXACT_READINGS
+    from ricochet_math.strategies.registry import resolve_strategies
+
     if len(strategy) != 1:
         return None
     (seat,) = resolve_strategies(strategy, 1)
@@ -238,22 +254,28 @@ def _method(res) -> str:
     return "monte carlo, control variates" if res.controlled is not None else "monte carlo"
 
 
-_RTP_FORMATS = {
-    "method": Text(), "rtp_initial": Percent(3, title="RTP/initial %"),
-    "rtp_wagered": Percent(3, title="RTP/wagered %"), "fold_frequency": Percent(2, title="fold %"),
-    "win_frequency": Percent(2, title="win %"), "kickout_rate": Percent(2, title="kickout %"),
-    "house_edge": Percent(3, interval=False, title="house edge %"),
-    "element_of_risk": Percent(3, interval=False, title="element of risk %"),
-    "average_pot": Number(3, title="avg pot"), "sd_net": Number(3, title="sd net"),
-    "rounds": Whole(), "run_time_s": Number(1, title="time s"),
-    "rtp_initial_plain": Percent(3, title="RTP/initial, plain %"),
-    "rtp_wagered_plain": Percent(3, title="RTP/wagered, plain %"),
-}
+def _rtp_formats() -> dict:
+    """How the rtp table reads each column."""
+    from ricochet_math.reports.tables import Number, Percent, Text, Whole
+
+    return {
+        "method": Text(), "rtp_initial": Percent(3, title="RTP/initial %"),
+        "rtp_wagered": Percent(3, title="RTP/wagered %"), "fold_frequency": Percent(2, title="fold %"),
+        "win_frequency": Percent(2, title="win %"), "kickout_rate": Percent(2, title="kickout %"),
+        "house_edge": Percent(3, interval=False, title="house edge %"),
+        "element_of_risk": Percent(3, interval=False, title="element of risk %"),
+        "average_pot": Number(3, title="avg pot"), "sd_net": Number(3, title="sd net"),
+        "rounds": Whole(), "run_time_s": Number(1, title="time s"),
+        "rtp_initial_plain": Percent(3, title="RTP/initial, plain %"),
+        "rtp_wagered_plain": Percent(3, title="RTP/wagered, plain %"),
+    }
 
 
 def _rtp_view(frame: pd.DataFrame, wide: bool) -> pd.DataFrame:
     """The columns the table shows: the RTPs with control variates where the run kept them (else the plain
     ones), house edge and element of risk from those same RTPs; more with ``wide``."""
+    import pandas as pd
+
     view = pd.DataFrame({"players": frame["players"],
                          "method": frame["method"].replace({"monte carlo, control variates": "controlled"})})
     for name in ("rtp_initial", "rtp_wagered"):

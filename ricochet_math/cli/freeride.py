@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
@@ -9,29 +10,36 @@ from ricochet_math.cli.app import (
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RuleError
-from ricochet_math.games.freeride.analysis import (
-    CANDIDATES, best_response, free_ride_value, simulate, simulate_rounds, table_strategies,
-)
-from ricochet_math.games.freeride.engine import play_game
-from ricochet_math.games.freeride.rules import OPENINGS, FreeRideRules
-from ricochet_math.games.freeride.solver import solve_state
-from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Number, Percent, Text, Whole
 
-_FORMATS = {
-    "strategy": Text(wrap=28), "win": Percent(2), "chips": Number(2, interval=True), "out": Percent(2, interval=False),
-    "starts": Percent(2, interval=False), "free_rides_per_game": Number(3, title="free rides/game"),
-    "free_ride_wins_per_game": Number(3, title="free-ride wins/game"), "net": Number(3, interval=True),
-    "net_at_position": Number(3, interval=True, title="net at position"), "rounds": Number(3, interval=True), "swing": Number(2),
-    "seat1_win": Percent(2, interval=False, title="seat 1 win %"), "value": Number(4), "share": Percent(3),
-    "fair": Percent(1, interval=False, title="fair %"), "seats": Whole(), "seat": Whole(), "position": Whole(),
-    **{f"fold_{k}": Percent(1, interval=False, title=f"fold@{k} %") for k in range(5)},
-    "to_the_end": Percent(1, interval=False, title="to end %"),
-}
+if TYPE_CHECKING:
+    from ricochet_math.games.freeride.rules import FreeRideRules
+
+# The game loads in the handler: building the parser stays light (issue 26).
+#: who starts a round (games.freeride.rules.OPENINGS, copied: importing it loads numba;
+#: tests/cli/test_cli_startup.py checks the copy agrees)
+OPENINGS = ("card", "hand", "rotate")
+
+
+def _formats() -> dict:
+    """How the Free Ride tables read each column."""
+    from ricochet_math.reports.tables import Number, Percent, Text, Whole
+
+    return {
+        "strategy": Text(wrap=28), "win": Percent(2), "chips": Number(2, interval=True), "out": Percent(2, interval=False),
+        "starts": Percent(2, interval=False), "free_rides_per_game": Number(3, title="free rides/game"),
+        "free_ride_wins_per_game": Number(3, title="free-ride wins/game"), "net": Number(3, interval=True),
+        "net_at_position": Number(3, interval=True, title="net at position"), "rounds": Number(3, interval=True), "swing": Number(2),
+        "seat1_win": Percent(2, interval=False, title="seat 1 win %"), "value": Number(4), "share": Percent(3),
+        "fair": Percent(1, interval=False, title="fair %"), "seats": Whole(), "seat": Whole(), "position": Whole(),
+        **{f"fold_{k}": Percent(1, interval=False, title=f"fold@{k} %") for k in range(5)},
+        "to_the_end": Percent(1, interval=False, title="to end %"),
+    }
 TABLES = ("seats", "rounds", "length", "swings", "best", "free-ride")
 
 
 def _rules(args: argparse.Namespace) -> FreeRideRules:
+    from ricochet_math.games.freeride.rules import FreeRideRules
+
     return FreeRideRules(opening=args.opening, free_ride=not args.no_free_ride, odd_chips=args.odd_chips)
 
 
@@ -141,8 +149,16 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_arguments,
 )
 def _freeride(args: argparse.Namespace) -> int:
+    from ricochet_math.games.freeride.analysis import (
+        CANDIDATES, best_response, free_ride_value, simulate, simulate_rounds, table_strategies,
+    )
+    from ricochet_math.games.freeride.engine import play_game
+    from ricochet_math.games.freeride.solver import solve_state
+    from ricochet_math.random_streams import resolve_seed
+
     rules = _rules(args)
-    show = lambda frame: print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)  # noqa: E731
+    formats = _formats()
+    show = lambda frame: print_frame(frame, args.format, formats=formats, wide=args.wide)  # noqa: E731
     if args.action == "solve":
         sol = solve_state(args.hand, face_up=args.up, opp_up=args.opp_up or (), opp_played=args.opp_played,
                           rules=rules, hero_chips=args.hero_chips, opp_chips=args.opp_chips,

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
@@ -25,18 +23,16 @@ from ricochet_math.cli.app import (
     writable_folder,
 )
 from ricochet_math.errors import RicochetError
-from ricochet_math.evaluator.cards import format_cards
-from ricochet_math.games.home.analysis import simulate, simulate_games
-from ricochet_math.games.home.deal import deal_deck
-from ricochet_math.games.home.engine import format_history, play_game
-from ricochet_math.games.home.exact import exact_applies, solve_exact
-from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS, HomeRules
-from ricochet_math.games.home.solver import DEFAULT_BUDGET, position, solve
-from ricochet_math.games.home.strategies import parse_strategies
-from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Number
-from ricochet_math.solvers.stats import Estimate
 
+if TYPE_CHECKING:
+    from ricochet_math.games.home.rules import HomeRules
+
+# The game loads in the handlers: building the parser stays light (issue 26).  The parser's choices and
+# defaults below are the game's own, copied because importing them loads numba (tests/cli/test_cli_startup.py
+# checks each copy agrees): games.home.rules.VARIANTS and STUCK_RULES, games.home.solver.DEFAULT_BUDGET.
+VARIANTS = ("home", "ricochet2")
+STUCK_RULES = ("out", "showdown")
+DEFAULT_BUDGET = 200_000
 DEFAULT_SEED = 2026
 TABLES = ("order", "seat", "start", "summary")
 SOLVERS = ("auto", "exact", "readable")
@@ -68,6 +64,8 @@ def _rules_options(parser, players_default: int = 4) -> None:
 
 
 def _rules(args) -> HomeRules:
+    from ricochet_math.games.home.rules import HomeRules
+
     return HomeRules(players=args.players, start_cards=args.start_cards, hand_limit=args.limit, jokers=args.jokers,
                      variant=args.variant, stuck=args.stuck, tie_ends=args.tie_ends)
 
@@ -148,6 +146,12 @@ def _home(args) -> int:
 
 
 def _simulate(args) -> int:
+    import numpy as np
+    import pandas as pd
+
+    from ricochet_math.games.home.analysis import simulate, simulate_games
+    from ricochet_math.solvers.stats import Estimate
+
     rules = _rules(args)
     names = args.strategy
     if any(n.startswith("optimal") for n in names):
@@ -180,6 +184,12 @@ def _simulate(args) -> int:
 
 
 def _play(args) -> int:
+    from ricochet_math.evaluator.cards import format_cards
+    from ricochet_math.games.home.deal import deal_deck
+    from ricochet_math.games.home.engine import format_history, play_game
+    from ricochet_math.games.home.strategies import parse_strategies
+    from ricochet_math.random_streams import resolve_seed
+
     rules = _rules(args)
     seed = resolve_seed(args.seed)
     deck = deal_deck(rules, start=args.start, then=args.then, seed=seed)
@@ -205,6 +215,10 @@ def _report(args) -> int:
 
 
 def _solve(args) -> int:
+    from ricochet_math.games.home.exact import exact_applies, solve_exact
+    from ricochet_math.games.home.solver import position, solve
+    from ricochet_math.reports.tables import Number
+
     rules = _rules(args)
     hands = [None if h.strip() in ("-", "") else h for h in args.hands]
     pos = position(rules, hands, args.pot, dead=args.dead)

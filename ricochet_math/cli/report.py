@@ -7,21 +7,22 @@ import os
 import platform
 import sys
 
-import numba
-import pandas as pd
-
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
-from ricochet_math.reports.build import SIZES, build_report, parse_players
-from ricochet_math.reports.tables import Number, Percent
-from ricochet_math.solvers.timing import bench
+
+# The library loads in the handlers: building the parser stays light (issue 26).
+#: the report's sizes (reports.build.SIZES, copied: importing it loads numba; tests/cli/test_cli_startup.py
+#: checks the copy agrees)
+SIZES = ("tiny", "small", "full")
 
 # --------------------------------------------------------------------------- report
 
 def _players(text: str):
+    from ricochet_math.reports.build import parse_players  # only when --players is given
+
     try:
         return parse_players(text)
     except RicochetError as exc:
@@ -70,6 +71,11 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_report_arguments,
 )
 def _report(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ricochet_math.reports.build import build_report
+    from ricochet_math.reports.tables import Number, Percent
+
     rules = load_rules_option(args)
     result = build_report(rules, args.players, rounds=args.rounds, seed=args.seed, out_dir=args.out,
                           size=args.size, progress=not args.quiet, reproducible=args.reproducible,
@@ -116,6 +122,10 @@ def _bench_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_bench_arguments,
 )
 def _bench(args: argparse.Namespace) -> int:
+    import numba
+
+    from ricochet_math.solvers.timing import bench
+
     frame = bench(load_rules_option(args), args.repeat, progress=args.format == "table")
     if args.format != "table":
         print_frame(frame, args.format)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
@@ -16,20 +17,18 @@ from ricochet_math.cli.app import (
     subcommand,
     writable_folder,
 )
-from ricochet_math.games.ring.analysis import (
-    DEFAULT_STRATEGY,
-    pairings,
-    simulate,
-)
-from ricochet_math.games.ring.arrangement import OBJECTIVES, arrange
-from ricochet_math.games.ring.engine import play_game
-from ricochet_math.games.ring.hands import cards_text
-from ricochet_math.games.ring.rules import RingRules
-from ricochet_math.games.ring.strategies import ISSUE_STRATEGIES, STRATEGIES
-from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Number, Percent
 
-_SEAT_FORMATS = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
+if TYPE_CHECKING:
+    from ricochet_math.games.ring.rules import RingRules
+
+# The game loads in the handlers: building the parser stays light (issue 26).  The parser's choices and
+# help below name the game's own, copied because importing them loads numba (tests/cli/test_cli_startup.py
+# checks each copy agrees): games.ring.strategies.STRATEGIES and ISSUE_STRATEGIES,
+# games.ring.analysis.DEFAULT_STRATEGY, games.ring.arrangement.OBJECTIVES.
+STRATEGIES = ("random", "greedy", "lookahead", "denial", "greedy-fast")
+ISSUE_STRATEGIES = STRATEGIES[:4]
+DEFAULT_STRATEGY = "greedy-fast"
+OBJECTIVES = ("strongest", "points")
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
@@ -41,6 +40,8 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def _rules(args) -> RingRules:
+    from ricochet_math.games.ring.rules import RingRules
+
     return RingRules(players=args.players, joker=args.joker, rotate=not args.no_rotate)
 
 
@@ -134,6 +135,9 @@ def _ring(args) -> int:
 
 
 def _simulate(args) -> int:
+    from ricochet_math.games.ring.analysis import pairings, simulate
+    from ricochet_math.reports.tables import Number, Percent
+
     rules = _rules(args)
     if args.table in ("pairings", "best-response"):
         table = pairings(rules, args.strategy or ISSUE_STRATEGIES, games=args.games, seed=args.seed,
@@ -148,7 +152,8 @@ def _simulate(args) -> int:
     frame = {"seats": res.to_frame, "categories": res.category_frame, "length": res.length_frame}[args.table]()
     if args.format == "table":
         print(res.describe())
-        fmt = _SEAT_FORMATS if args.table == "seats" else {c: Percent(2) for c in ("strongest", "middle", "weakest")}
+        seat_formats = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
+        fmt = seat_formats if args.table == "seats" else {c: Percent(2) for c in ("strongest", "middle", "weakest")}
         print_frame(frame, formats=fmt if args.table != "length" else {"value": Number(4)}, wide=args.wide)
     else:
         print_frame(frame, args.format)
@@ -156,6 +161,9 @@ def _simulate(args) -> int:
 
 
 def _play(args) -> int:
+    from ricochet_math.games.ring.engine import play_game
+    from ricochet_math.random_streams import resolve_seed
+
     rules = _rules(args)
     seed = resolve_seed(args.seed)
     rec = play_game(rules, _strategies(args), seed, objective=args.objective)
@@ -173,6 +181,9 @@ def _play(args) -> int:
 
 
 def _arrange(args) -> int:
+    from ricochet_math.games.ring.arrangement import arrange
+    from ricochet_math.games.ring.hands import cards_text
+
     a = arrange(args.cards, rules=_rules(args), objective=args.objective, samples=args.samples, seed=args.seed)
     if args.format == "table":
         print(f"{cards_text(a.cards)}: {a.summary()}  ({a.seconds * 1e3:.2f} ms)")
@@ -184,6 +195,8 @@ def _report(args) -> int:
     from ricochet_math.games.ring.report import (
         build_report,  # matplotlib and jinja2 only for this action
     )
+    from ricochet_math.games.ring.rules import RingRules
+
     result = build_report(args.out, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
                           pair_games=args.pair_games)
     print_wrapped(result.summary())

@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.errors import RicochetError
-from ricochet_math.random_streams import resolve_seed
-from ricochet_math.reports.tables import Percent, Text
+
+# The game loads in the handlers: building the parser stays light (issue 26).
 
 
 def _seated(args: argparse.Namespace) -> list[str]:
@@ -95,6 +93,7 @@ def _draw(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.draw import KEEPS, draw_distribution
     from ricochet_math.games.rococo.solver import solve_draws
     from ricochet_math.games.rococo.strategy import strategy_table
+    from ricochet_math.reports.tables import Percent, Text
 
     if args.table:
         table = strategy_table()
@@ -129,6 +128,8 @@ def _draw(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
+    from ricochet_math.random_streams import resolve_seed
+    from ricochet_math.reports.tables import Percent
 
     pols = _seated(args)
     args.seed = resolve_seed(args.seed)  # printed in each table's first line
@@ -170,6 +171,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.play import play_pot
+    from ricochet_math.random_streams import resolve_seed
 
     seed = resolve_seed(args.seed)
     print(play_pot(_seated(args), seed).text())
@@ -178,4 +180,3 @@ def _play(args: argparse.Namespace) -> int:
 
 
 __all__: list[str] = []
-_ = pd  # the frames come from the library

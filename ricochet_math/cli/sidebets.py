@@ -11,25 +11,28 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     print_wrapped, subcommand, writable_file,
 )
-from ricochet_math.design import sidebets as sb
-from ricochet_math.design.tuning import tune_bonus, tune_cover
 from ricochet_math.errors import RuleError
-from ricochet_math.reports.tables import Number, OneIn, Percent, Text
 
-#: how the side-bet tables read (fractions shown in percent, probabilities of a hand as 1 in N)
-_FORMATS = {
-    "reading": Text(wrap=40), "rtp": Percent(3, interval=False, title="RTP %"),
-    "house_edge": Percent(3, interval=False, title="edge %"), "hit_frequency": Percent(3, interval=False, title="hit %"), "std_dev": Number(4), "probability": OneIn(),
-    "rtp_contribution": Percent(3, interval=False), "meter": Number(0), "distance": Percent(3, interval=False),
-    **{f"{what}_{comparison}": Percent(digits, interval=False, title=f"{title} % {short}")
-       for comparison, short in (("kicker", "kicker"), ("top_cards", "top"))
-       for what, title, digits in (("win_rate", "win", 2), ("rtp_contribution", "RTP", 3))},
-}
+# The library loads in the handlers: building the parser stays light (issue 26).
+
+
+def _formats() -> dict:
+    """How the side-bet tables read (fractions shown in percent, probabilities of a hand as 1 in N)."""
+    from ricochet_math.reports.tables import Number, OneIn, Percent, Text
+
+    return {
+        "reading": Text(wrap=40), "rtp": Percent(3, interval=False, title="RTP %"),
+        "house_edge": Percent(3, interval=False, title="edge %"), "hit_frequency": Percent(3, interval=False, title="hit %"), "std_dev": Number(4), "probability": OneIn(),
+        "rtp_contribution": Percent(3, interval=False), "meter": Number(0), "distance": Percent(3, interval=False),
+        **{f"{what}_{comparison}": Percent(digits, interval=False, title=f"{title} % {short}")
+           for comparison, short in (("kicker", "kicker"), ("top_cards", "top"))
+           for what, title, digits in (("win_rate", "win", 2), ("rtp_contribution", "RTP", 3))},
+    }
 
 
 def _show(frame, args: argparse.Namespace) -> None:
-    """Print a frame in the chosen format; the table format reads it through :data:`_FORMATS`."""
-    print_frame(frame, args.format, formats=_FORMATS, wide=args.wide)
+    """Print a frame in the chosen format; the table format reads it through :func:`_formats`."""
+    print_frame(frame, args.format, formats=_formats(), wide=args.wide)
 
 
 SHOW_CHOICES = ("summary", "quickdraw", "quickdraw-dealer", "quickdraw-classes", "cover", "progressive")
@@ -58,6 +61,8 @@ def _sidebets_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_sidebets_arguments,
 )
 def _sidebets(args: argparse.Namespace) -> int:
+    from ricochet_math.design import sidebets as sb
+
     rules = load_rules_option(args)
     progressive = args.reset is not None or args.meter_rate is not None
     if progressive and (args.reset is None or args.meter_rate is None):
@@ -210,6 +215,8 @@ def _number(text: str, what: str) -> float:
     arguments=_tune_arguments,
 )
 def _tune(args: argparse.Namespace) -> int:
+    from ricochet_math.design.tuning import tune_bonus, tune_cover
+
     rules = load_rules_option(args)
     table = rules.bonus if args.bet == "bonus" else rules.cover
     free, step, bounds = grid_options(args, table)

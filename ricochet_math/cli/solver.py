@@ -7,25 +7,14 @@ import dataclasses
 import sys
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_folder,
 )
-from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
-from ricochet_math.engine.deal import parse_players
 from ricochet_math.errors import RuleError
-from ricochet_math.reports.published import (
-    READINGS, best_response, check_readings, published_figures, write_best_response,
-)
-from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search_readings
-from ricochet_math.strategies.readings import FAMILY_NAMES
-from ricochet_math.reports.tables import Number, OneIn, Percent, Text
-from ricochet_math.solvers.advise import advise
-from ricochet_math.solvers.solo import solo_analysis
+
+# The library loads in the handlers: building the parser stays light (issue 26).
 
 
 def _advise_arguments(parser):
@@ -44,6 +33,8 @@ def _advise_arguments(parser):
             example='ricochet advise --dealer "Ks Kd 7c 4h 2s" --players "Ad 9c" "7s 7h" --actions fold -',
             arguments=_advise_arguments)
 def _advise(args) -> int:
+    from ricochet_math.solvers.advise import advise
+
     a = advise(load_rules_option(args), args.dealer, args.players, args.actions, reading=args.reading)
     if args.format == "table":
         print(a.summary())
@@ -67,6 +58,11 @@ def _solo_arguments(parser):
             example="ricochet solo --table returns --format csv",
             arguments=_solo_arguments)
 def _solo(args) -> int:
+    import numpy as np
+
+    from ricochet_math.reports.tables import Number, OneIn, Percent, Text
+    from ricochet_math.solvers.solo import solo_analysis
+
     classes = None
     if args.sample is not None:
         if not 1 <= args.sample <= 169:
@@ -136,6 +132,13 @@ def _published_arguments(parser):
             example="ricochet published --rounds 2000 --readings perfect pot-odds-now --write reports",
             arguments=_published_arguments)
 def _published(args) -> int:
+    from ricochet_math.reports.published import (
+        READINGS, best_response, check_readings, published_figures, write_best_response,
+    )
+    from ricochet_math.reports.reading_search import CHUNK_ROUNDS, search_readings
+    from ricochet_math.reports.tables import Percent, Text
+    from ricochet_math.strategies.readings import FAMILY_NAMES
+
     readings = check_readings(args.readings) if args.readings else READINGS
     if args.rounds < 1:
         raise RuleError(f"--rounds must be positive, got {args.rounds}")
@@ -214,6 +217,11 @@ def _kickout_arguments(parser):
             example="ricochet kickout --players 1 --target 96.5",
             arguments=_kickout_arguments)
 def _kickout(args) -> int:
+    import pandas as pd
+
+    from ricochet_math.design.kickout import DEFAULT_GRID, find_kickout, kickout_curve
+    from ricochet_math.engine.deal import parse_players
+
     rules = load_rules_option(args)
     counts = list(parse_players("1-7" if args.players == "all" else args.players))
     target = args.target
@@ -231,7 +239,7 @@ def _kickout(args) -> int:
                                           "rtp_ci_high": "rtp_per_initial_bet_high",
                                           "rtp_plain_ci_low": "rtp_per_initial_bet_plain_low",
                                           "rtp_plain_ci_high": "rtp_per_initial_bet_plain_high"})
-            print_frame(frame, wide=args.wide, formats=_KICKOUT_FORMATS)
+            print_frame(frame, wide=args.wide, formats=_kickout_formats())
         else:
             frames.append(frame.assign(players=n, method=curve.method))
         if target is not None:
@@ -246,12 +254,16 @@ def _kickout(args) -> int:
     return 0
 
 
-_KICKOUT_FORMATS = {
-    "value": Text(), "rtp_per_initial_bet": Percent(3, title="RTP/initial %"),
-    "rtp_per_initial_bet_plain": Percent(3, title="plain RTP/initial %"),
-    "variance_ratio": Number(1, title="var. ratio"),
-    "rtp_per_wagered": Percent(3, interval=False, title="RTP/wagered %"),
-    "kickout_rate": Percent(2, interval=False, title="kickout %"),
-    "fold_frequency": Percent(2, interval=False, title="fold %"),
-    "win_frequency": Percent(2, interval=False, title="win %"),
-}
+def _kickout_formats() -> dict:
+    """How the kickout table reads each column."""
+    from ricochet_math.reports.tables import Number, Percent, Text
+
+    return {
+        "value": Text(), "rtp_per_initial_bet": Percent(3, title="RTP/initial %"),
+        "rtp_per_initial_bet_plain": Percent(3, title="plain RTP/initial %"),
+        "variance_ratio": Number(1, title="var. ratio"),
+        "rtp_per_wagered": Percent(3, interval=False, title="RTP/wagered %"),
+        "kickout_rate": Percent(2, interval=False, title="kickout %"),
+        "fold_frequency": Percent(2, interval=False, title="fold %"),
+        "win_frequency": Percent(2, interval=False, title="win %"),
+    }
