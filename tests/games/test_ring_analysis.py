@@ -117,6 +117,15 @@ def test_best_responses_are_confirmed_on_fresh_seeds_on_the_same_deals():
     assert first.verdict == "+31.25 ± 10.92"
 
 
+def test_cli_best_response_prints_the_confirmation(capsys):
+    assert main(["ring", "simulate", "--table", "best-response", "--games", "40", "--seed", "1", "--strategy",
+                 "random", "greedy-fast", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0].split(",")
+    assert {"selected", "runner_up", "lead", "lead_low", "verdict"} <= set(header) and len(lines) == 3
+    assert [line.split(",")[header.index("seed")] for line in lines[1:]] == ["1001", "1002"]
+
+
 def test_confirmation_refuses_its_selection_seed_and_a_single_strategy():
     table = pairings(RingRules(players=2), ("random", "greedy-fast"), games=20, seed=2000)
     with pytest.raises(RicochetError, match="selection's seed"):
