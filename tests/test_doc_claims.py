@@ -220,6 +220,36 @@ def _freeride_best_response() -> list[tuple[str, str]]:
     return out
 
 
+def _ring_best_responses() -> list[tuple[str, str]]:
+    sel, conf = table("ring-pairings.csv"), table("ring-best-response-confirmed.csv")
+    out = []
+    for players in (2, 3):
+        part = sel[sel.players == players]
+        win = part.set_index(["strategy", "against"])
+        order = list(dict.fromkeys(part.strategy))
+        best = {b: part[part.against == b].sort_values("win", ascending=False, kind="stable").strategy.iloc[0]
+                for b in order}
+        # the docs' pairing table: a best response (not a strategy against itself) in bold
+        for a in order:
+            cells = [f"**{100 * win.loc[(a, b)].win:.1f}**" if best[b] == a != b else f"{100 * win.loc[(a, b)].win:.1f}"
+                     for b in order]
+            name = f"**{a}**" if any(c.startswith("**") for c in cells) else a
+            out.append(("ring-poker.md", f"| {name} | " + " | ".join(cells) + " |"))
+    two = sel[sel.players == 2].set_index(["strategy", "against"])
+    for a, verb in (("lookahead", "look-ahead beats"), ("greedy", "`greedy` beats")):
+        r = two.loc[(a, "greedy-fast")]
+        out.append(("ring-poker.md", f"{verb} `greedy-fast` {pct(r.win, r.win_low, r.win_high, 1)}%"))
+    # the confirmation: greedy, selected against every opponent, leads its runner-up on the fresh seeds
+    assert (conf.selected == "greedy").all() and (conf.lead_low > 0).all() and (conf.seed != conf.selection_seed).all()
+    for r in conf.itertuples():
+        out.append(("ring-poker.md", f"| {r.players} | `{r.against}` | `{r.selected}` | "
+                                     f"{pct(r.win, r.win_low, r.win_high)} | `{r.runner_up}` | "
+                                     f"{pct(r.runner_up_win, r.runner_up_win_low, r.runner_up_win_high)} | "
+                                     f"{100 * r.lead:+.2f} ± {50 * (r.lead_high - r.lead_low):.2f}, "
+                                     f"p = {pval(r.p_value)} |"))
+    return out
+
+
 def _rococo_blind_value() -> list[tuple[str, str]]:
     t = table("rococo-blind-value.csv").set_index(["others", "players"])
 
@@ -236,7 +266,7 @@ def _rococo_blind_value() -> list[tuple[str, str]]:
 def all_claims() -> list[tuple[str, str]]:
     return (_ring_seat_edge() + _ring_two_players() + _freeride_positions() + _ring_joker_readings() + _freeride_hider()
             + _rococo_best_response() + _freeride_seats()
-            + _freeride_best_response() + _rococo_blind_value())
+            + _freeride_best_response() + _rococo_blind_value() + _ring_best_responses())
 
 
 @pytest.mark.parametrize("page, text", all_claims())

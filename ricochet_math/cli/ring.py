@@ -92,7 +92,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     add_progress_option(sim)
     sim.add_argument("--table", choices=("seats", "categories", "length", "pairings", "best-response"),
                      default="seats", help="what to print (pairings and best-response run every strategy "
-                                           "against every other at every seat)")
+                                           "against every other at every seat; best-response then replays "
+                                           "each selected strategy and its runner-up on fresh seeds)")
     add_format_option(sim)
 
     play = action("play", "deal and play one game, printed round by round",
@@ -142,10 +143,17 @@ def _simulate(args) -> int:
     if args.table in ("pairings", "best-response"):
         table = pairings(rules, args.strategy or ISSUE_STRATEGIES, games=args.games, seed=args.seed,
                          workers=args.workers)
-        frame = table.to_frame() if args.table == "pairings" else table.best_responses()
+        # a best of K on one seed is confirmed on fresh seeds before it is reported (docs/ring-poker.md)
+        conf = table.confirm(workers=args.workers) if args.table == "best-response" else None
+        frame = table.to_frame() if conf is None else conf.to_frame()
         if args.format == "table":
-            print(table.summary())
-        print_frame(frame, args.format, keys=2, wide=args.wide)  # read through the column schema
+            print(table.summary() if conf is None else conf.summary())
+        print_frame(frame, args.format, keys=2, wide=args.wide,  # read through the column schema
+                    formats=None if conf is None else {  # the confirmation's shares and lead, in percent
+                        c: Percent(2, title=t) for c, t in (
+                            ("selection_win", "selection win %"),
+                            ("selection_runner_up_win", "selection runner-up win %"), ("win", "fresh win %"),
+                            ("runner_up_win", "fresh runner-up win %"), ("lead", "lead (points)"))})
         return 0
     res = simulate(rules, _strategies(args), args.games, args.seed, objective=args.objective, workers=args.workers,
                    progress=args.progress)

@@ -25,6 +25,13 @@ def test_ring_report_shows_both_joker_readings_side_by_side(tmp_path):
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "bug jokers (default)" in html and "dead jokers" in html
     assert overflowing_tables(html) == []
+    # the best responses are reported as confirmed on fresh seeds (seed 1 + 1000 + the opponent's place)
+    assert "best responses confirmed on fresh seeds" in html and "fresh win share, runner-up (%)" in html
+    for players in (2, 3):
+        conf = pd.read_csv(out / "tables" / f"best_responses_{players}p.csv")
+        assert list(conf.against) == ["random", "greedy-fast"] and list(conf.seed) == [1001, 1002]
+        assert (conf.selected == "greedy-fast").all() and (conf.games == 20).all()
+        assert ((conf.lead - (conf.win - conf.runner_up_win)).abs() < 1e-12).all()
 
 
 def test_bug_jokers_are_the_default_reading():

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from ricochet_math.cli.app import main
-from ricochet_math.games.ring.analysis import deal_batch, pairings, simulate
+from ricochet_math.errors import RicochetError
+from ricochet_math.games.ring.analysis import CONFIRM_SEED_OFFSET, deal_batch, pairings, simulate
 from ricochet_math.games.ring.engine import play_game
 from ricochet_math.games.ring.report import build_report
 from ricochet_math.games.ring.rules import RingRules
@@ -86,6 +87,51 @@ def test_pairings_symmetric_and_best_responses():
     br = table.best_responses().set_index("against")
     assert br.loc["random", "best response"] == "greedy-fast"  # greedy beats random by far
     assert "best responses" in table.summary()
+
+
+def test_best_responses_are_confirmed_on_fresh_seeds_on_the_same_deals():
+    rules = RingRules(players=2)
+    table = pairings(rules, ("random", "greedy-fast", "denial"), games=60, seed=5, batch_size=30)
+    conf = table.confirm(games=40, batch_size=20)
+    f = conf.to_frame()
+    assert list(f.against) == ["random", "greedy-fast", "denial"] and len(f.columns) == 19
+    # one fresh seed per opponent, seed + 1000 + its index: none is the selection's seed 5
+    assert conf.seeds == (1005, 1006, 1007) and CONFIRM_SEED_OFFSET == 1000 and table.seed not in conf.seeds
+    assert (f.games == 40).all() and conf.selection_seed == 5
+    chosen = table.best_responses().set_index("against")["best response"]
+    for r in f.itertuples():
+        assert r.selected == chosen[r.against] and [r.selected, r.runner_up] == table.ranked(r.against)[:2]
+        # each candidate replayed seating by seating with simulate on the fresh seed: the same deals, so the
+        # paired lead is exactly selected minus runner-up
+        def fresh(name, r=r):
+            return sum(simulate(rules, [name if t == s else r.against for t in range(2)], 40, r.seed,
+                                batch_size=20).win_share(s).estimate for s in range(2)) / 2
+        a, b = fresh(r.selected), fresh(r.runner_up)
+        assert (r.win, r.runner_up_win) == (pytest.approx(a, abs=1e-12), pytest.approx(b, abs=1e-12))
+        assert r.lead == pytest.approx(a - b, abs=1e-12) and r.lead_low <= r.lead <= r.lead_high
+        assert r.verdict.startswith("no detectable difference") == (r.lead_low <= 0 <= r.lead_high)
+    # seed 5's selection and the fresh deals give other figures
+    assert (f.win != f.selection_win).any()
+    first = f.iloc[0]  # against random: greedy-fast over denial on seed 1005's 40 deals
+    assert (first.selected, first.runner_up, first.win, first.lead) == ("greedy-fast", "denial", 0.875, 0.3125)
+    assert first.verdict == "+31.25 ± 10.92"
+
+
+def test_cli_best_response_prints_the_confirmation(capsys):
+    assert main(["ring", "simulate", "--table", "best-response", "--games", "40", "--seed", "1", "--strategy",
+                 "random", "greedy-fast", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0].split(",")
+    assert {"selected", "runner_up", "lead", "lead_low", "verdict"} <= set(header) and len(lines) == 3
+    assert [line.split(",")[header.index("seed")] for line in lines[1:]] == ["1001", "1002"]
+
+
+def test_confirmation_refuses_its_selection_seed_and_a_single_strategy():
+    table = pairings(RingRules(players=2), ("random", "greedy-fast"), games=20, seed=2000)
+    with pytest.raises(RicochetError, match="selection's seed"):
+        table.confirm(seed=1000)
+    with pytest.raises(RicochetError, match="at least two strategies"):
+        pairings(RingRules(players=2), ("random",), games=20, seed=1).confirm()
 
 
 def test_cli_arrange_play_simulate(capsys):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pandas as pd
@@ -30,6 +30,7 @@ from ricochet_math.games.freeride.analysis import (
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.build import ReportResult
+from ricochet_math.reports.columns import Column, document_table
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -54,8 +55,38 @@ _READINGS = {
 }
 
 
-def _ci(e, digits=2, scale=1.0) -> str:
-    return f"{scale * e.estimate:.{digits}f} ± {scale * e.half_width:.{digits}f}"
+#: the report's own columns (the one column schema, reports/columns.py, declares the shared ones: seats, seat,
+#: win, net_per_round, ...); the CSV keeps every column at full precision
+_COLUMNS = {c.name: c for c in (
+    Column("rounds_per_game", "game length", "rounds", "number", 2, "mean rounds per game"),
+    Column("swing_rms", "swing, rms", "chips", "number", 2, "root mean square of a seat's net chips in a round"),
+    Column("free_rides_per_game", "free rides", "per game", "number", 3, "rounds ridden free per game"),
+    Column("free_ride_wins_per_game", "free-ride wins", "per game", "number", 3, "pots won riding free per game"),
+    Column("win", "game win rate", "fraction", "percent", 2, "share of games won (a shared win counts 1/k)"),
+    Column("position", "position after the starter", "position", "count", 0, "0 = the starter"),
+    Column("refill_after_last", "refill after the fifth card", "", "text", 0, "the refill reading"),
+    Column("starter", "starter", "chips", "number", 3, "the starter's net chips per round"),
+    Column("last", "last position", "chips", "number", 3, "the last position's net chips per round"),
+    Column("chips", "final stack", "chips", "number", 1, "chips at the end of the game"),
+    Column("fair", "fair share", "fraction", "percent", 1, "the win rate of equal chances, 1 / seats"),
+    Column("runner_up", "runner-up", "", "text", 0, "the second best of the selection"),
+    Column("runner_up_win", "fresh win rate, runner-up", "fraction", "percent", 2, "on a fresh seed"),
+    Column("verdict", "lead (points)", "", "text", 0, "the fresh lead, or no detectable difference"),
+    Column("face_up", "face up", "", "text", 0, "the hero's cards face up"),
+    Column("opp_up", "opponent shows", "", "text", 0, "the opponent's cards face up"),
+    Column("value", "value", "chips", "number", 3, "the best action's expected chips"),
+    Column("fold", "fold", "chips", "number", 0, "the chips of folding now"),
+    Column("best_folds", "best play folds", "fraction", "percent", 1, "share of decisions the exact best folds"),
+    Column("strategy_folds", "strategy folds", "fraction", "percent", 1, "share of decisions the strategy folds"),
+    Column("regret", "given up", "chips", "number", 3, "chips per decision given up to the best play"),
+)}
+
+
+def _table(s: Section, title: str, frame: pd.DataFrame, csv: str | None, **kw):
+    """A report table of ``frame`` read through the one column schema and the report's own columns."""
+    t = document_table(title, frame, csv, declared=_COLUMNS, **kw)
+    s.blocks.append(t)
+    return t
 
 
 def _rules_section(rules: FreeRideRules) -> Section:
@@ -68,18 +99,9 @@ def _rules_section(rules: FreeRideRules) -> Section:
         "that round; the most chips wins.")
     frame = pd.DataFrame([{"option": f.name, "value": str(getattr(rules, f.name)),
                            "meaning": _READINGS.get(f.name, "")} for f in fields(rules)])
-    s.table("Every option in force", ["option", "value", "meaning and reason"],
-            [[r.option, r.value, r.meaning] for r in frame.itertuples()], csv="rules", data=frame,
-            align=["l", "l", "l"])
+    # text only: the report's own columns (a numeric "value" among them) do not apply
+    s.blocks.append(document_table("Every option in force", frame, "rules", titles={"meaning": "meaning and reason"}))
     return s
-
-
-def _pct_ci(e, lo, hi) -> str:
-    return f"{100 * e:.2f} ± {50 * (hi - lo):.2f}"
-
-
-def _chips_ci(e, lo, hi) -> str:
-    return f"{e:.3f} ± {(hi - lo) / 2:.3f}"
 
 
 def _lead_text(r) -> str:
@@ -110,9 +132,10 @@ def _confirm_best(bt: pd.DataFrame, rules: FreeRideRules, games: int, seed: int,
                      "win": a.estimate, "win_low": a.low, "win_high": a.high, "runner_up_win": b.estimate,
                      "runner_up_win_low": b.low, "runner_up_win_high": b.high, "lead": d, "lead_low": d - half,
                      "lead_high": d + half, "confirmed": bool(d - half > 0)})
+        rows[-1]["verdict"] = _lead_text(pd.Series(rows[-1]))
     return pd.DataFrame(rows, columns=["seats", "selected", "runner_up", "win", "win_low", "win_high",
                                        "runner_up_win", "runner_up_win_low", "runner_up_win_high", "lead",
-                                       "lead_low", "lead_high", "confirmed"])
+                                       "lead_low", "lead_high", "confirmed", "verdict"])
 
 
 def _position_readings(rules: FreeRideRules, rounds: int, seed: int, workers) -> pd.DataFrame:
@@ -170,15 +193,15 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     for n in seats:
         g = simulate_games(["computer"] * n, table_rules, games=games, seed=seed, workers=workers)
         L = g.length
-        rows.append({"seats": n, "rounds": L.estimate, "rounds_low": L.low, "rounds_high": L.high,
+        rows.append({"seats": n, "rounds_per_game": L.estimate, "rounds_per_game_low": L.low,
+                     "rounds_per_game_high": L.high,
                      "swing_rms": g.swing, "unfinished": int(g.sums["unfinished"][0]),
                      "free_rides_per_game": float(g.sums["free_rides"].sum()) / games})
     length = pd.DataFrame(rows)
     s3.p("Rounds per game and the chip swing (root mean square of a seat's net chips in a round), computer "
          "players at every seat.")
-    s3.table("Game length by table size", ["seats", "rounds per game", "swing (rms chips)", "free rides per game"],
-             [[str(r.seats), f"{r.rounds:.2f} ± {(r.rounds_high - r.rounds_low) / 2:.2f}", f"{r.swing_rms:.2f}",
-               f"{r.free_rides_per_game:.3f}"] for r in length.itertuples()], csv="game_length", data=length)
+    _table(s3, "Game length by table size", length, "game_length",
+           names=["seats", "rounds_per_game", "swing_rms", "free_rides_per_game"])
     sections.append(s3)
 
     s4 = Section("4", "Seat and starting-player effects")
@@ -188,16 +211,15 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     for s in range(4):
         w, p = g4.win(s), r4.net_by_position(s)
         seat_rows.append({"seat": s + 1, "win": w.estimate, "win_low": w.low, "win_high": w.high,
-                          "position": s, "net_per_round": p.estimate, "net_low": p.low, "net_high": p.high})
+                          "position": s, "net_per_round": p.estimate, "net_per_round_low": p.low,
+                          "net_per_round_high": p.high})
     seat_frame = pd.DataFrame(seat_rows)
     s4.p("Four computer players. Seats differ only through ties (the odd chips go in turn order) and chance: "
          "the game win rate by seat should be 25%. Within a round the starter (position 0) loses chips, mostly "
          "by selection: she is the player who opened with the lowest card, and the computer opens with its "
          "highest, so hers is the weakest hand at the table (docs/free-ride-poker.md compares the readings).")
-    s4.table("Win rate by seat (games) and net chips per round by position after the starter (rounds)",
-             ["seat / position", "game win %", "net chips per round"],
-             [[str(r.seat), _ci(g4.win(r.seat - 1), 2, 100.0), _ci(r4.net_by_position(r.position), 3)]
-              for r in seat_frame.itertuples()], csv="seats", data=seat_frame)
+    _table(s4, "Win rate by seat (games) and net chips per round by position after the starter (rounds)",
+           seat_frame, "seats")
     readings = _position_readings(rules, rounds, seed, workers)
     s4.p("Two readings could move the position figures (docs/rules.md, 'Free Ride Poker'): how a round opens (our "
          "default 'card': everyone shows an opening card, the lowest starts; 'hand': the holder of the lowest "
@@ -208,13 +230,10 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
          "nothing: a refill after the fifth card is drawn after every other refill of the round and is never "
          "played, so its rows repeat the default's digit for digit. What the last position loses at six seats "
          "comes from the deck running dry (30 cards dealt, 22 left for up to 24 refills), under every opening.")
-    s4.table("Six seats: the starter and the last position under each reading (net chips per round)",
-             ["opening", "refill after the fifth card", "starter", "last position"],
-             [[r.opening + (" (default)" if r.opening == "card" else ""),
-               "yes" if r.refill_after_last else "no (default)",
-               _chips_ci(r.starter, r.starter_low, r.starter_high), _chips_ci(r.last, r.last_low, r.last_high)]
-              for r in readings.itertuples()], csv="position_readings", data=readings,
-             align=["l", "l", "r", "r"])
+    _table(s4, "Six seats: the starter and the last position under each reading (net chips per round)",
+           readings, "position_readings",
+           note=f"The defaults: opening '{rules.opening}', refill after the fifth card "
+                f"'{'yes' if rules.refill_after_last else 'no'}'.")
     sections.append(s4)
 
     s5 = Section("5", "Best response among the strategies")
@@ -225,39 +244,34 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
          "plan (the best hand she can finish with from what she holds) by cards face up, which card to show "
          "(strong, weak, hide) and 'wary' (fold when a visible board alone beats the plan).")
     top = bt.sort_values(["seats", "win"], ascending=[True, False]).groupby("seats").head(3)
-    s5.table("Best responses to computer players", ["seats", "strategy", "win %", "final chips", "fair %"],
-             [[str(r.seats), r.strategy, f"{100 * r.win:.2f} ± {50 * (r.win_high - r.win_low):.2f}",
-               f"{r.chips:.1f}", f"{100 * r.fair:.1f}"] for r in top.itertuples()], csv="best_response", data=bt,
-             align=["r", "l", "r", "r", "r"])
+    # the table shows the three best; its CSV and workbook sheet hold every candidate
+    shown = document_table("Best responses to computer players", top, "best_response", declared=_COLUMNS,
+                           names=["seats", "strategy", "win", "chips", "fair"])
+    s5.blocks.append(replace(shown, data=bt))
     conf = _confirm_best(bt, table_rules, games, seed, workers)
     s5.p("A best of many candidates on one seed is biased toward luck, so the two best of each table size are "
          "played again on fresh seeds that took no part in the selection (one seed per cell, independent "
          "cells); the confirmed lead is the difference of the fresh win rates with its 95% interval. Where "
          "that interval contains zero the table says so: no detectable difference.")
-    s5.table("The selection confirmed on fresh seeds", ["seats", "selected", "runner-up", "fresh win %, selected",
-                                                        "fresh win %, runner-up", "lead (points)"],
-             [[str(r.seats), r.selected, r.runner_up, _pct_ci(r.win, r.win_low, r.win_high),
-               _pct_ci(r.runner_up_win, r.runner_up_win_low, r.runner_up_win_high), _lead_text(r)]
-              for r in conf.itertuples()], csv="best_response_confirmed", data=conf,
-             align=["r", "l", "l", "r", "r", "l"])
+    _table(s5, "The selection confirmed on fresh seeds", conf, "best_response_confirmed",
+           names=["seats", "selected", "runner_up", "win", "runner_up_win", "verdict"],
+           titles={"win": "fresh win rate, selected (%)"})
     sections.append(s5)
 
     s6 = Section("6", "The value of the free ride")
     fr_rows = []
     for n in seats:
         fr = free_ride_value(["computer"] * n, table_rules, games=games, seed=seed, workers=workers)
-        f = fr.to_frame()
+        f = fr.to_frame().rename(columns={"rounds": "rounds_per_game", "rounds_low": "rounds_per_game_low",
+                                          "rounds_high": "rounds_per_game_high"})
         f.insert(0, "seats", n)
         fr_rows.append(f)
     frt = pd.concat(fr_rows, ignore_index=True)
     s6.p("The same games with the free ride and without it (a player who cannot pay what her next card exposes "
          "her to must fold). The free ride lengthens the game: a short-stacked player keeps a chance to win a "
          "pot instead of bleeding fold prices.")
-    s6.table("With and without the free ride", ["seats", "rule", "rounds per game", "free rides per game",
-                                                "free-ride wins per game"],
-             [[str(r.seats), r.rule, f"{r.rounds:.2f} ± {(r.rounds_high - r.rounds_low) / 2:.2f}",
-               f"{r.free_rides_per_game:.3f}", f"{r.free_ride_wins_per_game:.3f}"] for r in frt.itertuples()],
-             csv="free_ride", data=frt, align=["r", "l", "r", "r", "r"])
+    _table(s6, "With and without the free ride", frt, "free_ride",
+           names=["seats", "rule", "rounds_per_game", "free_rides_per_game", "free_ride_wins_per_game"])
     sections.append(s6)
 
     s7 = Section("7", "Two-player decisions (exact)")
@@ -270,9 +284,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
         sol_rows.append({"hand": hand, "face_up": up, "opp_up": opp, "best": sol.best_action, "value": sol.value,
                          "fold": sol.actions[-1]})
     sf = pd.DataFrame(sol_rows)
-    s7.table("Best actions", ["hand", "face up", "opponent shows", "best", "value", "fold"],
-             [[r.hand, r.face_up, r.opp_up, r.best, f"{r.value:+.3f}", f"{r.fold:+.0f}"] for r in sf.itertuples()],
-             csv="solver", data=sf, align=["l", "l", "l", "l", "r", "r"])
+    _table(s7, "Best actions", sf, "solver")
     n_states = max(50, min(2_000, games // 2))
     study = [last_card_study(n_states, st, seed=seed, rules=rules) for st in ("computer", "always", "t:x,x,x,88")]
     lf = pd.DataFrame([{"strategy": st.strategy, "states": len(st.table),
@@ -283,10 +295,8 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
          "opponent is the blind rider with a real hidden hand): how often the exact best play folds, how often "
          "each strategy folds, and the chips per decision it gives up to the best play. Against an opponent who "
          "never folds, the computer's threshold (a pair of tens) folds far too often.")
-    s7.table("The last card against the blind rider", ["strategy", "best folds %", "strategy folds %",
-                                                       "chips given up"],
-             [[r.strategy, f"{100 * r.best_folds:.1f}", f"{100 * r.strategy_folds:.1f}", f"{r.regret:.3f}"]
-              for r in lf.itertuples()], csv="last_card", data=lf, align=["l", "r", "r", "r"])
+    _table(s7, "The last card against the blind rider", lf, "last_card",
+           names=["strategy", "best_folds", "strategy_folds", "regret"])
     sections.append(s7)
 
     date = provenance.build_date(reproducible)

@@ -5,7 +5,7 @@ Modules, one idea each: ``rules`` (the options), ``hands`` (the one hand value, 
 ``engine`` (the readable game and its history), ``strategies`` (drafting: kernel and readable twin),
 ``future`` (the expected future pairs ``greedy`` values), ``scoring``, ``kernel`` (the batch kernel,
 tested equal to the engine), ``arrangement`` (the exact arrangement solver), ``analysis`` (Monte
-Carlo: seats, order, pairings, best responses) and ``report``.  See ``docs/ring-poker.md``.
+Carlo: seats, order, pairings, best responses confirmed on fresh seeds) and ``report``.  See ``docs/ring-poker.md``.
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.ring.simulate``, ``rm.ring.arrange``, ...).  ``ISSUE_STRATEGIES``
@@ -15,7 +15,9 @@ first use (the report machinery would slow every ``ricochet ring`` command's sta
 """
 from __future__ import annotations
 
-from ricochet_math.games.ring.analysis import PairingTable, RingSimulation, pairings, simulate
+from ricochet_math.games.ring.analysis import (
+    BestResponseConfirmation, PairingTable, RingSimulation, confirm_best_responses, pairings, simulate,
+)
 from ricochet_math.games.ring.arrangement import Arrangement, OpponentModel, arrange, opponent_model
 from ricochet_math.games.ring.engine import GameRecord, RingGame, play_game
 from ricochet_math.games.ring.rules import RingRules
@@ -27,7 +29,8 @@ Rules = RingRules
 __all__ = [
     "Rules", "RingRules", "RingGame", "GameRecord", "play_game",
     "Arrangement", "OpponentModel", "arrange", "opponent_model",
-    "RingSimulation", "simulate", "PairingTable", "pairings", "ISSUE_STRATEGIES", "FAST_STRATEGIES",
+    "RingSimulation", "simulate", "PairingTable", "pairings", "BestResponseConfirmation", "confirm_best_responses",
+    "ISSUE_STRATEGIES", "FAST_STRATEGIES",
     "build_report",
 ]
 

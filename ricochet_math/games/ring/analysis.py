@@ -1,4 +1,5 @@
-"""Monte Carlo analyses of Ring Poker: seat and order effects, strategy pairings, best responses.
+"""Monte Carlo analyses of Ring Poker: seat and order effects, strategy pairings, best responses and
+their confirmation on fresh seeds.
 
 Every figure comes from :func:`~ricochet_math.solvers.batches.run_batches`: batch ``i`` deals its
 games (54-card deck orders and the random draws of the ``random`` strategy) from its own seed with
@@ -34,11 +35,14 @@ from ricochet_math.solvers.linear import gram, wald_statistic
 from ricochet_math.solvers.stats import Estimate, mean_ci
 
 __all__ = [
+    "BestResponseConfirmation",
     "CATEGORY_LABELS",
+    "CONFIRM_SEED_OFFSET",
     "DEFAULT_STRATEGY",
     "EqualChances",
     "PairingTable",
     "RingSimulation",
+    "confirm_best_responses",
     "deal_batch",
     "pairings",
     "simulate",
@@ -224,6 +228,22 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
                             f"{', '.join(names)}")
     if objective not in OBJECTIVES:
         raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+    seating, source = _seating(rules, names, objective, opponent)
+
+    def play(seed_seq: np.random.SeedSequence, length: int) -> dict[str, np.ndarray]:
+        return _batch_sums(*seating(*deal_batch(seed_seq, length)))
+
+    run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers, executor=executor,
+                      progress=progress)
+    return RingSimulation(rules, names, objective, games, run.seed, run.batch_size, run.run_time,
+                          run.sums, source)
+
+
+def _seating(rules: RingRules, names: Sequence[str], objective: str = "strongest",
+             opponent: OpponentModel | None = None):
+    """The batch kernel of one seating (checked ``names``, one per seat): ``play(decks, draws)`` returns the
+    games' ``keys``, ``points`` and win ``shares``; the decks and draws are only read, so several seatings can
+    play the same deals.  Also returns the opponent model's source (``objective`` points) or ``""``."""
     codes = np.array([strategy_code(s) for s in names], dtype=np.int64)
     source = ""
     samples = np.zeros((3, 2), dtype=np.int64)
@@ -233,21 +253,17 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
     obj = OBJECTIVES.index(objective)
     model = value_model(rules) if "greedy" in names else np.zeros((3, 2), dtype=np.int64)
 
-    def play(seed_seq: np.random.SeedSequence, length: int) -> dict[str, np.ndarray]:
-        decks, draws = deal_batch(seed_seq, length)
-        p = rules.players
+    def play(decks: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        length, p = decks.shape[0], rules.players
         moves = np.empty((length, 2 * ROUNDS), dtype=np.int64)
         keys = np.empty((length, p, 3), dtype=np.int64)
         points = np.empty((length, p), dtype=np.int64)
         shares = np.empty((length, p))
         play_batch(decks, draws, codes, int(rules.joker), rules.rotate, obj, samples, model, moves, keys, points,
                    shares)
-        return _batch_sums(keys, points, shares)
+        return keys, points, shares
 
-    run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers, executor=executor,
-                      progress=progress)
-    return RingSimulation(rules, names, objective, games, run.seed, run.batch_size, run.run_time,
-                          run.sums, source)
+    return play, source
 
 
 @dataclass(frozen=True)
@@ -257,7 +273,8 @@ class PairingTable:
     ``runs[(focal, opponent, seat)]``: the simulation with ``focal`` at ``seat`` and ``opponent`` at
     every other seat.  :meth:`to_frame` averages over the seats (each seat equally often);
     :meth:`best_responses` names the focal strategy with the largest mean win share against each
-    opponent strategy.
+    opponent strategy (a best of ``len(strategies)`` on one seed); :meth:`confirm` plays it and the
+    runner-up again on fresh seeds.
     """
 
     rules: RingRules
@@ -292,6 +309,19 @@ class PairingTable:
         return best.rename(columns={"strategy": "best response"})[["against", "best response", "win", "win_low",
                                                                    "win_high", "points"]].reset_index(drop=True)
 
+    def ranked(self, against: str) -> list[str]:
+        """The focal strategies against ``against``, largest win share first (ties in the table's order, so
+        the first is :meth:`best_responses`' choice)."""
+        frame = self.to_frame()
+        part = frame[frame.against == against]
+        order = sorted(range(len(part)), key=lambda i: (-part.win.iloc[i], i))
+        return [str(part.strategy.iloc[i]) for i in order]
+
+    def confirm(self, games: int | None = None, seed: int | None = None, *, batch_size: int = 1000,
+                workers: int | None = None) -> BestResponseConfirmation:
+        """:func:`confirm_best_responses` of this table."""
+        return confirm_best_responses(self, games, seed, batch_size=batch_size, workers=workers)
+
     def summary(self) -> str:
         br = self.best_responses()
         eq = [r["against"] for _, r in br.iterrows() if r["best response"] == r["against"]]
@@ -321,3 +351,111 @@ def pairings(rules: RingRules | None = None, strategies: Sequence[str] = FAST_ST
                 seating[s] = a
                 runs[(a, b, s)] = simulate(rules, seating, games, seed, batch_size=batch_size, workers=workers)
     return PairingTable(rules, names, games, next(iter(runs.values())).seed, runs)
+
+
+#: the confirmation's fresh seeds: the opponent strategy of index ``i`` (in the table's order) is played
+#: on ``seed + CONFIRM_SEED_OFFSET + i`` (``seed``: the selection's unless given); a table's pairings all
+#: use its one seed, so these took no part in the selection
+CONFIRM_SEED_OFFSET = 1000
+
+
+@dataclass(frozen=True)
+class BestResponseConfirmation:
+    """A :class:`PairingTable`'s best responses played again on fresh seeds (:func:`confirm_best_responses`).
+
+    ``table``: one row per opponent strategy (``against``): the ``selected`` best response and the
+    ``runner_up`` with their win shares in the selection (``selection_win``, ``selection_runner_up_win``,
+    fractions), the fresh ``seed`` and ``games`` per seating, each one's fresh win share with its 95%
+    interval (``win``, ``runner_up_win`` and their ``_low``/``_high``; a focal strategy's share is the
+    mean over its seats), the paired difference ``lead`` = win - runner_up_win on the same deals with its
+    interval, ``p_value`` (two-sided, of no difference), ``confirmed`` (the interval lies above zero) and
+    ``verdict`` in words: the lead in points (``+5.00 ± 2.00``), or "no detectable difference (± x)" where
+    the interval holds zero.
+    """
+
+    rules: RingRules
+    games: int
+    selection_seed: int
+    batch_size: int
+    table: pd.DataFrame = field(repr=False)
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """The fresh seeds, one per opponent strategy."""
+        return tuple(int(s) for s in self.table.seed)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        return (f"{self.rules.summary()}; selection seed {self.selection_seed}, fresh seeds "
+                f"{', '.join(map(str, self.seeds))}, {self.games:,} games per seating; lead in points: "
+                + "; ".join(f"against {r.against}: {r.selected} over {r.runner_up}, {r.verdict}"
+                            for r in self.table.itertuples()))
+
+
+def _verdict(lead: Estimate) -> str:
+    """The lead in points with its half-width, or "no detectable difference (± x)" when its interval holds 0."""
+    half = f"{100 * lead.half_width:.2f}"
+    if lead.low <= 0 <= lead.high:
+        return f"no detectable difference (± {half})"
+    return f"{100 * lead.estimate:+.2f} ± {half}"
+
+
+def confirm_best_responses(table: PairingTable, games: int | None = None, seed: int | None = None, *,
+                           batch_size: int = 1000, workers: int | None = None) -> BestResponseConfirmation:
+    """Play each opponent strategy's selected best response and its runner-up again on a fresh seed.
+
+    A best of K candidates on the seed that picked it is biased toward luck; this confirmation plays, for
+    the opponent strategy of index ``i``, the two at every seat against that opponent at the other seats,
+    ``games`` games per seating (default the table's) on seed ``seed + CONFIRM_SEED_OFFSET + i`` (``seed``
+    default the table's: every pairing of the table used that one seed, so the fresh seeds took no part in
+    the selection; a fresh seed equal to it is refused).  Both candidates play the same deals at every seat
+    (common random numbers): the lead is the mean over games of the paired difference of their win shares
+    (each the mean over the seats), with a 95% normal interval from that difference's own spread.
+    """
+    check_instance(table, PairingTable, "table")
+    games = table.games if games is None else check_whole(games, "games", high=10**9)
+    seed = table.seed if seed is None else check_seed(seed, allow_none=False)
+    batch_size = check_whole(batch_size, "batch_size", high=10**7)
+    if len(table.strategies) < 2:
+        raise RicochetError("a confirmation needs at least two strategies (a selected one and a runner-up)")
+    players = table.rules.players
+    rows = []
+    for i, against in enumerate(table.strategies):
+        fresh = seed + CONFIRM_SEED_OFFSET + i
+        if fresh == table.seed:
+            raise RicochetError(f"fresh seed {fresh} is the selection's seed: give another seed")
+        pair = table.ranked(against)[:2]
+        kernels = []
+        for focal in pair:
+            for s in range(players):
+                names = [against] * players
+                names[s] = focal
+                kernels.append((s, _seating(table.rules, names)[0]))
+
+        def play(seed_seq: np.random.SeedSequence, length: int, kernels=kernels) -> dict[str, np.ndarray]:
+            decks, draws = deal_batch(seed_seq, length)
+            focal = np.zeros((2, length))
+            for k, (s, kernel) in enumerate(kernels):
+                focal[k // players] += kernel(decks, draws)[2][:, s]
+            focal /= players
+            d = focal[0] - focal[1]
+            return {"win": focal.sum(axis=1), "win_sq": (focal ** 2).sum(axis=1),
+                    "lead": np.array([d.sum()]), "lead_sq": np.array([(d ** 2).sum()])}
+
+        run = run_batches(play, games, fresh, batch_size=min(batch_size, games), workers=workers)
+        w = [mean_ci(run.sums["win"][k], run.sums["win_sq"][k], games) for k in range(2)]
+        lead = mean_ci(run.sums["lead"][0], run.sums["lead_sq"][0], games)
+        z = lead.estimate / lead.std_error if lead.std_error > 0 else (0.0 if lead.estimate == 0 else math.inf)
+        sel = table.to_frame()
+        sel = sel[sel.against == against].set_index("strategy")["win"]
+        rows.append({"against": against, "selected": pair[0], "runner_up": pair[1],
+                     "selection_win": float(sel[pair[0]]), "selection_runner_up_win": float(sel[pair[1]]),
+                     "seed": fresh, "games": games,
+                     "win": w[0].estimate, "win_low": w[0].low, "win_high": w[0].high,
+                     "runner_up_win": w[1].estimate, "runner_up_win_low": w[1].low, "runner_up_win_high": w[1].high,
+                     "lead": lead.estimate, "lead_low": lead.low, "lead_high": lead.high,
+                     "p_value": math.erfc(abs(z) / math.sqrt(2.0)), "confirmed": bool(lead.low > 0),
+                     "verdict": _verdict(lead)})
+    return BestResponseConfirmation(table.rules, games, table.seed, min(batch_size, games), pd.DataFrame(rows))

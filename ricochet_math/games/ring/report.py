@@ -18,12 +18,12 @@ import pandas as pd
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.tables import STRAIGHT_FLUSH
-from ricochet_math.games.ring.analysis import DEFAULT_STRATEGY, pairings, simulate
+from ricochet_math.games.ring.analysis import CONFIRM_SEED_OFFSET, DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import document_table
+from ricochet_math.reports.columns import Column, document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -41,6 +41,16 @@ _CATEGORY_BASE = PARTIAL_BASE ** 5
 #: the reading shown beside the rule set's own: dead jokers beside bugs (the default), bugs beside any other
 def _other_reading(joker: Joker) -> Joker:
     return Joker.DEAD if joker == Joker.BUG else Joker.BUG
+
+
+#: the confirmation table's own columns (reports/columns.py declares the shared ones)
+_CONFIRMATION = {c.name: c for c in (
+    Column("selected", "selected", "", "text", 0, "the best response of the selection"),
+    Column("runner_up", "runner-up", "", "text", 0, "the second best of the selection"),
+    Column("win", "fresh win share, selected", "fraction", "percent", 2, "on the fresh seed"),
+    Column("runner_up_win", "fresh win share, runner-up", "fraction", "percent", 2, "on the fresh seed"),
+    Column("verdict", "lead (points)", "", "text", 0, "the paired lead, or no detectable difference"),
+)}
 
 
 def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> Section:
@@ -173,16 +183,26 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
          "per seating on the same deals (common random numbers); the focal strategy's win share is the mean "
          "over its seats. A best response is the focal strategy with the largest win share against an "
          "opponent strategy; equal chances would be 1/players.")
+    s2.p(f"A best of {len(strategies)} candidates on the seed that picked it is biased toward luck, so against "
+         "each opponent strategy the selected best response and the runner-up are played again, "
+         f"{pair_games:,} games per seating on a fresh seed (seed {seed} + {CONFIRM_SEED_OFFSET} + the "
+         "opponent's place in the list: no pairing of the selection used it), both on the same deals. The "
+         "table shows their fresh win shares and the paired lead with its 95% interval; where that interval "
+         "contains zero it says no detectable difference.")
     for players in (2, 3):
         t0 = timer()
         table = pairings(RingRules(players=players, joker=base.joker), strategies, games=pair_games, seed=seed)
         timings.append((f"pairings, {players} players", timer() - t0))
         pf = table.to_frame()
-        br = table.best_responses()
+        t0 = timer()
+        confirmed = table.confirm(pair_games).to_frame()
+        timings.append((f"confirmation, {players} players", timer() - t0))
         s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
                                         f"pairings_{players}p"))
-        s2.blocks.append(document_table(f"{players} players: best responses", br, f"best_responses_{players}p",
-                                        names=["against", "best response", "win"]))
+        s2.blocks.append(document_table(f"{players} players: best responses confirmed on fresh seeds", confirmed,
+                                        f"best_responses_{players}p", declared=_CONFIRMATION,
+                                        names=["against", "selected", "runner_up", "win", "runner_up_win",
+                                               "verdict"]))
     sections.append(s2)
 
     # ---- 3. arrangements
