@@ -6,19 +6,20 @@ import argparse
 import sys
 
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
-    print_wrapped, subcommand, writable_file,
+    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, number,
+    print_frame, print_wrapped, subcommand, whole, writable_file,
 )
 from ricochet_math.cli.sidebets import grid_options
 
-# The library loads in the handler: building the parser stays light (issue 26).  The two defaults the help
-# shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS), copied here because
-# importing them loads numba; tests/cli/test_cli_startup.py checks the copies agree.
+# The library loads in the handler: building the parser stays light (issue 26).  The defaults and the bound the
+# help shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS and MAX_RESOLVES),
+# copied here because importing them loads numba; tests/cli/test_cli_startup.py checks the copies agree.
 DEFAULT_GRID = (
     "99", "TT", "JJ", "QQ", "KK", "KKQ", "AA", "AAQ", "33xx", "66xx", "TTxx", "QQxx", "AAxx",
     "222", "777", "QQQ", "AAA", "A2345", "TJQKA", "flush",
 )
 DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timid", "perfect-vs-pot-odds-final")
+MAX_RESOLVES = 20
 
 
 def _formats() -> dict:
@@ -69,16 +70,16 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bounds", action="append", default=None, metavar="LINE=LO:HI",
                         help="allowed pays of a bonus line (repeatable; default step .. 10 x current)")
     parser.add_argument("--no-monotonic", action="store_true", help="allow a better hand to pay less")
-    parser.add_argument("--search-precision", type=float, default=0.1, metavar="PP",
+    parser.add_argument("--search-precision", type=number(0, 10, above=True), default=0.1, metavar="PP",
                         help="95%% half-width of the search's Monte Carlo sweeps, points (default 0.1)")
-    parser.add_argument("--confirm-precision", type=float, default=0.05, metavar="PP",
+    parser.add_argument("--confirm-precision", type=number(0, 10, above=True), default=0.05, metavar="PP",
                         help="95%% half-width of the confirmation on fresh seeds, points (default 0.05)")
     parser.add_argument("--others", default=",".join(DEFAULT_OTHERS), metavar="READING,...",
                         help="other player models to show the design under ('' for none; A-vs-B: one seat "
                              f"best-responding to B; default {','.join(DEFAULT_OTHERS)})")
-    parser.add_argument("--other-precision", type=float, default=0.2, metavar="PP",
+    parser.add_argument("--other-precision", type=number(0, 10, above=True), default=0.2, metavar="PP",
                         help="95%% half-width of the other models' runs, points (default 0.2)")
-    parser.add_argument("--max-resolves", type=int, default=3, metavar="K",
+    parser.add_argument("--max-resolves", type=whole(0, MAX_RESOLVES), default=3, metavar="K",
                         help="re-solves of the decisions after a bonus change (default 3)")
     add_seed_option(parser, 2026, help="seed of the design (search, confirmation and other runs each get their "
                                        "own streams from it; default 2026)")

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._version import __version__
-from ricochet_math.arguments import check_seed
+from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
@@ -66,12 +66,15 @@ from ricochet_math.storage import atomic_write_text, check_writable_file
 from ricochet_math.strategies.registry import get_strategy
 
 __all__ = ["VARY", "DESIGN_SCHEMA", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
-           "design_rule_set", "design_sidecar_path"]
+           "design_rule_set", "design_sidecar_path", "MAX_RESOLVES"]
 
 VARY = ("kickout", "bonus")
 #: the other player models the design is shown under: the best publisher-like reading, the dealer-only
 #: pot-odds reading, two weak players (too loose, too tight) and one perfect seat at a pot-odds table
 DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timid", "perfect-vs-pot-odds-final")
+#: the most re-solves of the decisions a design may ask for (each is a new exact solo analysis and look-ahead
+#: surface)
+MAX_RESOLVES = 20
 #: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
 DESIGN_SCHEMA = "ricochet_math.design/1"
 #: seed roles (:func:`role_seed`)
@@ -393,6 +396,7 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
     if not players:
         raise RuleError("players: no player count given")
     seed = check_seed(seed, allow_none=False)
+    max_resolves = check_whole(max_resolves, "max_resolves", low=0, high=MAX_RESOLVES)
     for what, v in (("search_precision", search_precision), ("confirm_precision", confirm_precision),
                     ("other_precision", other_precision)):
         if not isinstance(v, (int, float)) or not 0.0 < float(v) <= 10.0:

@@ -77,7 +77,7 @@ def _copies():
     """(the CLI's copy, the library's value) of each parse-time choice or default the CLI keeps itself."""
     from ricochet_math.cli import design, freeride, home, report, ring
     from ricochet_math.design.kickout import DEFAULT_GRID
-    from ricochet_math.design.rule_set import DEFAULT_OTHERS
+    from ricochet_math.design.rule_set import DEFAULT_OTHERS, MAX_RESOLVES
     from ricochet_math.games.freeride.rules import OPENINGS
     from ricochet_math.games.home.report import HOME_SIZES
     from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS
@@ -90,6 +90,7 @@ def _copies():
     return {
         "design.DEFAULT_GRID": (design.DEFAULT_GRID, DEFAULT_GRID),
         "design.DEFAULT_OTHERS": (design.DEFAULT_OTHERS, DEFAULT_OTHERS),
+        "design.MAX_RESOLVES": (design.MAX_RESOLVES, MAX_RESOLVES),
         "report.SIZES": (report.SIZES, tuple(SIZES)),
         "home.VARIANTS": (home.VARIANTS, VARIANTS),
         "home.STUCK_RULES": (home.STUCK_RULES, STUCK_RULES),

@@ -166,6 +166,9 @@ def test_infeasible_band_gives_the_closest_design(rules):
     (dict(vary="kickout,paytable"), RuleError, "paytable"),
     (dict(objective="target"), RuleError, "target"),
     (dict(others=("nobody",)), StrategyError, "nobody"),
+    (dict(max_resolves=-1), RicochetError, "max_resolves must be a whole number from 0 to 20"),
+    (dict(max_resolves=2.5), RicochetError, "max_resolves"),
+    (dict(search_precision=float("nan")), RuleError, "search_precision"),
 ])
 def test_errors_are_one_line_before_any_work(rules, kwargs, error, words):
     with pytest.raises(error) as exc:
@@ -179,6 +182,10 @@ def test_errors_are_one_line_before_any_work(rules, kwargs, error, words):
     (["--reading", "perfekt"], "perfekt"),
     (["--lines", "foo"], "foo"),
     (["--lines", "flush", "--bounds", "flush=6:9"], "exclude"),
+    (["--max-resolves", "-1"], "--max-resolves: must be a whole number from 0 to 20"),
+    (["--confirm-precision", "0"], "--confirm-precision"),
+    (["--search-precision", "nan"], "--search-precision"),
+    (["--other-precision", "11"], "--other-precision"),
 ])
 def test_cli_errors_exit_2_with_one_line(capsys, argv, words):
     assert main(["design", *argv]) == 2
