@@ -106,5 +106,5 @@ def _copies():
 
 def test_each_parse_time_copy_agrees_with_the_library():
     copies = _copies()
-    assert len(copies) == 12
+    assert len(copies) == 13
     assert {name: pair for name, pair in copies.items() if pair[0] != pair[1]} == {}
