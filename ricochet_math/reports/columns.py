@@ -194,15 +194,17 @@ net_per_round | net per round | chips | number | 3 | net chips per round
 """)
 
 
-def column(name: str, series: pd.Series | None = None) -> Column:
-    """The declared column (its bounds ``NAME_low``/``NAME_high`` read like ``NAME``), else one read from the
-    data: text, a count when every value is whole, a number with four decimals otherwise."""
+def column(name: str, series: pd.Series | None = None, declared: Mapping[str, Column] | None = None) -> Column:
+    """The declared column (its bounds ``NAME_low``/``NAME_high`` read like ``NAME``): a report's own
+    ``declared`` columns first, then :data:`SCHEMA`; else one read from the data: text, a count when every
+    value is whole, a number with four decimals otherwise."""
     key = str(name)
-    if key in SCHEMA:
-        return SCHEMA[key]
     base = _BOUNDS.sub("", key)
-    if base in SCHEMA:
-        return SCHEMA[base]
+    for known in (declared or {}, SCHEMA):
+        if key in known:
+            return known[key]
+        if base in known:
+            return known[base]
     title = key.replace("_", " ")
     if series is None or pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
         return Column(key, title, format="text")
@@ -254,7 +256,7 @@ def document_table(title: str, frame: pd.DataFrame, csv: str | None, *, names: I
     words (``titles`` overrides a header), cells by the schema (``declared`` adds columns named at run time,
     such as one per player count)."""
     shown = _shown(frame, names)
-    cols = [(declared or {}).get(n) or column(n, frame[n]) for n in shown]
+    cols = [column(n, frame[n], declared) for n in shown]
     headers = [(titles or {}).get(n, c.header) for n, c in zip(shown, cols)]
     rows = []
     for i in range(len(frame)):
@@ -269,7 +271,7 @@ def document_table(title: str, frame: pd.DataFrame, csv: str | None, *, names: I
     has_interval = any(f"{n}_low" in frame.columns for n in shown)
     if has_interval and "±" not in note:
         note = (note + " " if note else "") + "a ± b: the estimate and half the width of its 95% confidence interval."
-    return Table(title, headers, rows, csv=csv, data=frame, note=note, align=align)
+    return Table(title, headers, rows, csv=csv, data=frame, note=note, align=align, declared=dict(declared or {}))
 
 
 def text_formats(frame: pd.DataFrame) -> dict[str, object]:
@@ -290,12 +292,13 @@ def text_formats(frame: pd.DataFrame) -> dict[str, object]:
     return out
 
 
-def excel_format(name: str, series: pd.Series) -> str | None:
+def excel_format(name: str, series: pd.Series, declared: Mapping[str, Column] | None = None) -> str | None:
     """The workbook's number format of a column (None for text): a percent with the column's decimals,
-    counts as ``#,##0``, numbers with their decimals and separators."""
+    counts as ``#,##0``, numbers with their decimals and separators (``declared``: the report's own columns,
+    as :func:`document_table` read them)."""
     if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
         return None
-    c = column(str(name), series)
+    c = column(str(name), series, declared)
     decimals = "." + "0" * c.digits if c.digits > 0 else ""
     if c.format == "percent":
         return f"0{decimals}%"

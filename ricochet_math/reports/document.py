@@ -37,6 +37,7 @@ class Table:
     data: Any = None                # the DataFrame written as CSV
     note: str = ""
     align: list[str] | None = None  # "l" / "r" per column
+    declared: Any = None            # the report's own columns (name -> reports.columns.Column) beyond the schema
 
     def __post_init__(self) -> None:
         if self.align is None:

@@ -49,8 +49,8 @@ def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any],
         with render.rc_context():
             csvs = render.write_csvs(tmp / "tables", sections, extra)
             render.render_html(tmp / "report.html", sections, title, subtitle, date, pdf=not no_pdf)
-        frames, titles = render.document_tables(sections, extra)
-        workbook.write_workbook(tmp / "report.xlsx", frames, titles, title, date)
+        frames, titles, declared = render.document_tables(sections, extra)
+        workbook.write_workbook(tmp / "report.xlsx", frames, titles, title, date, declared)
         if not no_pdf:
             render.render_pdf(tmp / "report.html", tmp / "report.pdf")
         tables = render.read_csvs(csvs)

@@ -172,19 +172,22 @@ def _font_timestamp():
                     os.environ["SOURCE_DATE_EPOCH"] = old
 
 
-def document_tables(sections, extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def document_tables(sections, extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
     """Every table that names a CSV, in the document's order, then the ``extra`` frames: (frames by CSV
-    stem, titles by CSV stem), what :func:`~ricochet_math.reports.workbook.write_workbook` writes."""
-    frames, titles = {}, {}
+    stem, titles by CSV stem, the report's own declared columns by CSV stem), what
+    :func:`~ricochet_math.reports.workbook.write_workbook` writes."""
+    frames, titles, declared = {}, {}, {}
     for s in sections:
         for b in s.blocks:
             if isinstance(b, Table) and b.csv:
                 frames[b.csv] = b.data
                 titles[b.csv] = f"{s.number}. {b.title}"
+                if b.declared:
+                    declared[b.csv] = b.declared
     for name, frame in extra.items():
         frames[name] = frame
         titles[name] = name.replace("_", " ")
-    return frames, titles
+    return frames, titles, declared
 
 
 def write_csvs(directory: Path, sections, extra: Mapping[str, Any]) -> list[Path]:

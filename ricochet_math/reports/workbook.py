@@ -33,9 +33,10 @@ WORKBOOK_DIGITS = 16
 
 
 
-def number_format(name: str, series: pd.Series) -> str | None:
-    """The Excel number format of a column, from the column schema (:mod:`.columns`); None for text."""
-    return excel_format(name, series)
+def number_format(name: str, series: pd.Series, declared: Mapping | None = None) -> str | None:
+    """The Excel number format of a column, from the column schema (:mod:`.columns`) and the report's own
+    ``declared`` columns; None for text."""
+    return excel_format(name, series, declared)
 
 
 def _created(date: str) -> _dt.datetime:
@@ -47,9 +48,10 @@ def _created(date: str) -> _dt.datetime:
 
 
 def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mapping[str, str], title: str,
-                   date: str) -> None:
+                   date: str, declared: Mapping[str, Mapping] | None = None) -> None:
     """Write ``frames`` (by CSV stem, in order) as one sheet each, after a contents sheet listing
-    ``titles[stem]``.  ``date``: the build date (the workbook's creation date)."""
+    ``titles[stem]``.  ``date``: the build date (the workbook's creation date); ``declared``: by CSV stem,
+    the report's own columns beyond the schema, so a sheet formats them as its report table does."""
     import xlsxwriter
 
     book = xlsxwriter.Workbook(str(path), {"in_memory": True, "strings_to_numbers": False,
@@ -80,7 +82,7 @@ def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mappi
         sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
         for j, name in enumerate(frame.columns):
             col = frame[name]
-            fmt = number_format(str(name), col)
+            fmt = number_format(str(name), col, (declared or {}).get(stem))
             if fmt and fmt not in formats:
                 formats[fmt] = book.add_format({"num_format": fmt})
             cell_format = formats[fmt] if fmt else None

@@ -59,3 +59,7 @@ def test_freeride_report_tables_are_read_through_the_column_schema(tmp_path):
     header = [c.value for c in sheet[1]]
     assert sheet.cell(row=2, column=header.index("win") + 1).number_format == "0.00%"
     assert sheet.cell(row=2, column=header.index("net_per_round") + 1).number_format == "#,##0.000"
+    # a column the report declares itself (not in the shared schema) is a percent in the workbook too
+    sheet = openpyxl.load_workbook(out / "report.xlsx")["best_response_confirmed"]
+    header = [c.value for c in sheet[1]]
+    assert sheet.cell(row=2, column=header.index("runner_up_win") + 1).number_format == "0.00%"

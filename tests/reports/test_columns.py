@@ -64,3 +64,30 @@ def test_undeclared_columns_are_read_from_their_data_not_their_name():
     assert cell(Column("x", "x", format="count", digits=0), 1234567.0) == "1,234,567"
     with pytest.raises(ValueError):
         Column("x", "x", format="weird")
+
+
+def test_a_reports_own_columns_format_the_workbook_as_its_table(tmp_path):
+    """A column a report declares itself (``declared=``, not in SCHEMA) is formatted the same in the report
+    table and in its workbook sheet: a declared share is a percent in both, not a bare fraction."""
+    from ricochet_math.reports.columns import Column
+    from ricochet_math.reports.document import Section
+    from ricochet_math.reports.render import document_tables
+    from ricochet_math.reports.workbook import write_workbook
+
+    openpyxl = pytest.importorskip("openpyxl")
+    frame = pd.DataFrame({"strategy": ["a", "b"], "best_folds": [0.125, 0.5], "best_folds_low": [0.1, 0.45],
+                          "best_folds_high": [0.15, 0.55]})
+    declared = {"best_folds": Column("best_folds", "best folds", unit="%", format="percent", digits=1)}
+    table = document_table("t", frame, "folds", declared=declared)
+    assert dict(zip(table.columns, table.rows[0]))["best folds (%)"] == "12.5 ± 2.5"
+    section = Section("1", "s")
+    section.blocks.append(table)
+    frames, titles, own = document_tables([section], {})
+    assert own == {"folds": declared}
+    write_workbook(tmp_path / "w.xlsx", frames, titles, "t", "2026-12-02 00:00:00 UTC", own)
+    sheet = openpyxl.load_workbook(tmp_path / "w.xlsx")["folds"]
+    header = [c.value for c in sheet[1]]
+    for name in ("best_folds", "best_folds_low", "best_folds_high"):
+        assert sheet.cell(row=2, column=header.index(name) + 1).number_format == "0.0%", name
+    assert excel_format("best_folds", frame.best_folds) == "#,##0.0000"          # undeclared: a number
+    assert excel_format("best_folds", frame.best_folds, declared) == "0.0%"
