@@ -238,7 +238,8 @@ def test_a_tables_cache_with_wrong_content_is_refused_by_name(tmp_path):
     from ricochet_math.evaluator import tables
 
     env = {"RICOCHET_CACHE_DIR": str(tmp_path)}
-    r = _fresh_python("import ricochet_math", env)
+    # the first hand evaluated builds the cache (the package itself loads its parts on first use)
+    r = _fresh_python("import ricochet_math as rm; rm.hand_value(rm.parse_cards('As Ks Qs Js Ts'))", env)
     assert r.returncode == 0, r.stderr
     [path] = tmp_path.glob("tables-*.npz")
     good = tables.build_tables()
