@@ -15,7 +15,7 @@ deal, seeded (``--seed``), the rest of the deck shuffled per game: ``--games`` g
 with ``optimal`` at both seats (its exact decisions read the table solved above, put in the place of this
 thread's shared table, ``exact.exact_solver``), and
 ``--kernel-games`` games of the kernel with ``pot-odds`` at both seats.  One row per deal in
-``reports/home/tables/home-deal-error.csv`` (``--csv``).
+``reports/claims/home-deal-error.csv`` (``--csv``).
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def main(argv=None) -> None:
     p.add_argument("--games", type=int, default=20_000, help="readable-engine games of optimal v optimal")
     p.add_argument("--kernel-games", type=int, default=1_000_000, help="kernel games of pot-odds v pot-odds")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--csv", type=Path, default=REPO / "reports/home/tables/home-deal-error.csv")
+    p.add_argument("--csv", type=Path, default=REPO / "reports/claims/home-deal-error.csv")
     p.add_argument("--append", action="store_true", help="add the rows to the CSV's (other deals' rows kept)")
     args = p.parse_args(argv)
     rules = HomeRules(players=2, start_cards=2)

@@ -4,7 +4,7 @@
     PYTHONPATH=. python benchmarks/bench_home_tree.py --all-deals            # + every one-card deal (+1 to 4 min)
     PYTHONPATH=. python benchmarks/bench_home_tree.py --no-solve --samples 200000   # estimates only (seconds)
 
-Three parts, one table (printed; ``--csv`` writes it, default ``reports/home/tables/home-tree-size.csv``):
+Three parts, one table (printed; ``--csv`` writes it, default ``reports/claims/home-tree-size.csv``):
 
 * **validation**: positions of the ladder of ``bench_home_exact.py`` and two more, solved by the exact solver
   (``ExactSolver.values``: its memo count and seconds, one thread), counted exactly by enumerating every pair
@@ -88,7 +88,7 @@ def main(argv=None) -> None:
     p.add_argument("--all-deals", action="store_true", help="every one-card deal (--deal-samples each)")
     p.add_argument("--deal-samples", type=int, default=1_000, help="sampled pairs per deal with --all-deals")
     p.add_argument("--deal-pilot", type=int, default=60, help="pilot pairs per stratum with --all-deals")
-    p.add_argument("--csv", type=Path, default=REPO / "reports/home/tables/home-tree-size.csv")
+    p.add_argument("--csv", type=Path, default=REPO / "reports/claims/home-tree-size.csv")
     args = p.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     rules1, rules2 = HomeRules(players=2), HomeRules(players=2, start_cards=2)
