@@ -135,6 +135,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--size", choices=tuple(REPORT_SIZES), default="small",
                      help="tiny (seconds), small (default) or full")
     add_workers_option(rep)
+    add_progress_option(rep)
     add_seed_option(rep, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     rep.set_defaults(_home=_report)
 
@@ -209,7 +210,7 @@ def _play(args) -> int:
 def _report(args) -> int:
     from ricochet_math.games.home.report import build_report  # the report machinery only for this action
 
-    result = build_report(args.out, args.size, args.seed, workers=args.workers)
+    result = build_report(args.out, args.size, args.seed, workers=args.workers, progress=args.progress)
     print_wrapped(result.summary())
     return 0
 

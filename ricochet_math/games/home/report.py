@@ -70,10 +70,11 @@ def _endgame_positions(sizes: tuple[int, ...], count: int, seed: int) -> list[Po
 
 
 def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | None = None,
-                       strategies=("min-lift", "pot-odds")) -> dict[str, pd.DataFrame]:
+                       strategies=("min-lift", "pot-odds"), progress: bool = False) -> dict[str, pd.DataFrame]:
     """Every figure of the report: by order of play and by seat (with the Wald tests) for each rule variation,
     strategy and player count; by starting card; the game's shape; the optimal strategy at two and three
-    players; the contrast with casino Ricochet; the solver's depth error."""
+    players; the contrast with casino Ricochet; the solver's depth error.  ``progress``: a bar on stderr over
+    the runs (with the rate and the time left; none when stderr is not a terminal)."""
     if size not in HOME_SIZES:
         raise RicochetError(f"report size must be one of {', '.join(HOME_SIZES)}, got {size!r}")
     seed = check_seed(seed, allow_none=False)
@@ -81,6 +82,8 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
     order_rows, seat_rows, tests, shape, start = [], [], [], [], None
     runs = [(label, rules, s) for label, rules in VARIATIONS for s in strategies]
     runs += [("limit 5, 1 card (Ricochet II)", HomeRules(), "optimal")]
+    steps = sum(1 for _, _, s in runs for n in spec["players"] if s != "optimal" or n <= 3) + 1 + len(ENDGAMES)
+    bar = _bar(steps, progress)
     for label, base, strategy in runs:
         for n in spec["players"]:
             rules = base.with_players(n)
@@ -103,6 +106,7 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
             shape.append({**key, **{f: ov[f].estimate for f in ov}})
             if strategy == "pot-odds" and n == 4 and label == VARIATIONS[0][0]:
                 start = sim.by_start()
+            bar.update()
     by_order = pd.DataFrame(order_rows)
     tables = {"by_order": by_order, "by_seat": pd.DataFrame(seat_rows), "tests": pd.DataFrame(tests),
               "shape": pd.DataFrame(shape), "by_start_4p": start}
@@ -125,14 +129,26 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
     frame = shortcut_error(two, positions, depths=(1, 2))
     frame.insert(0, "endgame", f"2 players, pot-odds games, room <= {EXACT_TWO_HAND_ROOM} (exact: compiled)")
     errors.append(frame)
+    bar.update()
     for sizes in ENDGAMES:
         rules = HomeRules(players=len(sizes))
         frame = depth_error(rules, _endgame_positions(sizes, spec["positions"], seed), depths=(1, 2),
                             others={"pot-odds": _pot_odds_rule(rules, pot_odds)})
         frame.insert(0, "endgame", " vs ".join(map(str, sizes)) + " cards (exact: readable)")
         errors.append(frame)
+        bar.update()
+    bar.close()
     tables["depth_error"] = pd.concat(errors, ignore_index=True).fillna({"left_out": 0})
     return tables
+
+
+def _bar(steps: int, progress: bool):
+    """A tqdm bar over the report's ``steps`` runs (``disable=None``: none when stderr is not a terminal), or a
+    stand-in that does nothing."""
+    from tqdm.auto import tqdm  # lazy: only a report pays for it
+
+    return tqdm(total=steps, desc="home report", unit=" runs", leave=False, dynamic_ncols=True,
+                disable=None if progress else True)
 
 
 def _pot_odds_rule(rules: HomeRules, strategy):
@@ -290,14 +306,15 @@ def _frame_table(title: str, frame: pd.DataFrame, csv: str):
     return document_table(title, frame, csv)
 
 
-def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int | None = None) -> ReportResult:
+def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int | None = None,
+                 progress: bool = False) -> ReportResult:
     """Compute the figures and write ``out_dir`` through :func:`~ricochet_math.reports.folder.write_report_folder`
     (``report.html``, ``report.xlsx``, ``tables/*.csv``, the PDF where WeasyPrint is installed), replacing only
     a folder the toolkit wrote; returns the casino report's :class:`~ricochet_math.reports.build.ReportResult`
     (its ``tables`` are the computed frames by name)."""
     folder = prepare_output_folder(out_dir, KIND)  # refused before any work
     start = time.perf_counter()
-    tables = home_report_tables(size, seed, workers=workers)
+    tables = home_report_tables(size, seed, workers=workers, progress=progress)
     run_time = time.perf_counter() - start
     date = build_date(False)
     sections = _sections(tables, size, seed, date, run_time)
