@@ -350,8 +350,9 @@ def _summary_frame(seat_frame: pd.DataFrame, six: pd.DataFrame, conf: pd.DataFra
                      "win": r.win, "win_low": r.win_low, "win_high": r.win_high, "lead": r.lead,
                      "lead_low": r.lead_low, "lead_high": r.lead_high, "seats": r.seats, "selected": r.selected,
                      "runner_up": r.runner_up})
-    frame = pd.DataFrame(rows, columns=["figure", "seats", "selected", "runner_up", "win", "win_low", "win_high", "lead", "lead_low", "lead_high",
-                                       "net_per_round", "net_per_round_low", "net_per_round_high"])
+    frame = pd.DataFrame(rows, columns=["figure", "seats", "selected", "runner_up", "win", "win_low", "win_high",
+                                        "lead", "lead_low", "lead_high", "net_per_round", "net_per_round_low",
+                                        "net_per_round_high"])
     frame["seats"] = frame["seats"].astype("Int64")  # blank on the rows that are not a table size's
     return frame
 
