@@ -421,8 +421,9 @@ def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
     if len(six):
         r = six.iloc[0]
         est = [r.starter, r["last"]]
-        ax.errorbar([0, 5], est, yerr=[[r.starter - r.starter_low, r["last"] - r.last_low],
-                                       [r.starter_high - r.starter, r.last_high - r["last"]]],
+        ax.errorbar([0.12, 5], est,  # beside the four-seat starter
+                    yerr=[[r.starter - r.starter_low, r["last"] - r.last_low],
+                          [r.starter_high - r.starter, r.last_high - r["last"]]],
                     fmt="o", mfc="none", color="C0", capsize=3, label="6 seats")
     ax.axhline(0, color="0.6", lw=0.8)
     ax.set_xlabel("position after the starter (0 = the starter)")
