@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from ricochet_math.games.rococo.report import build_rococo_report
@@ -63,3 +64,95 @@ def test_freeride_report_tables_are_read_through_the_column_schema(tmp_path):
     sheet = openpyxl.load_workbook(out / "report.xlsx")["best_response_confirmed"]
     header = [c.value for c in sheet[1]]
     assert sheet.cell(row=2, column=header.index("runner_up_win") + 1).number_format == "0.00%"
+
+
+def _summary(out) -> tuple[str, str, pd.DataFrame]:
+    """A written game report's first section checked as a summary: numbered 1 and titled "Summary", its
+    table in words and within the page, a plot in the report; returns the report's HTML, the summary's
+    sentences (unescaped) and its CSV."""
+    import html as markup
+
+    page = (out / "report.html").read_text(encoding="utf-8")
+    titles = re.findall(r"<h2>(\d+)\. (.*?)</h2>", page)
+    assert titles[0] == ("1", "Summary") and len({n for n, _ in titles}) == len(titles)
+    first = page[page.index('<section id="s1">'):]
+    first = first[:first.index("</section>")]
+    headers = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", first, flags=re.S)   # not <thead>
+    assert headers[0] == "figure" and not [h for h in headers if "_" in h]
+    assert overflowing_tables(page) == []
+    assert "<svg" in page or "<img" in page                               # the report has its plot
+    text = " ".join(markup.unescape(p) for p in re.findall(r"<p>(.*?)</p>", first, flags=re.S))
+    return page, text, pd.read_csv(out / "tables" / "summary.csv")
+
+
+def _quoted(value, low, high, scale=1.0, digits=2, unit="") -> str:
+    """How a summary sentence quotes an estimate: ``x ± h``, or "no detectable difference (± h)" when its
+    interval holds zero (the same half-width the table shows)."""
+    half = f"{scale * (high - low) / 2:.{digits}f}{unit}"
+    if low <= 0 <= high:
+        return f"no detectable difference (± {half})"
+    return f"{scale * value:,.{digits}f} ± {half}"
+
+
+def test_rococo_report_opens_with_its_summary_and_charts(tmp_path):
+    out = tmp_path / "rococo"
+    build_rococo_report(out, size="tiny", seed=5, reproducible=True)
+    page, text, summary = _summary(out)
+    assert page.count("<svg") == 2                                       # the strategy and the betting charts
+    exchange = summary.iloc[0]
+    assert exchange.optimal_share == pytest.approx(0.5, abs=1e-9)        # heads-up optimal play is symmetric
+    for name in ("optimal_share", "naive_share", "hands_differ"):
+        assert f"{100 * exchange[name]:.2f}%" in text, name
+    betting = summary.dropna(subset=["net_per_pot"])
+    assert len(betting) == 3
+    versus = pd.read_csv(out / "tables" / "simulation.csv")
+    assert list(betting.net_per_pot[:2]) == list(versus.net_per_pot)     # the report's own figures
+    for r in betting.itertuples():
+        assert _quoted(r.net_per_pot, r.net_per_pot_low, r.net_per_pot_high, digits=4) in text, r.figure
+
+
+def test_freeride_report_opens_with_its_summary_and_seat_plot(tmp_path):
+    from ricochet_math.games.freeride.report import freeride_report
+
+    out = tmp_path / "freeride"
+    freeride_report(out, games=100, rounds=1000, seats=(2, 4), candidates=("always", "computer", "cautious"),
+                    reproducible=True)
+    page, text, summary = _summary(out)
+    assert page.count("<svg") == 1
+    seats = pd.read_csv(out / "tables" / "seats.csv")
+    win = summary[summary.figure.str.startswith("seat ")]
+    assert list(win.win) == list(seats.win) and len(win) == 4
+    assert f"from {100 * win.win.min():.2f}% to {100 * win.win.max():.2f}%" in text
+    for r in summary.dropna(subset=["net_per_round"]).itertuples():
+        assert _quoted(r.net_per_round, r.net_per_round_low, r.net_per_round_high, digits=3) in text, r.figure
+    best = summary.dropna(subset=["lead"])
+    assert list(best.seats) == [2, 4]
+    for r in best.itertuples():
+        assert f"{100 * r.win:.2f} ± {50 * (r.win_high - r.win_low):.2f}%" in text
+        assert _quoted(r.lead, r.lead_low, r.lead_high, scale=100, unit=" points") in text, r.figure
+
+
+def test_ring_report_opens_with_its_summary_and_seat_plot(tmp_path):
+    from ricochet_math.games.ring.report import ring_report
+
+    out = tmp_path / "ring"
+    ring_report(out, games=60, pair_games=20, strategies=("random", "greedy-fast"), timing_holdings=5, seed=1,
+                reproducible=True)
+    page, text, summary = _summary(out)
+    assert page.count("<svg") == 1
+    tests = pd.read_csv(out / "tables" / "equal_chances.csv")
+    seat = summary.dropna(subset=["edge"])
+    assert list(seat.p_value) == list(tests.p_value)
+    for r in seat.itertuples():
+        assert f"{100 * r.estimate:.2f} ± {50 * (r.estimate_high - r.estimate_low):.2f}%" in text, r.figure
+        assert "edge: " + _quoted(r.edge, r.edge_low, r.edge_high, unit=" points") in text, r.figure
+        p = "p < 0.0001" if r.p_value < 1e-4 else f"p = {r.p_value:.4f}"
+        assert f"{r.figure.replace('seat 1, ', '')}: " in text and p in text
+    best = summary.dropna(subset=["lead"])
+    assert len(best) == 4                                                # two opponents, two player counts
+    for r in best.itertuples():
+        assert _quoted(r.lead, r.lead_low, r.lead_high, scale=100) in text, r.figure
+    jokers = summary[summary.figure.str.contains("straight flush")]
+    assert len(jokers) == 2
+    for r in jokers.itertuples():
+        assert f"{100 * r.estimate:.2f} ± {50 * (r.estimate_high - r.estimate_low):.2f}%" in text

@@ -30,7 +30,7 @@ from ricochet_math.games.freeride.analysis import (
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.columns import Column, cell, column, document_table
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -90,7 +90,7 @@ def _table(s: Section, title: str, frame: pd.DataFrame, csv: str | None, **kw):
 
 
 def _rules_section(rules: FreeRideRules) -> Section:
-    s = Section("1", "Rules in force and our readings")
+    s = Section("2", "Rules in force and our readings")
     s.p("Free Ride Poker (the publisher's 'How to Play'): 1-6 players (computer players fill a table to four), "
         "50 chips each, five cards each; every player plays five cards one at a time face up (the fifth face "
         "down), refilling her hand from the deck after each; folding costs 1, 2, 3 or 5 chips by the cards "
@@ -179,7 +179,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
 
     table_rules = rules.with_options(min_seats=1)
     sections = [_rules_section(rules)]
-    m = Section("2", "Method")
+    m = Section("3", "Method")
     m.p(f"Every figure is a Monte Carlo estimate from the numba kernel (tested equal, chip for chip, to the "
         f"readable engine), played in seeded batches through the toolkit's batch driver: {games:,} games per "
         f"configuration, {rounds:,} rounds for the position effects, seed {seed} for every run, so strategies "
@@ -188,7 +188,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
         f"a plan of at least a pair of eights at three cards face up and tens at four; show the highest card).")
     sections.append(m)
 
-    s3 = Section("3", "Game length and chip swings")
+    s3 = Section("4", "Game length and chip swings")
     rows = []
     for n in seats:
         g = simulate_games(["computer"] * n, table_rules, games=games, seed=seed, workers=workers)
@@ -204,7 +204,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
            names=["seats", "rounds_per_game", "swing_rms", "free_rides_per_game"])
     sections.append(s3)
 
-    s4 = Section("4", "Seat and starting-player effects")
+    s4 = Section("5", "Seat and starting-player effects")
     g4 = simulate_games(["computer"] * 4, table_rules, games=games, seed=seed, workers=workers)
     r4 = simulate_rounds(["computer"] * 4, table_rules, rounds=rounds, seed=seed, workers=workers)
     seat_rows = []
@@ -221,6 +221,11 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     _table(s4, "Win rate by seat (games) and net chips per round by position after the starter (rounds)",
            seat_frame, "seats")
     readings = _position_readings(rules, rounds, seed, workers)
+    default = readings[(readings.opening == rules.opening) & (readings.refill_after_last == rules.refill_after_last)]
+    s4.plot("freeride-seats", "Win rate by seat and net chips by position",
+            "Four computer players: the game win rate by seat with the fair 25% (left), and net chips per round "
+            "by position after the starter (right; six seats under the default readings as open marks); every "
+            "point with its 95% interval.", lambda fig, box: _plot_seats(fig, box, seat_frame, default))
     s4.p("Two readings could move the position figures (docs/rules.md, 'Free Ride Poker'): how a round opens (our "
          "default 'card': everyone shows an opening card, the lowest starts; 'hand': the holder of the lowest "
          "card starts with no opening card; 'rotate': the start moves round the table) and whether a player "
@@ -236,7 +241,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
                 f"'{'yes' if rules.refill_after_last else 'no'}'.")
     sections.append(s4)
 
-    s5 = Section("5", "Best response among the strategies")
+    s5 = Section("6", "Best response among the strategies")
     br = best_response(candidates, seats, rules=rules, games=games, seed=seed, workers=workers)
     bt = br.to_frame()
     s5.p("Each candidate strategy in seat 1 against computer players in the other seats; the table shows the "
@@ -258,7 +263,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
            titles={"win": "fresh win rate, selected (%)"})
     sections.append(s5)
 
-    s6 = Section("6", "The value of the free ride")
+    s6 = Section("7", "The value of the free ride")
     fr_rows = []
     for n in seats:
         fr = free_ride_value(["computer"] * n, table_rules, games=games, seed=seed, workers=workers)
@@ -274,7 +279,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
            names=["seats", "rule", "rounds_per_game", "free_rides_per_game", "free_ride_wins_per_game"])
     sections.append(s6)
 
-    s7 = Section("7", "Two-player decisions (exact)")
+    s7 = Section("8", "Two-player decisions (exact)")
     s7.p("The hero's best response to the blind rider (an opponent who never folds and shows random cards), by "
          "backward induction over every unseen card (exact from three cards face up). Values in chips.")
     sol_rows = []
@@ -298,12 +303,13 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     _table(s7, "The last card against the blind rider", lf, "last_card",
            names=["strategy", "best_folds", "strategy_folds", "regret"])
     sections.append(s7)
+    sections.insert(0, _summary_section(_summary_frame(seat_frame, default, conf), games, rounds))
 
     date = provenance.build_date(reproducible)
     digest = rules.sha256
     prov = provenance.rules_provenance_rows(rules, {"games": games, "rounds": rounds, "seed": seed,
                                                     "seats": ",".join(map(str, seats))}, date)
-    s8 = Section("8", "Provenance")
+    s8 = Section("9", "Provenance")
     from ricochet_math.reports.document import Volatile
     s8.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
              align=["l", "l"])
@@ -316,6 +322,114 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
                                   {"seed": seed, "games": games, "rules_sha256": digest})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
                         seconds=time.perf_counter() - t0, notes=written.notes)
+
+
+#: the summary table's own columns (the shared schema and _COLUMNS declare the others)
+_SUMMARY = {**_COLUMNS, **{c.name: c for c in (
+    Column("figure", "figure", "", "text", 0),
+    Column("lead", "lead over the runner-up", "fraction", "percent", 2, "fresh seeds, percentage points"),
+)}}
+
+
+def _summary_frame(seat_frame: pd.DataFrame, six: pd.DataFrame, conf: pd.DataFrame) -> pd.DataFrame:
+    """The main figures, one row each with its 95% interval: the win rate by seat (four seats), the starter's
+    and the last position's net chips per round (four seats, and six under the default readings), and each
+    table size's selected best response on its fresh seed with its lead over the runner-up."""
+    rows = [{"figure": f"seat {r.seat} of 4, game win rate", "win": r.win, "win_low": r.win_low,
+             "win_high": r.win_high} for r in seat_frame.itertuples()]
+    for label, r in (("starter", seat_frame.iloc[0]), ("last position", seat_frame.iloc[-1])):
+        rows.append({"figure": f"4 seats, {label}, net per round", "net_per_round": r.net_per_round,
+                     "net_per_round_low": r.net_per_round_low, "net_per_round_high": r.net_per_round_high})
+    if len(six):
+        r = six.iloc[0]
+        for label, key in (("starter", "starter"), ("last position", "last")):
+            rows.append({"figure": f"6 seats, {label}, net per round", "net_per_round": r[key],
+                         "net_per_round_low": r[f"{key}_low"], "net_per_round_high": r[f"{key}_high"]})
+    for r in conf.itertuples():
+        rows.append({"figure": f"{r.seats} seats, best response {r.selected} (runner-up {r.runner_up}), fresh seed",
+                     "win": r.win, "win_low": r.win_low, "win_high": r.win_high, "lead": r.lead,
+                     "lead_low": r.lead_low, "lead_high": r.lead_high, "seats": r.seats, "selected": r.selected,
+                     "runner_up": r.runner_up})
+    frame = pd.DataFrame(rows, columns=["figure", "seats", "selected", "runner_up", "win", "win_low", "win_high",
+                                        "lead", "lead_low", "lead_high", "net_per_round", "net_per_round_low",
+                                        "net_per_round_high"])
+    frame["seats"] = frame["seats"].astype("Int64")  # blank on the rows that are not a table size's
+    return frame
+
+
+def _chips(r) -> str:
+    """Net chips per round with its 95% half-width, or "no detectable difference (± x)" from zero."""
+    col = column("net_per_round")
+    if r.net_per_round_low <= 0 <= r.net_per_round_high:
+        return f"no detectable difference (± {cell(col, (r.net_per_round_high - r.net_per_round_low) / 2)})"
+    return cell(col, r.net_per_round, r.net_per_round_low, r.net_per_round_high)
+
+
+def _summary_section(summary: pd.DataFrame, games: int, rounds: int) -> Section:
+    """Section 1: the main findings in prose, every figure formatted from ``summary``, and the summary table."""
+    pc = Column("win", "win", "fraction", "percent", 2)
+    seats = summary[summary.figure.str.startswith("seat ")]  # the four seats' win rates
+    off = [r for r in seats.itertuples() if not r.win_low <= 0.25 <= r.win_high]
+    half = max((r.win_high - r.win_low) / 2 for r in seats.itertuples())
+    text = (f"Four computer players, {games:,} games: the game win rate by seat runs from "
+            f"{cell(pc, seats.win.min())}% to {cell(pc, seats.win.max())}% against the fair 25%; ")
+    text += ("every seat's 95% interval holds 25%: no detectable difference between the seats "
+             f"(± {cell(pc, half)} points at most)." if not off else
+             "outside the 95% interval of " + ", ".join(f"{r.figure.split(',')[0]} "
+                                                         f"({cell(pc, r.win, r.win_low, r.win_high)}%)"
+                                                         for r in off) + ".")
+    s = Section("1", "Summary")
+    s.p(text)
+    pos = summary[summary.figure.str.contains("net per round")]
+    s.p(f"Net chips per round by position after the starter, against zero ({rounds:,} rounds): "
+        + "; ".join(f"{r.figure.replace(', net per round', '')}: {_chips(r)}" for r in pos.itertuples()) + ".")
+    best = summary[summary.figure.str.contains("best response")]
+    if len(best):
+        s.p("The best response to computer players, picked on one seed and played again on fresh seeds: "
+            + "; ".join(f"{int(r.seats)} seats: {r.selected}, fresh win rate "
+                        f"{cell(pc, r.win, r.win_low, r.win_high)}%, lead over {r.runner_up} "
+                        + (f"no detectable difference (± {cell(pc, (r.lead_high - r.lead_low) / 2)} points)"
+                           if r.lead_low <= 0 <= r.lead_high else f"{cell(pc, r.lead, r.lead_low, r.lead_high)} points")
+                        for r in best.itertuples()) + ".")
+    s.blocks.append(document_table("Summary: seats, positions and the confirmed best response (95% intervals)",
+                                   summary, "summary", declared=_SUMMARY,
+                                   names=["figure", "win", "lead", "net_per_round"]))
+    return s
+
+
+def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
+    """Two panels: win rate by seat with the fair share, and net chips per round by position after the
+    starter (four seats; six seats' starter and last position under the default readings), 95% intervals."""
+    from matplotlib.ticker import PercentFormatter
+
+    x0, y0, w, h = box
+    W, H = fig.get_size_inches()
+    ax = fig.add_axes(((x0 + 0.6) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+    f = seat_frame
+    ax.errorbar(f.seat, f.win, yerr=[f.win - f.win_low, f.win_high - f.win], fmt="o", color="k", capsize=3)
+    ax.axhline(0.25, color="C3", lw=0.8, ls="--", label="fair share, 25%")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(list(f.seat))
+    ax.set_xlabel("seat (4 computer players)")
+    ax.set_ylabel("game win rate")
+    ax.legend(fontsize=6, frameon=False)
+    ax.grid(alpha=0.3)
+    ax = fig.add_axes(((x0 + 0.6 + w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+    ax.errorbar(f.position, f.net_per_round, yerr=[f.net_per_round - f.net_per_round_low,
+                                                   f.net_per_round_high - f.net_per_round],
+                fmt="o", color="k", capsize=3, label="4 seats")
+    if len(six):
+        r = six.iloc[0]
+        est = [r.starter, r["last"]]
+        ax.errorbar([0.12, 5], est,  # beside the four-seat starter
+                    yerr=[[r.starter - r.starter_low, r["last"] - r.last_low],
+                          [r.starter_high - r.starter, r.last_high - r["last"]]],
+                    fmt="o", mfc="none", color="C0", capsize=3, label="6 seats")
+    ax.axhline(0, color="0.6", lw=0.8)
+    ax.set_xlabel("position after the starter (0 = the starter)")
+    ax.set_ylabel("net chips per round")
+    ax.legend(fontsize=6, frameon=False)
+    ax.grid(alpha=0.3)
 
 
 #: the name before the game contract (issue 26)

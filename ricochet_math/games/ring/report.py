@@ -23,7 +23,7 @@ from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.columns import Column, cell, document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.storage import prepare_output_folder
@@ -53,9 +53,10 @@ _CONFIRMATION = {c.name: c for c in (
 )}
 
 
-def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> Section:
+def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> tuple[Section, pd.DataFrame]:
     """The figures the joker reading moves, the rule set's reading and the other side by side (the seed's
-    hand-rankings section is blank: docs/rules.md, "Ring Poker", says why bugs are the default)."""
+    hand-rankings section is blank: docs/rules.md, "Ring Poker", says why bugs are the default); the section
+    and its frame."""
     readings = (base.joker, _other_reading(base.joker))
     rows = []
     for joker in readings:
@@ -86,7 +87,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> S
                      "value": sf, "value_low": max(sf - h, 0.0), "value_high": min(sf + h, 1.0),
                      "p_value": float("nan")})
     frame = pd.DataFrame(rows)
-    s = Section("4", "The joker reading")
+    s = Section("5", "The joker reading")
     s.p("The seed's hand-rankings section is blank, so what a joker is worth is our reading: bugs (an ace, or "
         "any card that completes a straight or a flush), borrowed from the publisher's own advice for its home "
         "game, are the default; dead jokers (no rank, no suit) are the plainest alternative. The reading changes "
@@ -111,7 +112,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> S
                                                                       for j in readings],
             cells, csv="joker_readings", data=frame,
             note="a ± b: the estimate and half the width of its 95% confidence interval.")
-    return s
+    return s, frame
 
 
 def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
@@ -140,7 +141,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     sections = []
 
     # ---- 1. seat and order
-    s1 = Section("1", "Seat and order")
+    s1 = Section("2", "Seat and order")
     s1.p(f"Every seat plays the {DEFAULT_STRATEGY} drafting strategy (the fast heuristic: the seat runs are "
          "large) and arranges its hands strongest first. Seat 1 "
          "chooses first in round 1; with the rule's rotation the first player moves one seat left each "
@@ -170,10 +171,13 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
                                     names=["players", "rotate", "seat", "starts", "win", "points", "outright"]))
     tests = pd.DataFrame(tests)
     s1.blocks.append(document_table("Test of equal chances by seat", tests, "equal_chances"))
+    s1.plot("ring-seats", "Win share by seat",
+            "Every seat greedy-fast: each seat's win share with its 95% interval, with the rule's rotation and "
+            "without, and the fair share 1/players (dashed).", lambda fig, box: _plot_seats(fig, box, seats))
     sections.append(s1)
 
     # ---- 2. strategies
-    s2 = Section("2", "Drafting strategies: pairings and best responses")
+    s2 = Section("3", "Drafting strategies: pairings and best responses")
     pair_games = max(100, games // 40) if pair_games is None else check_whole(pair_games, "pair_games")
     s2.p("greedy takes the pair with the largest expected value of the best arrangement of the cards held, the "
          "pair and the pairs still to come (four completions drawn from the unseen cards, each arranged strongest "
@@ -189,6 +193,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
          "opponent's place in the list: no pairing of the selection used it), both on the same deals. The "
          "table shows their fresh win shares and the paired lead with its 95% interval; where that interval "
          "contains zero it says no detectable difference.")
+    confirmations = {}
     for players in (2, 3):
         t0 = timer()
         table = pairings(RingRules(players=players, joker=base.joker), strategies, games=pair_games, seed=seed)
@@ -197,6 +202,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
         t0 = timer()
         confirmed = table.confirm(pair_games).to_frame()
         timings.append((f"confirmation, {players} players", timer() - t0))
+        confirmations[players] = confirmed
         s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
                                         f"pairings_{players}p"))
         s2.blocks.append(document_table(f"{players} players: best responses confirmed on fresh seeds", confirmed,
@@ -206,7 +212,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     sections.append(s2)
 
     # ---- 3. arrangements
-    s3 = Section("3", "Arrangement statistics")
+    s3 = Section("4", "Arrangement statistics")
     s3.p(f"Hand categories of the three slots (two players, {DEFAULT_STRATEGY} drafting, strongest-first "
          "arrangement), "
          "as fractions of hands. The arrangement solver is exact for its objective; its time per "
@@ -242,11 +248,14 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
 
     # ---- 4. the joker reading
     t0 = timer()
-    sections.append(_joker_section(base, games, pair_games, seed))
+    joker_section, jokers = _joker_section(base, games, pair_games, seed)
+    sections.append(joker_section)
     timings.append(("the joker readings", timer() - t0))
+    sections.insert(0, _summary_section(_summary_frame(seats, tests, confirmations, jokers, base.joker), games,
+                                        pair_games))
 
     # ---- 5. provenance
-    s4 = Section("5", "Provenance")
+    s4 = Section("6", "Provenance")
     date = provenance.build_date(reproducible)
     prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in provenance.rules_provenance_rows(
         base, {"games": games, "seed": seed, "pair_games": pair_games,
@@ -264,6 +273,108 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
                                   {"joker": base.joker.name.lower(), "seed": seed, "games": games})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
                         seconds=time.perf_counter() - start, notes=written.notes)
+
+
+#: the summary table's own columns (reports/columns.py declares edge and p_value)
+_SUMMARY = {c.name: c for c in (
+    Column("figure", "figure", "", "text", 0),
+    Column("estimate", "estimate", "fraction", "percent", 2, "a win share or a share of holdings"),
+    Column("lead", "lead over the runner-up", "fraction", "percent", 2, "fresh seed, paired"),
+)}
+
+
+def _summary_frame(seats: pd.DataFrame, tests: pd.DataFrame, confirmations: dict, jokers: pd.DataFrame,
+                   joker: Joker) -> pd.DataFrame:
+    """The main figures, one row each with its 95% interval: seat 1's win share and edge over 1/players with
+    the equal-chances p-value (2 and 3 players, rotation on and off); each confirmed best response's fresh
+    win share and paired lead; the other joker reading's seat-1 win shares and straight-flush holdings beside
+    the default's."""
+    rows = []
+    for t in tests.itertuples():
+        r = seats[(seats.players == t.players) & (seats.rotate == t.rotate) & (seats.seat == 1)].iloc[0]
+        fair = 1 / t.players
+        rows.append({"figure": f"seat 1, {t.players} players, rotation {'on' if t.rotate else 'off'}",
+                     "estimate": r.win, "estimate_low": r.win_low, "estimate_high": r.win_high,
+                     "edge": 100 * (r.win - fair), "edge_low": 100 * (r.win_low - fair),
+                     "edge_high": 100 * (r.win_high - fair), "p_value": t.p_value})
+    for players, conf in confirmations.items():
+        for c in conf.itertuples():
+            rows.append({"figure": f"{players} players, best response to {c.against}: {c.selected} "
+                                   f"(runner-up {c.runner_up}), fresh seed",
+                         "estimate": c.win, "estimate_low": c.win_low, "estimate_high": c.win_high, "lead": c.lead,
+                         "lead_low": c.lead_low, "lead_high": c.lead_high, "p_value": c.p_value})
+    # the default reading's seat figures are the rotation-on rows above: only the other reading's are added
+    keep = jokers[(jokers.figure.str.startswith("first seat") & (jokers.joker != joker.name.lower()))
+                  | jokers.figure.str.startswith("random 18-card")]
+    for r in keep.itertuples():
+        rows.append({"figure": f"{r.figure}, {r.joker} jokers" + (" (default)" if r.joker == joker.name.lower()
+                                                                   else ""),
+                     "estimate": r.value, "estimate_low": r.value_low, "estimate_high": r.value_high,
+                     "p_value": r.p_value})
+    return pd.DataFrame(rows, columns=["figure", "estimate", "estimate_low", "estimate_high", "edge", "edge_low",
+                                       "edge_high", "lead", "lead_low", "lead_high", "p_value"])
+
+
+def _within(value: float, low: float, high: float, col: Column, unit: str = "") -> str:
+    """``value ± h`` in ``col``'s format, or "no detectable difference (± h)" where [low, high] holds zero."""
+    if low <= 0 <= high:
+        return f"no detectable difference (± {cell(col, (high - low) / 2)}{unit})"
+    return cell(col, value, low, high) + unit
+
+
+def _summary_section(summary: pd.DataFrame, games: int, pair_games: int) -> Section:
+    """Section 1: the main findings in prose, every figure formatted from ``summary``, and the summary table."""
+    pc, edge = _SUMMARY["estimate"], Column("edge", "edge", "points", "number", 2)
+    p = Column("p_value", "p-value", "probability", "p_value", 4)
+
+    def p_text(value: float) -> str:
+        text = cell(p, value)  # as the summary table shows it
+        return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+    seat = summary.dropna(subset=["edge"])
+    s = Section("1", "Summary")
+    s.p(f"Every seat greedy-fast, {games:,} games per run: seat 1's win share and its edge over the fair "
+        "1/players (points), with the Wald test of equal chances: "
+        + "; ".join(f"{r.figure.replace('seat 1, ', '')}: {cell(pc, r.estimate, r.estimate_low, r.estimate_high)}%, "
+                    f"edge: {_within(r.edge, r.edge_low, r.edge_high, edge, ' points')}, {p_text(r.p_value)}"
+                    for r in seat.itertuples()) + ".")
+    best = summary.dropna(subset=["lead"])
+    if len(best):
+        s.p(f"Best responses picked on one seed and played again on a fresh one ({pair_games:,} games per "
+            "seating), lead over the runner-up in points: "
+            + "; ".join(f"{r.figure.replace(', fresh seed', '')}: "
+                        f"{_within(r.lead, r.lead_low, r.lead_high, pc)} ({p_text(r.p_value)})"
+                        for r in best.itertuples()) + ".")
+    joker = summary[summary.figure.str.contains("jokers")]
+    s.p("The joker reading, the default's figures beside the other's: " + "; ".join(
+        f"{r.figure}: {cell(pc, r.estimate, r.estimate_low, r.estimate_high)}%"
+        + ("" if np.isnan(r.p_value) else f" (equal chances {p_text(r.p_value)})") for r in joker.itertuples()) + ".")
+    s.blocks.append(document_table("Summary: seat 1, the confirmed best responses and the joker readings "
+                                   "(95% intervals)", summary, "summary", declared=_SUMMARY))
+    return s
+
+
+def _plot_seats(fig, box, seats: pd.DataFrame) -> None:
+    """One panel per player count: each seat's win share with its 95% interval, rotation on and off, and the
+    fair share 1/players."""
+    from matplotlib.ticker import PercentFormatter
+
+    x0, y0, w, h = box
+    W, H = fig.get_size_inches()
+    for k, (players, g) in enumerate(seats.groupby("players", sort=True)):
+        ax = fig.add_axes(((x0 + 0.6 + k * w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+        for j, (rotate, part) in enumerate(g.groupby("rotate", sort=False)):
+            ax.errorbar(part.seat + (j - 0.5) * 0.15, part.win, yerr=[part.win - part.win_low,
+                                                                     part.win_high - part.win],
+                        fmt="o", ms=4, capsize=3, color=f"C{j}", label=f"rotation {'on' if rotate else 'off'}")
+        ax.axhline(1 / players, color="0.4", lw=0.8, ls="--", label=f"1/{players}")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_xticks(sorted(g.seat.unique()))
+        ax.set_xlabel(f"seat ({players} players)")
+        ax.set_ylabel("win share")
+        ax.grid(alpha=0.3)
+        if k == 0:
+            ax.legend(fontsize=6, frameon=False)
 
 
 #: the name before the game contract (issue 26)

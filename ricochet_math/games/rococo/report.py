@@ -19,7 +19,7 @@ from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports import provenance
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.columns import Column, cell, document_table
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
@@ -74,43 +74,52 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     grid = {"opens": ("KK", None), "calls": ("JJ",), "blind_rates": (0.0,)} if size == "tiny" else {}
     response = timed("best response", lambda: best_response("standard", 2, br_pots, seed, **grid))
 
-    doc = []
-    s = Section("1", "Rules in force")
+    shape = table.by_shape()
+    summary = _summary_frame(table.versus_naive(), sim.to_frame(), blind.to_frame())
+    doc = [_summary_section(summary, pots)]
+    s = Section("2", "Rules in force")
     s.p("Rococo Poker as the publisher describes it (shared/seeds/003_266d472255d5a8cb.txt), with our readings "
         "where it is silent (docs/rules.md, section 'Rococo Poker').")
     opts = pd.DataFrame(rules.option_rows(), columns=["option", "value", "meaning"])
     _frame_table(s, "Options", opts, "rules")
     doc.append(s)
 
-    s = Section("2", "The exchange against opponents who also draw optimally")
+    s = Section("3", "The exchange against opponents who also draw optimally")
     s.p("The best keep of every hand maximises the expected share of the pot at the showdown (ties split) "
         "against N opponents whose final hands follow the distribution of optimal drawing; that distribution "
         "is the fixed point of strategy -> final-hand distribution -> best exchange, computed by counting over "
         "all 2,598,960 hands (134,459 suit-pattern classes). The opponents' hands are taken as independent of "
-        "the player's own cards (section 4 measures the effect).")
+        "the player's own cards (section 5 measures the effect).")
     it = pd.concat([x.iterations.assign(opponents=x.opponents) for x in sols], ignore_index=True)
     it = it[["opponents", "step", "hands_changed", "q_change", "mean_share"]]
     _frame_table(s, "Fixed-point steps (hands whose keep changed; total-variation change of the distribution)",
                  it, "fixed_point")
     doc.append(s)
 
-    s = Section("3", "Strategy table and the naive rule")
+    s = Section("4", "Strategy table and the naive rule")
     _frame_table(s, "Optimal against naive ('keep the made hand') drawing, both against optimal opponents",
                  table.versus_naive(), "versus_naive")
-    shape = table.by_shape()
+    s.plot("rococo-strategy", "The best keep by dealt category",
+           "Share of all dealt hands (percent, log scale) by dealt category and the best keep against optimal "
+           "opponents, one bar per number of opponents: the strategy table as a chart (exact counts).",
+           lambda fig, box: _plot_strategy(fig, box, shape), height=4.6)
     _frame_table(s, "Share of all hands by dealt category and best keep", shape, "strategy_by_shape",
                  declared={c: Column(c, f"share, {c} opponents".replace("N=", ""), "fraction", "percent", 3)
                            for c in shape.columns[2:]})
     doc.append(s)
 
-    s = Section("4", "Card removal")
+    s = Section("5", "Card removal")
     s.p("The solver's pot share of the best keep (opponents independent of the player's cards) against a "
         "simulation dealing the opponent from the 47 other cards, drawing by the same table; random hands, "
         "one opponent.")
     _frame_table(s, "Independence model against real deals", removal, "card_removal")
     doc.append(s)
 
-    s = Section("5", "Betting policies")
+    s = Section("6", "Betting policies")
+    s.plot("rococo-betting", "The betting policies' value",
+           "Net per pot (antes) with its 95% interval: standard in seat 1 against loose in seat 2 heads-up, and "
+           "the value of the blind option to seat 1 (standard against standard).",
+           lambda fig, box: _plot_betting(fig, box, summary), height=2.6)
     _frame_table(s, f"standard against loose, heads-up, {pots:,} pots (net per pot in antes, 95% interval)",
                  sim.to_frame(), "simulation")
     _frame_table(s, "The value of the blind option (seat 1 always blinds 1 against never)", blind.to_frame(),
@@ -124,7 +133,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     date = provenance.build_date(reproducible)
     prov = provenance.rules_provenance_rows(rules, {"size": size, "players": rules.players, "pots": pots,
                                                     "seed": seed}, date)
-    s = Section("6", "Provenance")
+    s = Section("7", "Provenance")
     s.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
             align=["l", "l"])
     s.table("Run times (seconds)", ["step", "seconds"], [[n, Volatile(v)] for n, v in times], csv=None)
@@ -136,6 +145,108 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
                                   {"seed": seed, "size": size})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=size,
                         seconds=time.perf_counter() - start, notes=written.notes)
+
+
+#: the summary table's own columns (reports/columns.py declares net_per_pot)
+_SUMMARY = {c.name: c for c in (
+    Column("figure", "figure", "", "text", 0),
+    Column("optimal_share", "pot share, optimal drawing", "fraction", "percent", 2, "exact"),
+    Column("naive_share", "pot share, naive drawing", "fraction", "percent", 2, "exact"),
+    Column("hands_differ", "hands the keeps differ", "fraction", "percent", 2, "exact"),
+)}
+
+
+def _summary_frame(versus_naive: pd.DataFrame, sim: pd.DataFrame, blind: pd.DataFrame) -> pd.DataFrame:
+    """The main figures, one row each: the exchange against optimal opponents (optimal and naive pot share,
+    exact, per number of opponents), the two policies' net per pot heads-up and the blind option's value
+    (antes, 95% interval)."""
+    rows = [{"figure": f"exchange against {r.opponents} optimal opponent{'s' if r.opponents > 1 else ''}",
+             "optimal_share": r.optimal_share, "naive_share": r.naive_share, "hands_differ": r.hands_differ}
+            for r in versus_naive.itertuples()]
+    for r, other in zip(sim.itertuples(), reversed(list(sim.policy))):
+        rows.append({"figure": f"{r.policy} (seat {r.seat}) against {other}, heads-up", "net_per_pot": r.net_per_pot,
+                     "net_per_pot_low": r.net_per_pot_low, "net_per_pot_high": r.net_per_pot_high})
+    b = blind.iloc[0]
+    rows.append({"figure": "value of the blind option to seat 1 (standard against standard)",
+                 "net_per_pot": b.value, "net_per_pot_low": b.value_low, "net_per_pot_high": b.value_high})
+    return pd.DataFrame(rows, columns=["figure", "optimal_share", "naive_share", "hands_differ", "net_per_pot",
+                                       "net_per_pot_low", "net_per_pot_high"])
+
+
+def _antes(r) -> str:
+    """A net per pot in antes with its 95% half-width, or "no detectable difference (± x)" where the interval
+    holds zero (formatted as the summary table shows it)."""
+    col = Column("net_per_pot", "net per pot", "antes", "number", 4)
+    if r.net_per_pot_low <= 0 <= r.net_per_pot_high:
+        return f"no detectable difference (± {cell(col, (r.net_per_pot_high - r.net_per_pot_low) / 2)})"
+    return cell(col, r.net_per_pot, r.net_per_pot_low, r.net_per_pot_high)
+
+
+def _summary_section(summary: pd.DataFrame, pots: int) -> Section:
+    """Section 1: the main findings in prose, every figure formatted from ``summary``, and the summary table."""
+    pc = Column("share", "share", "fraction", "percent", 2)
+    exchange = summary.dropna(subset=["optimal_share"])
+    first, last = exchange.iloc[0], exchange.iloc[-1]
+    policies = summary[summary.figure.str.contains("heads-up")]
+    blind = summary.iloc[-1]
+    s = Section("1", "Summary")
+    text = (f"Exact counting over every hand: drawing optimally against optimal opponents takes "
+            f"{cell(pc, first.optimal_share)}% of the pot ({first.figure}) against {cell(pc, first.naive_share)}% "
+            f"for the naive rule ('keep the made hand'); the best keep differs from the naive keep on "
+            f"{cell(pc, first.hands_differ)}% of hands.")
+    if len(exchange) > 1:
+        text += (f" Against {len(exchange)} optimal opponents (the last row) the shares are "
+                 f"{cell(pc, last.optimal_share)}% and {cell(pc, last.naive_share)}%.")
+    s.p(text)
+    s.p(f"Betting, {pots:,} pots heads-up (net per pot in antes, 95% interval): "
+        + "; ".join(f"{r.figure.replace(', heads-up', '')}: {_antes(r)}" for r in policies.itertuples())
+        + f"; the value of the blind option to seat 1 (always blinds 1 against never, standard against "
+        f"standard): {_antes(blind)}.")
+    s.blocks.append(document_table("Summary: the exchange (exact) and the betting (Monte Carlo, 95% intervals)",
+                                   summary, "summary", declared=_SUMMARY))
+    return s
+
+
+def _plot_axes(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.3):
+    """An axes inside ``box`` (inches) with room for the labels."""
+    W, H = fig.get_size_inches()
+    x0, y0, w, h = box
+    return fig.add_axes(((x0 + left) / W, (y0 + bottom) / H, (w - left - right) / W, (h - bottom - top) / H))
+
+
+def _plot_strategy(fig, box, shape: pd.DataFrame) -> None:
+    """Horizontal bars: share of all hands by dealt category and best keep, one bar per opponent count."""
+    from matplotlib.ticker import PercentFormatter
+
+    ax = _plot_axes(fig, box, left=2.6, bottom=0.45)
+    counts = list(shape.columns[2:])
+    labels = [f"{d}: {k}" for d, k in zip(shape.dealt, shape.best_shape)]
+    step = 0.8 / len(counts)
+    for j, c in enumerate(counts):
+        y = [i + j * step for i in range(len(shape))]
+        ax.barh(y, shape[c].clip(lower=1e-6), height=step, label=c.replace("N=", "") + " opp.")
+    ax.set_yticks([i + 0.4 - step / 2 for i in range(len(shape))], labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=3))
+    ax.tick_params(axis="x", labelsize=6)
+    ax.set_xlabel("share of all hands")
+    ax.grid(alpha=0.3, axis="x")
+    ax.legend(fontsize=6, ncol=len(counts), frameon=False)
+
+
+def _plot_betting(fig, box, summary: pd.DataFrame) -> None:
+    """The summary's net-per-pot rows as points with their 95% intervals, a line at zero."""
+    part = summary.dropna(subset=["net_per_pot"]).reset_index(drop=True)
+    ax = _plot_axes(fig, box, left=3.4, bottom=0.45)
+    y = list(range(len(part)))
+    ax.errorbar(part.net_per_pot, y, xerr=[part.net_per_pot - part.net_per_pot_low,
+                                           part.net_per_pot_high - part.net_per_pot], fmt="o", color="k", capsize=3)
+    ax.axvline(0, color="0.6", lw=0.8)
+    ax.set_yticks(y, list(part.figure), fontsize=6)
+    ax.set_ylim(len(part) - 0.5, -0.5)
+    ax.set_xlabel("net per pot (antes)")
+    ax.grid(alpha=0.3, axis="x")
 
 
 #: the name before the game contract (issue 26)
