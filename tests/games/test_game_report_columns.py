@@ -104,9 +104,11 @@ def test_rococo_report_opens_with_its_summary_and_charts(tmp_path):
     for name in ("optimal_share", "naive_share", "hands_differ"):
         assert f"{100 * exchange[name]:.2f}%" in text, name
     betting = summary.dropna(subset=["net_per_pot"])
-    assert len(betting) == 3
+    assert len(betting) == 4                       # two policies, the blind option, the confirmed best response
     versus = pd.read_csv(out / "tables" / "simulation.csv")
     assert list(betting.net_per_pot[:2]) == list(versus.net_per_pot)     # the report's own figures
+    confirmed = pd.read_csv(out / "tables" / "best_response_confirmed.csv")
+    assert betting.net_per_pot.iloc[-1] == confirmed.lead.iloc[0]         # the fresh seed's lead, not the selection's
     for r in betting.itertuples():
         assert _quoted(r.net_per_pot, r.net_per_pot_low, r.net_per_pot_high, digits=4) in text, r.figure
 

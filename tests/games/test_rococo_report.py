@@ -24,3 +24,27 @@ def test_report_refuses_a_foreign_folder(tmp_path):
     with pytest.raises(RicochetError):
         build_report(tmp_path, size="tiny")
     assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_best_response_is_confirmed_on_a_fresh_seed():
+    """The grid's best and runner-up played again on seed + CONFIRM_SEED_OFFSET: each estimate is the plain
+    simulation of that policy on the fresh seed, the lead is their difference, and the selection's seed is
+    refused (seed 5, 1,000 pots a run)."""
+    import pytest
+
+    import ricochet_math as rm
+    from ricochet_math.games.rococo.analysis import CONFIRM_SEED_OFFSET, _grid_policy
+
+    br = rm.rococo.best_response("standard", 2, 1000, 5, opens=("KK", None), calls=("JJ",), blind_rates=(0.0,))
+    c = br.confirm()
+    assert c.seed == 5 + CONFIRM_SEED_OFFSET and c.pots == 1000
+    row = br.table.iloc[0]
+    again = rm.rococo.simulate(None, [_grid_policy(row["open"], row["call"], 0.0), "standard"], 1000, c.seed)
+    assert c.best.estimate == again.net[0].estimate
+    assert c.lead.estimate == pytest.approx(c.best.estimate - c.runner_up.estimate, abs=1e-12)
+    frame = c.to_frame()
+    assert list(frame.columns[:3]) == ["against", "selected", "runner_up"] and len(frame) == 1
+    assert frame.verdict.iloc[0] in ("confirmed", "reversed") or frame.verdict.iloc[0].startswith(
+        "no detectable difference (± ")
+    with pytest.raises(rm.RicochetError, match="did not use"):
+        br.confirm(seed=5)

@@ -17,7 +17,8 @@ would slow the start-up of code that needs only the solver).
 from __future__ import annotations
 
 from ricochet_math.games.rococo.analysis import (
-    BestResponse, BlindValue, RococoResult, best_response, blind_value, removal_check, simulate,
+    BestResponse, BestResponseConfirmation, BlindValue, RococoResult, best_response, blind_value, removal_check,
+    simulate,
 )
 from ricochet_math.games.rococo.betting import POLICIES, BettingPolicy
 from ricochet_math.games.rococo.draw import KEEPS, DrawDistribution, draw_distribution, keep_text
@@ -38,7 +39,8 @@ __all__ = [
     "KEEPS", "keep_text", "DrawDistribution", "draw_distribution",
     "DrawSolution", "solve_draws", "share_by_value", "StrategyTable", "strategy_table", "naive_keep",
     "RococoGame", "GameRecord", "play_game", "PotHistory", "play_pot",
-    "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "best_response", "removal_check",
+    "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "BestResponseConfirmation",
+    "best_response", "removal_check",
     "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
     "build_report",
 ]

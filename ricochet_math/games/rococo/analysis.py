@@ -24,7 +24,11 @@ from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
 from ricochet_math.games.rococo.rules import MAX_PLAYERS, RococoRules
 
 __all__ = ["RococoResult", "simulate", "blind_value", "BlindValue", "best_response", "BestResponse",
-           "removal_check"]
+           "BestResponseConfirmation", "CONFIRM_SEED_OFFSET", "removal_check"]
+
+#: a best response picked on seed s is played again on seed s + CONFIRM_SEED_OFFSET, which the selection never
+#: used (as the Ring analysis does)
+CONFIRM_SEED_OFFSET = 1000
 
 
 @dataclass(frozen=True, repr=False)
@@ -174,12 +178,14 @@ def blind_value(me="standard", others="standard", players: int = 2, pots: int = 
 
 @dataclass(frozen=True)
 class BestResponse:
-    """Every candidate policy for seat 0 against fixed opponents, best first."""
+    """Every candidate policy for seat 0 against fixed opponents, best first (all on one seed: the first
+    is the luckiest as well as the best; :meth:`confirm` plays the first two again on a fresh seed)."""
 
     table: pd.DataFrame
     opponents: str
     pots: int
     seed: int
+    rules: RococoRules | None = None
 
     @property
     def best(self) -> pd.Series:
@@ -192,6 +198,82 @@ class BestResponse:
         b = self.best
         return (f"best response to {self.opponents} among {len(self.table)} policies: open {b.open}, call {b.call}, "
                 f"blind rate {b.blind_rate:g}: {b.net_per_pot:+.4f} per pot")
+
+    def confirm(self, pots: int | None = None, seed: int | None = None) -> BestResponseConfirmation:
+        """The selected policy and the runner-up played again for ``pots`` pots (default: the selection's) on
+        ``seed`` (default: the selection's seed + :data:`CONFIRM_SEED_OFFSET`; the selection's own seed is
+        refused), each on the same fresh deals as far as the play allows."""
+        pots = self.pots if pots is None else check_whole(pots, "pots", high=MAX_GAMES)
+        seed = self.seed + CONFIRM_SEED_OFFSET if seed is None else check_seed(seed, allow_none=False)
+        if seed == self.seed:
+            raise StrategyError(f"the confirmation needs a seed the selection did not use, got its own seed {seed}")
+        if len(self.table) < 2:
+            raise StrategyError("a confirmation compares the selected policy with the runner-up: the grid has one")
+        rules = self.rules or RococoRules()
+        opp = [policy(self.opponents)] * (rules.players - 1)
+        fresh = []
+        for _, row in self.table.head(2).iterrows():
+            cand = _grid_policy(row["open"], row["call"], float(row["blind_rate"]))
+            fresh.append(simulate(rules, [cand] + opp, pots, seed).net[0])
+        return BestResponseConfirmation(self, pots, seed, fresh[0], fresh[1])
+
+
+def _grid_policy(open_, call, blind_rate: float) -> BettingPolicy:
+    """A candidate of :func:`best_response`'s grid from its table row (the table writes a missing open as 'None')."""
+    open_ = None if open_ is None or open_ == "None" else open_
+    return BettingPolicy(f"open {open_} call {call} blind {blind_rate:g}", open=open_, call=call, blind_rate=blind_rate)
+
+
+@dataclass(frozen=True)
+class BestResponseConfirmation:
+    """The selected policy and the runner-up of a :class:`BestResponse`, played again on a fresh seed: each one's
+    net per pot (antes, 95% interval) and the lead of the selected one, whose interval treats the two runs as
+    independent (they share deals, so the true interval is narrower: a conservative bound)."""
+
+    selection: BestResponse
+    pots: int
+    seed: int
+    best: Estimate
+    runner_up: Estimate
+
+    @property
+    def lead(self) -> Estimate:
+        se = float(np.hypot(self.best.std_error, self.runner_up.std_error))  # independent-run bound
+        d = self.best.estimate - self.runner_up.estimate
+        return Estimate(d, se, d - 1.96 * se, d + 1.96 * se)
+
+    @staticmethod
+    def _name(row) -> str:
+        return f"open {row['open']} / call {row['call']} / blind {float(row['blind_rate']):g}"
+
+    @property
+    def verdict(self) -> str:
+        """'confirmed', 'reversed', or 'no detectable difference (± x)' where the lead's interval holds 0."""
+        lead = self.lead
+        if lead.low <= 0.0 <= lead.high:
+            return f"no detectable difference (± {(lead.high - lead.low) / 2:.4f})"
+        return "confirmed" if lead.estimate > 0 else "reversed"
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: the selected policy and the runner-up, their selection figures, their fresh net per pot and
+        the lead, each with its 95% interval, and the verdict."""
+        t = self.selection.table
+        a, b, lead = self.best, self.runner_up, self.lead
+        return pd.DataFrame([{
+            "against": self.selection.opponents, "selected": self._name(t.iloc[0]), "runner_up": self._name(t.iloc[1]),
+            "selection_net_per_pot": float(t.iloc[0]["net_per_pot"]),
+            "selection_runner_up_net_per_pot": float(t.iloc[1]["net_per_pot"]),
+            "net_per_pot": a.estimate, "net_per_pot_low": a.low, "net_per_pot_high": a.high,
+            "runner_up_net_per_pot": b.estimate, "runner_up_net_per_pot_low": b.low,
+            "runner_up_net_per_pot_high": b.high, "lead": lead.estimate, "lead_low": lead.low, "lead_high": lead.high,
+            "pots": self.pots, "seed": self.seed, "verdict": self.verdict}])
+
+    def summary(self) -> str:
+        lead = self.lead
+        return (f"best response to {self.selection.opponents}, confirmed on seed {self.seed} ({self.pots:,} pots): "
+                f"{self._name(self.selection.table.iloc[0])}: {self.best.estimate:+.4f} per pot against the runner-up's "
+                f"{self.runner_up.estimate:+.4f}; lead {lead.estimate:+.4f} ± {(lead.high - lead.low) / 2:.4f}: "
+                f"{self.verdict}")
 
 
 def best_response(others="standard", players: int = 2, pots: int = 40_000, seed: int | None = 2026, *,
@@ -218,7 +300,7 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
     table = pd.DataFrame(rows, columns=["open", "call", "blind_rate", "net_per_pot", "net_per_pot_low",
                                         "net_per_pot_high"])
     table = table.sort_values("net_per_pot", ascending=False, kind="stable").reset_index(drop=True)
-    return BestResponse(table, policy(others).name, pots, seed if seed is not None else -1)
+    return BestResponse(table, policy(others).name, pots, seed if seed is not None else -1, rules)
 
 
 def removal_check(hands: int = 20, deals: int = 20_000, opponents: int = 1, seed: int = 2026) -> pd.DataFrame:
