@@ -27,6 +27,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 # Layer of each top-level part of the package, bottom up (docs/architecture.md).
 LAYERS = {
     "errors": 0, "environment": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
+    "progress": 0,
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,
@@ -40,7 +41,7 @@ LAYERS = {
 FACADE = 9  # the package root: imports everything, imported by nothing inside the package
 #: the parts of the package a game may import besides its own package (docs/architecture.md)
 GAME_MAY_IMPORT = {"errors", "_numba", "_version", "storage", "arguments", "random_streams", "game_rules",
-                   "evaluator", "solvers", "reports"}
+                   "progress", "evaluator", "solvers", "reports"}
 
 
 def _module_name(path: Path) -> str:

@@ -140,6 +140,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--reproducible", action="store_true", help="leave the build date out")
     add_workers_option(rep)
     add_seed_option(rep, default=2026)
+    add_progress_option(rep)
 
 
 @subcommand(
@@ -172,7 +173,7 @@ def _freeride(args: argparse.Namespace) -> int:
         from ricochet_math.games.freeride.report import build_report  # the report machinery only here
 
         result = build_report(args.out, rules=rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                              reproducible=args.reproducible, workers=args.workers)
+                              reproducible=args.reproducible, workers=args.workers, progress=args.progress)
         print_wrapped(result.summary())
         return 0
     strategies = _strategies(args)

@@ -125,6 +125,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--pair-games", type=whole(1, 10**8), default=None,
                      help="games per seating of the strategy pairings (default: a fortieth of --games, at least 100)")
     add_seed_option(rep, default=1, help="seed (default: 1)")
+    add_progress_option(rep)
     rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))
 
 
@@ -206,6 +207,6 @@ def _report(args) -> int:
     from ricochet_math.games.ring.rules import RingRules
 
     result = build_report(args.out, games=args.games, seed=args.seed, rules=RingRules(joker=args.joker),
-                          pair_games=args.pair_games)
+                          pair_games=args.pair_games, progress=args.progress)
     print_wrapped(result.summary())
     return 0

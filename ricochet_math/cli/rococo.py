@@ -75,6 +75,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="tiny (seconds), small (default, minutes) or full")
     r.add_argument("--reproducible", action="store_true", help="leave the build date and run times out")
     add_seed_option(r, default=2026)
+    add_progress_option(r)
     p = action("play", help="play one pot and print its hand history")
     p.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
                    help="players (2..6): the policies repeated or cut to N (default: as many as given)")
@@ -165,7 +166,8 @@ def _simulate(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from ricochet_math.games.rococo.report import build_report
 
-    print_wrapped(build_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible).summary())
+    print_wrapped(build_report(args.out, size=args.size, seed=args.seed, reproducible=args.reproducible,
+                               progress=args.progress).summary())
     return 0
 
 

@@ -33,6 +33,7 @@ from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, column, document_table
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["build_report", "freeride_report", "REPORT_KIND"]
@@ -155,7 +156,7 @@ def _position_readings(rules: FreeRideRules, rounds: int, seed: int, workers) ->
 
 def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = None, games: int = 4_000,
                  rounds: int = 100_000, seed: int = 2026, seats=(2, 3, 4, 5, 6), candidates=CANDIDATES,
-                 reproducible: bool = False, workers: int | None = None) -> ReportResult:
+                 reproducible: bool = False, workers: int | None = None, progress: bool = False) -> ReportResult:
     """Compute and write the short report (see the module docstring) into ``out_dir``; returns the casino
     report's :class:`~ricochet_math.reports.build.ReportResult`.
 
@@ -178,6 +179,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
 
     table_rules = rules.with_options(min_seats=1)
+    bar = step_bar(5, "free ride report", progress)  # sections 4 to 8, each its own runs
     sections = [_rules_section(rules)]
     m = Section("3", "Method")
     m.p(f"Every figure is a Monte Carlo estimate from the numba kernel (tested equal, chip for chip, to the "
@@ -203,6 +205,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     _table(s3, "Game length by table size", length, "game_length",
            names=["seats", "rounds_per_game", "swing_rms", "free_rides_per_game"])
     sections.append(s3)
+    bar.update()
 
     s4 = Section("5", "Seat and starting-player effects")
     g4 = simulate_games(["computer"] * 4, table_rules, games=games, seed=seed, workers=workers)
@@ -240,6 +243,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
            note=f"The defaults: opening '{rules.opening}', refill after the fifth card "
                 f"'{'yes' if rules.refill_after_last else 'no'}'.")
     sections.append(s4)
+    bar.update()
 
     s5 = Section("6", "Best response among the strategies")
     br = best_response(candidates, seats, rules=rules, games=games, seed=seed, workers=workers)
@@ -262,6 +266,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
            names=["seats", "selected", "runner_up", "win", "runner_up_win", "verdict"],
            titles={"win": "fresh win rate, selected (%)"})
     sections.append(s5)
+    bar.update()
 
     s6 = Section("7", "The value of the free ride")
     fr_rows = []
@@ -278,6 +283,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     _table(s6, "With and without the free ride", frt, "free_ride",
            names=["seats", "rule", "rounds_per_game", "free_rides_per_game", "free_ride_wins_per_game"])
     sections.append(s6)
+    bar.update()
 
     s7 = Section("8", "Two-player decisions (exact)")
     s7.p("The hero's best response to the blind rider (an opponent who never folds and shows random cards), by "
@@ -303,6 +309,8 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     _table(s7, "The last card against the blind rider", lf, "last_card",
            names=["strategy", "best_folds", "strategy_folds", "regret"])
     sections.append(s7)
+    bar.update()
+    bar.close()
     sections.insert(0, _summary_section(_summary_frame(seat_frame, default, conf), games, rounds))
 
     date = provenance.build_date(reproducible)

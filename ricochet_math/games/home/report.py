@@ -28,6 +28,7 @@ from ricochet_math.reports.columns import Column, document_table
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, rules_provenance_rows
+from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["HOME_SIZES", "Variations", "home_report_tables", "build_report", "build_home_report", "CASINO_BY_POSITION"]
@@ -83,7 +84,7 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
     runs = [(label, rules, s) for label, rules in VARIATIONS for s in strategies]
     runs += [("limit 5, 1 card (Ricochet II)", HomeRules(), "optimal")]
     steps = sum(1 for _, _, s in runs for n in spec["players"] if s != "optimal" or n <= 3) + 1 + len(ENDGAMES)
-    bar = _bar(steps, progress)
+    bar = step_bar(steps, "home report", progress)
     for label, base, strategy in runs:
         for n in spec["players"]:
             rules = base.with_players(n)
@@ -140,15 +141,6 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
     bar.close()
     tables["depth_error"] = pd.concat(errors, ignore_index=True).fillna({"left_out": 0})
     return tables
-
-
-def _bar(steps: int, progress: bool):
-    """A tqdm bar over the report's ``steps`` runs (``disable=None``: none when stderr is not a terminal), or a
-    stand-in that does nothing."""
-    from tqdm.auto import tqdm  # lazy: only a report pays for it
-
-    return tqdm(total=steps, desc="home report", unit=" runs", leave=False, dynamic_ncols=True,
-                disable=None if progress else True)
 
 
 def _pot_odds_rule(rules: HomeRules, strategy):

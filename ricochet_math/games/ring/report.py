@@ -26,6 +26,7 @@ from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
 __all__ = ["REPORT_KIND", "build_report", "ring_report"]
@@ -117,7 +118,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> t
 
 def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
                  pair_games: int | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, timing_holdings: int = 200,
-                 reproducible: bool = False) -> ReportResult:
+                 reproducible: bool = False, progress: bool = False) -> ReportResult:
     """Write the report into ``out_dir`` and return what was written (the casino report's
     :class:`~ricochet_math.reports.build.ReportResult`: ``html`` is the report's path).
 
@@ -137,8 +138,16 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
     start = time.perf_counter()
     timer = (lambda: 0.0) if reproducible else time.perf_counter
-    timings = []
     sections = []
+    # the nine timed steps: four seat runs, the pairings and their confirmation at 2 and 3 players, the jokers
+    bar = step_bar(9, "ring report", progress)
+
+    timings = []
+
+    def done(step: tuple[str, float]) -> None:
+        """Record a timed step and move the bar."""
+        timings.append(step)
+        bar.update()
 
     # ---- 1. seat and order
     s1 = Section("2", "Seat and order")
@@ -156,7 +165,7 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
             r = RingRules(players=players, joker=base.joker, rotate=rotate)
             t0 = timer()
             sim = simulate(r, None, games, seed)
-            timings.append((f"seats, {players} players, rotate={rotate}", timer() - t0))
+            done((f"seats, {players} players, rotate={rotate}", timer() - t0))
             f = sim.to_frame()
             f.insert(0, "rotate", rotate)
             f.insert(0, "players", players)
@@ -197,11 +206,11 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     for players in (2, 3):
         t0 = timer()
         table = pairings(RingRules(players=players, joker=base.joker), strategies, games=pair_games, seed=seed)
-        timings.append((f"pairings, {players} players", timer() - t0))
+        done((f"pairings, {players} players", timer() - t0))
         pf = table.to_frame()
         t0 = timer()
         confirmed = table.confirm(pair_games).to_frame()
-        timings.append((f"confirmation, {players} players", timer() - t0))
+        done((f"confirmation, {players} players", timer() - t0))
         confirmations[players] = confirmed
         s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
                                         f"pairings_{players}p"))
@@ -250,7 +259,8 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRule
     t0 = timer()
     joker_section, jokers = _joker_section(base, games, pair_games, seed)
     sections.append(joker_section)
-    timings.append(("the joker readings", timer() - t0))
+    done(("the joker readings", timer() - t0))
+    bar.close()
     sections.insert(0, _summary_section(_summary_frame(seats, tests, confirmations, jokers, base.joker), games,
                                         pair_games))
 

@@ -23,6 +23,7 @@ from ricochet_math.reports.columns import Column, cell, document_table
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 from ricochet_math.games.rococo.analysis import (
     CONFIRM_SEED_OFFSET, best_response, blind_value, removal_check, simulate,
@@ -49,7 +50,7 @@ def _frame_table(s: Section, title: str, frame: pd.DataFrame, csv: str, note: st
 
 
 def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: RococoRules | None = None,
-                 reproducible: bool = False) -> ReportResult:
+                 reproducible: bool = False, progress: bool = False) -> ReportResult:
     """Compute and write the short report (``report.html``, ``tables/*.csv``) into ``out_dir``; returns the
     casino report's :class:`~ricochet_math.reports.build.ReportResult`."""
     if size not in REPORT_SIZES:
@@ -62,10 +63,13 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     times = []
     start = time.perf_counter()
 
+    bar = step_bar(7, "rococo report", progress)  # the seven timed steps below
+
     def timed(name, fn):
         t = timer()
         value = fn()
         times.append((name, "not recorded" if reproducible else f"{timer() - t:.1f}"))
+        bar.update()
         return value
 
     sols = timed("draw fixed points", lambda: [solve_draws(n) for n in opponents])
@@ -78,6 +82,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     # the best of the grid on one seed is also its luckiest: the first two are played again on a fresh seed
     confirmed = timed("best response, confirmed on a fresh seed", lambda: response.confirm())
 
+    bar.close()
     shape = table.by_shape()
     summary = _summary_frame(table.versus_naive(), sim.to_frame(), blind.to_frame(), confirmed.to_frame())
     doc = [_summary_section(summary, pots)]
