@@ -237,7 +237,7 @@ def _summary_section(summary: pd.DataFrame, pots: int) -> Section:
         + "; ".join(f"{r.figure.replace(', heads-up', '')}: {_antes(r)}" for r in policies.itertuples())
         + f"; the value of the blind option to seat 1 (always blinds 1 against never, standard against "
         f"standard): {_antes(blind)}. The {lead.figure.split(': ')[0]}, picked on one seed and played again on a "
-        f"fresh one, leads the runner-up by {_antes(lead)}.")
+        f"fresh one, against the runner-up: {_antes(lead)}.")
     s.blocks.append(document_table("Summary: the exchange (exact) and the betting (Monte Carlo, 95% intervals)",
                                    summary, "summary", declared=_SUMMARY))
     return s
