@@ -124,7 +124,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--games", type=whole(10, 10**8), default=20_000, help="games per seat run (default: 20,000)")
     rep.add_argument("--pair-games", type=whole(1, 10**8), default=None,
                      help="games per seating of the strategy pairings (default: a fortieth of --games, at least 100)")
-    add_seed_option(rep, default=1, help="seed (default: 1)")
+    add_seed_option(rep, default=2026, help="seed (default 2026, as every report)")
     add_progress_option(rep)
     rep.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"))
 

@@ -116,7 +116,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> t
     return s, frame
 
 
-def build_report(out_dir, *, games: int = 20_000, seed: int = 1, rules: RingRules | None = None,
+def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingRules | None = None,
                  pair_games: int | None = None, strategies: Sequence[str] = ISSUE_STRATEGIES, timing_holdings: int = 200,
                  reproducible: bool = False, progress: bool = False) -> ReportResult:
     """Write the report into ``out_dir`` and return what was written (the casino report's
