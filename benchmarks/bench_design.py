@@ -1,7 +1,7 @@
 """The time of a full rule-set design (issue 29): 7 player counts, kickout and bonus varied, perfect play,
 confirmation on fresh seeds at a 95% half-width of 0.05 points.
 
-    python benchmarks/bench_design.py                          # the full design (tens of minutes on 2 cores)
+    python benchmarks/bench_design.py                          # the full design (185 s quiet on 2 cores; 31 min at load 12)
     python benchmarks/bench_design.py --players 2 3 --confirm 0.2 --others ""   # a smoke run
     python benchmarks/bench_design.py --write benchmarks/design-timing.csv
 

@@ -469,3 +469,14 @@ def test_room5_table_has_its_command():
     for name in _CLAIMS:  # the benchmarks' tables moved out of the report folder each name their command too
         assert f"`{name}`" in readme, name
     assert "benchmarks/bench_home_tree.py" in readme and "benchmarks/bench_home_deal_error.py" in readme
+
+
+def test_design_timing_sentence_matches_its_table():
+    """docs/methods/rule-set-design.md quotes the last row of benchmarks/design-timing.csv."""
+    t = pd.read_csv(ROOT / "benchmarks" / "design-timing.csv").iloc[-1]
+    text = " ".join((ROOT / "docs" / "methods" / "rule-set-design.md").read_text(encoding="utf-8").split())
+    want = (f"the default band objective with {t.resolves} re-solves and the five other player models, took "
+            f"{t.seconds:.0f} s on the 2-core machine at load {t.load_average_1min_start:.1f}-"
+            f"{t.load_average_1min_end:.1f} ({t.cells_evaluated} cells, confirmation at {t.confirm_pp:g} points)")
+    assert t.objective == "band" and t.players == "1 2 3 4 5 6 7" and t["vary"] == "kickout,bonus"
+    assert want in text, want
