@@ -30,8 +30,8 @@ import pandas as pd
 
 from ricochet_math.reports.document import Table, isnan
 
-__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "document_table", "text_formats", "excel_format",
-           "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
+__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "estimate_text", "document_table", "text_formats",
+           "excel_format", "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
 
 FORMATS = ("percent", "count", "number", "p_value", "text")
 _BOUNDS = re.compile(r"(_low|_high|_plain)+$")
@@ -213,6 +213,15 @@ def column(name: str, series: pd.Series | None = None, declared: Mapping[str, Co
             math.isfinite(v) and float(v).is_integer() for v in values)):
         return Column(key, title, format="count", digits=0)
     return Column(key, title, format="number", digits=4)
+
+
+def estimate_text(col: Column, value, low, high, unit: str = "") -> str:
+    """An estimate for a sentence: ``value ± h`` in ``col``'s format, or "no detectable difference (± h)"
+    where its 95% interval [low, high] holds zero (the project's wording for a difference inside its
+    interval); ``unit`` follows the number ("" or " points")."""
+    if low <= 0 <= high:
+        return f"no detectable difference (± {cell(col, (high - low) / 2)}{unit})"
+    return cell(col, value, low, high) + unit
 
 
 def cell(col: Column, value, low=None, high=None) -> str:

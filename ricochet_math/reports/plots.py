@@ -14,12 +14,14 @@ from matplotlib.ticker import PercentFormatter
 from ricochet_math.reports.published import PUBLISHED
 from ricochet_math.solvers.stats import z_value
 
-__all__ = ["plot_by_players", "plot_threshold", "plot_distribution", "plot_band", "plot_strategy"]
+__all__ = ["axes_in", "plot_by_players", "plot_threshold", "plot_distribution", "plot_band", "plot_strategy"]
 
 _PUBLISHED = {figure: value for figure, _, value, _ in PUBLISHED}
 
 
-def _axes(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.35):
+def axes_in(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.35):
+    """An axes inside ``box`` = (x0, y0, width, height) inches of ``fig``, with ``left``/``right``/``bottom``/
+    ``top`` inches kept for the labels (every report's plots, the games' too)."""
     W, H = fig.get_size_inches()
     x0, y0, w, h = box
     return fig.add_axes(((x0 + left) / W, (y0 + bottom) / H, (w - left - right) / W, (h - bottom - top) / H))
@@ -33,7 +35,7 @@ def _split(box, k, gap=0.3):
 
 def plot_by_players(fig, box, main, strat, profiles):
     b1, b2 = _split(box, 2)
-    ax = _axes(fig, b1)
+    ax = axes_in(fig, b1)
     n = main["players"].to_numpy()
     rtp = main["rtp_initial"].to_numpy()
     err = np.vstack([rtp - main["rtp_initial_low"].to_numpy(), main["rtp_initial_high"].to_numpy() - rtp])
@@ -49,7 +51,7 @@ def plot_by_players(fig, box, main, strat, profiles):
     ax.set_title("RTP", fontsize=9)
     ax.legend(fontsize=6, loc="best", frameon=False)
     ax.grid(alpha=0.3)
-    ax = _axes(fig, b2)
+    ax = axes_in(fig, b2)
     f = main["fold_frequency"].to_numpy()
     ferr = np.vstack([f - main["fold_frequency_low"].to_numpy(), main["fold_frequency_high"].to_numpy() - f])
     ax.errorbar(n, f, yerr=ferr, fmt="o-", color="k", capsize=3, lw=1.5, label="perfect play")
@@ -64,7 +66,7 @@ def plot_by_players(fig, box, main, strat, profiles):
 
 
 def plot_threshold(fig, box, curve, threshold):
-    ax = _axes(fig, box, bottom=0.75)
+    ax = axes_in(fig, box, bottom=0.75)
     x = np.arange(len(curve))
     ax.plot(x, curve["rtp_per_initial_bet"], "o-", color="k", label="RTP per initial bet")
     ax.plot(x, curve["rtp_per_wagered"], "s--", color="C0", ms=4, label="RTP per total wagered")
@@ -83,7 +85,7 @@ def plot_threshold(fig, box, curve, threshold):
 
 def plot_distribution(fig, box, solo, distribution):
     b1, b2 = _split(box, 2)
-    ax = _axes(fig, b1)
+    ax = axes_in(fig, b1)
     rt = solo.return_table()
     g = rt.groupby("net")["probability"].sum()
     g = g[g > 0]
@@ -94,7 +96,7 @@ def plot_distribution(fig, box, solo, distribution):
     ax.set_title("1 player, exact", fontsize=9)
     ax.tick_params(axis="x", labelsize=6, rotation=90)
     ax.grid(alpha=0.3, axis="y")
-    ax = _axes(fig, b2)
+    ax = axes_in(fig, b2)
     n, net = distribution
     if n is None:
         ax.text(0.5, 0.5, "no multi-player count", ha="center", va="center", transform=ax.transAxes)
@@ -114,7 +116,7 @@ def plot_distribution(fig, box, solo, distribution):
 
 
 def plot_band(fig, box, main):
-    ax = _axes(fig, box)
+    ax = axes_in(fig, box)
     x = np.logspace(2, 8, 61)
     z = z_value(0.95)
     for i, r in enumerate(main.itertuples()):

@@ -91,3 +91,14 @@ def test_a_reports_own_columns_format_the_workbook_as_its_table(tmp_path):
         assert sheet.cell(row=2, column=header.index(name) + 1).number_format == "0.0%", name
     assert excel_format("best_folds", frame.best_folds) == "#,##0.0000"          # undeclared: a number
     assert excel_format("best_folds", frame.best_folds, declared) == "0.0%"
+
+
+def test_estimate_text_says_no_detectable_difference_when_the_interval_holds_zero():
+    """The one wording of the project for a difference inside its interval, used by every game report."""
+    from ricochet_math.reports.columns import estimate_text
+
+    pc = Column("lead", "lead", "fraction", "percent", 2)
+    assert estimate_text(pc, 0.0201, -0.0017, 0.0419, " points") == "no detectable difference (± 2.18 points)"
+    assert estimate_text(pc, 0.1412, 0.1242, 0.1582, " points") == "14.12 ± 1.70 points"
+    chips = Column("net", "net", "chips", "number", 3)
+    assert estimate_text(chips, -0.259, -0.334, -0.184) == "-0.259 ± 0.075"

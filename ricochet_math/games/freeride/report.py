@@ -30,7 +30,8 @@ from ricochet_math.games.freeride.analysis import (
 from ricochet_math.games.freeride.rules import FreeRideRules
 from ricochet_math.games.freeride.solver import last_card_study, solve_state
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, cell, column, document_table
+from ricochet_math.reports.columns import Column, cell, column, document_table, estimate_text
+from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.progress import step_bar
@@ -367,10 +368,7 @@ def _summary_frame(seat_frame: pd.DataFrame, six: pd.DataFrame, conf: pd.DataFra
 
 def _chips(r) -> str:
     """Net chips per round with its 95% half-width, or "no detectable difference (± x)" from zero."""
-    col = column("net_per_round")
-    if r.net_per_round_low <= 0 <= r.net_per_round_high:
-        return f"no detectable difference (± {cell(col, (r.net_per_round_high - r.net_per_round_low) / 2)})"
-    return cell(col, r.net_per_round, r.net_per_round_low, r.net_per_round_high)
+    return estimate_text(column("net_per_round"), r.net_per_round, r.net_per_round_low, r.net_per_round_high)
 
 
 def _summary_section(summary: pd.DataFrame, games: int, rounds: int) -> Section:
@@ -396,8 +394,7 @@ def _summary_section(summary: pd.DataFrame, games: int, rounds: int) -> Section:
         s.p("The best response to computer players, picked on one seed and played again on fresh seeds: "
             + "; ".join(f"{int(r.seats)} seats: {r.selected}, fresh win rate "
                         f"{cell(pc, r.win, r.win_low, r.win_high)}%, lead over {r.runner_up} "
-                        + (f"no detectable difference (± {cell(pc, (r.lead_high - r.lead_low) / 2)} points)"
-                           if r.lead_low <= 0 <= r.lead_high else f"{cell(pc, r.lead, r.lead_low, r.lead_high)} points")
+                        + estimate_text(pc, r.lead, r.lead_low, r.lead_high, " points")
                         for r in best.itertuples()) + ".")
     s.blocks.append(document_table("Summary: seats, positions and the confirmed best response (95% intervals)",
                                    summary, "summary", declared=_SUMMARY,
@@ -411,8 +408,7 @@ def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
     from matplotlib.ticker import PercentFormatter
 
     x0, y0, w, h = box
-    W, H = fig.get_size_inches()
-    ax = fig.add_axes(((x0 + 0.6) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+    ax = axes_in(fig, (x0, y0, w / 2, h), right=0.25)
     f = seat_frame
     ax.errorbar(f.seat, f.win, yerr=[f.win - f.win_low, f.win_high - f.win], fmt="o", color="k", capsize=3)
     ax.axhline(0.25, color="C3", lw=0.8, ls="--", label="fair share, 25%")
@@ -422,7 +418,7 @@ def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
     ax.set_ylabel("game win rate")
     ax.legend(fontsize=6, frameon=False)
     ax.grid(alpha=0.3)
-    ax = fig.add_axes(((x0 + 0.6 + w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+    ax = axes_in(fig, (x0 + w / 2, y0, w / 2, h), right=0.25)
     ax.errorbar(f.position, f.net_per_round, yerr=[f.net_per_round - f.net_per_round_low,
                                                    f.net_per_round_high - f.net_per_round],
                 fmt="o", color="k", capsize=3, label="4 seats")

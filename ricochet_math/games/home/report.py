@@ -25,6 +25,7 @@ from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.reports.provenance import build_date, rules_provenance_rows
@@ -256,10 +257,9 @@ def _plot_positions(fig, box, tables: dict) -> None:
     """Two panels: EV by order of play and by seat, with 95% intervals, one line per player count."""
     x0, y0, w, h = box
     main = tables["tests"].variation.iloc[0]
-    W, H = fig.get_size_inches()
     for k, (key, column, label) in enumerate((("by_order", "position", "position in the order of play"),
                                               ("by_seat", "seat", "seat"))):
-        ax = fig.add_axes(((x0 + 0.6 + k * w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+        ax = axes_in(fig, (x0 + k * w / 2, y0, w / 2, h), right=0.25)  # panel k of two
         frame = tables[key]
         frame = frame[(frame.variation == main) & (frame.strategy == "pot-odds")]
         for n, g in frame.groupby("players"):

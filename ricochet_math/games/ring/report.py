@@ -23,7 +23,8 @@ from ricochet_math.games.ring.arrangement import arrange, opponent_model
 from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, cell, document_table
+from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
+from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
 from ricochet_math.progress import step_bar
@@ -327,9 +328,7 @@ def _summary_frame(seats: pd.DataFrame, tests: pd.DataFrame, confirmations: dict
 
 def _within(value: float, low: float, high: float, col: Column, unit: str = "") -> str:
     """``value ± h`` in ``col``'s format, or "no detectable difference (± h)" where [low, high] holds zero."""
-    if low <= 0 <= high:
-        return f"no detectable difference (± {cell(col, (high - low) / 2)}{unit})"
-    return cell(col, value, low, high) + unit
+    return estimate_text(col, value, low, high, unit)
 
 
 def _summary_section(summary: pd.DataFrame, games: int, pair_games: int) -> Section:
@@ -370,9 +369,8 @@ def _plot_seats(fig, box, seats: pd.DataFrame) -> None:
     from matplotlib.ticker import PercentFormatter
 
     x0, y0, w, h = box
-    W, H = fig.get_size_inches()
     for k, (players, g) in enumerate(seats.groupby("players", sort=True)):
-        ax = fig.add_axes(((x0 + 0.6 + k * w / 2) / W, (y0 + 0.5) / H, (w / 2 - 0.85) / W, (h - 0.85) / H))
+        ax = axes_in(fig, (x0 + k * w / 2, y0, w / 2, h), right=0.25)  # panel k of two
         for j, (rotate, part) in enumerate(g.groupby("rotate", sort=False)):
             ax.errorbar(part.seat + (j - 0.5) * 0.15, part.win, yerr=[part.win - part.win_low,
                                                                      part.win_high - part.win],

@@ -19,7 +19,8 @@ from ricochet_math.arguments import check_seed
 from ricochet_math.errors import RicochetError
 from ricochet_math.reports import provenance
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, cell, document_table
+from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
+from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
@@ -210,10 +211,8 @@ def _summary_frame(versus_naive: pd.DataFrame, sim: pd.DataFrame, blind: pd.Data
 def _antes(r) -> str:
     """A net per pot in antes with its 95% half-width, or "no detectable difference (± x)" where the interval
     holds zero (formatted as the summary table shows it)."""
-    col = Column("net_per_pot", "net per pot", "antes", "number", 4)
-    if r.net_per_pot_low <= 0 <= r.net_per_pot_high:
-        return f"no detectable difference (± {cell(col, (r.net_per_pot_high - r.net_per_pot_low) / 2)})"
-    return cell(col, r.net_per_pot, r.net_per_pot_low, r.net_per_pot_high)
+    return estimate_text(Column("net_per_pot", "net per pot", "antes", "number", 4), r.net_per_pot,
+                         r.net_per_pot_low, r.net_per_pot_high)
 
 
 def _summary_section(summary: pd.DataFrame, pots: int) -> Section:
@@ -243,18 +242,11 @@ def _summary_section(summary: pd.DataFrame, pots: int) -> Section:
     return s
 
 
-def _plot_axes(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.3):
-    """An axes inside ``box`` (inches) with room for the labels."""
-    W, H = fig.get_size_inches()
-    x0, y0, w, h = box
-    return fig.add_axes(((x0 + left) / W, (y0 + bottom) / H, (w - left - right) / W, (h - bottom - top) / H))
-
-
 def _plot_strategy(fig, box, shape: pd.DataFrame) -> None:
     """Horizontal bars: share of all hands by dealt category and best keep, one bar per opponent count."""
     from matplotlib.ticker import PercentFormatter
 
-    ax = _plot_axes(fig, box, left=2.6, bottom=0.45)
+    ax = axes_in(fig, box, left=2.6, bottom=0.45, top=0.3)
     counts = list(shape.columns[2:])
     labels = [f"{d}: {k}" for d, k in zip(shape.dealt, shape.best_shape)]
     step = 0.8 / len(counts)
@@ -274,7 +266,7 @@ def _plot_strategy(fig, box, shape: pd.DataFrame) -> None:
 def _plot_betting(fig, box, summary: pd.DataFrame) -> None:
     """The summary's net-per-pot rows as points with their 95% intervals, a line at zero."""
     part = summary.dropna(subset=["net_per_pot"]).reset_index(drop=True)
-    ax = _plot_axes(fig, box, left=3.4, bottom=0.45)
+    ax = axes_in(fig, box, left=3.4, bottom=0.45, top=0.3)
     y = list(range(len(part)))
     ax.errorbar(part.net_per_pot, y, xerr=[part.net_per_pot - part.net_per_pot_low,
                                            part.net_per_pot_high - part.net_per_pot], fmt="o", color="k", capsize=3)
