@@ -23,11 +23,13 @@ FINE = ("99 TT JJ QQ KK KKQ KKQ4 KKQ5 KKQ6 KKQ7 KKQ8 KKQ9 KKQT KKQJ KKA AA AAQ A
         "56789 6789T 789TJ 89TJQ 9TJQK TJQKA flush")
 
 
-def command(name: str, reading: str, vary: str, extra: str = "") -> str:
-    return (f'ricochet design --band 95.97 96.91 --reading {reading} --vary {vary} --grid "{FINE}" '
+def command(name: str, reading: str, vary: str, extra: str = "", band: str = "95.97 96.91") -> str:
+    return (f'ricochet design --band {band} --reading {reading} --vary {vary} --grid "{FINE}" '
             f"{extra}--write reports/design/{name}.toml --csv reports/design/{name}.csv")
 
 
+#: the flat target users ask for: 96.5% +- 0.25 points
+FLAT = "96.25 96.75"
 #: (heading, record stem, command); an answer whose record is not there yet is left out
 ANSWERS = [
     ("Perfect play, shipped bonus: which kickout table?", "perfect-shipped-bonus",
@@ -35,13 +37,23 @@ ANSWERS = [
     ("The best publisher-like reading (`pub-final-dealer-no-bonus`), shipped bonus: which kickout table?",
      "pub-final-dealer-no-bonus-shipped-bonus",
      command("pub-final-dealer-no-bonus-shipped-bonus", "pub-final-dealer-no-bonus", "kickout")),
-    ("Perfect play, kickout and bonus varied, aiming at the band's middle (96.44%): the decisions re-solved",
-     "perfect-kickout-bonus-target",
-     command("perfect-kickout-bonus-target", "perfect", "kickout,bonus",
-             "--objective target --target 96.44 --lines straight,flush,full_house --max-resolves 1 ")),
+    ("Perfect play, kickout and bonus varied: the smallest change that puts every N in the band",
+     "perfect-kickout-bonus", command("perfect-kickout-bonus", "perfect", "kickout,bonus")),
+    ("`pub-final-dealer-no-bonus`, kickout and bonus varied: the smallest change that puts every N in the band",
+     "pub-final-dealer-no-bonus-kickout-bonus",
+     command("pub-final-dealer-no-bonus-kickout-bonus", "pub-final-dealer-no-bonus", "kickout,bonus")),
+    ("A flat target, 96.5% ± 0.25 (96.25-96.75%), perfect play, kickout and bonus varied", "perfect-flat",
+     command("perfect-flat", "perfect", "kickout,bonus", band=FLAT)),
+    ("A flat target, 96.5% ± 0.25 (96.25-96.75%), `pub-final-dealer-no-bonus`, kickout and bonus varied",
+     "pub-final-dealer-no-bonus-flat",
+     command("pub-final-dealer-no-bonus-flat", "pub-final-dealer-no-bonus", "kickout,bonus", band=FLAT)),
 ]
 #: the two answers to the publisher's question with the shipped bonus
 SHIPPED = ("perfect-shipped-bonus", "pub-final-dealer-no-bonus-shipped-bonus")
+#: the four answers with the bonus varied (issue 34): the publisher's band and the flat target, two readings
+JOINT = ("perfect-kickout-bonus", "pub-final-dealer-no-bonus-kickout-bonus", "perfect-flat",
+         "pub-final-dealer-no-bonus-flat")
+
 
 INTRO = """# The publisher's band: which rule set puts N = 1..7 in 95.97-96.91%?
 

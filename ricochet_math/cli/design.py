@@ -12,7 +12,8 @@ from ricochet_math.cli.app import (
 from ricochet_math.cli.sidebets import grid_options
 
 # The library loads in the handler: building the parser stays light (issue 26).  The defaults and the bound the
-# help shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS and MAX_RESOLVES),
+# help shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS, MAX_RESOLVES and
+# DEFAULT_RESOLVES),
 # copied here because importing them loads numba; tests/cli/test_cli_startup.py checks the copies agree.
 DEFAULT_GRID = (
     "99", "TT", "JJ", "QQ", "KK", "KKQ", "AA", "AAQ", "33xx", "66xx", "TTxx", "QQxx", "AAxx",
@@ -20,6 +21,7 @@ DEFAULT_GRID = (
 )
 DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timid", "perfect-vs-pot-odds-final")
 MAX_RESOLVES = 20
+DEFAULT_RESOLVES = 8
 
 
 def _formats() -> dict:
@@ -27,7 +29,7 @@ def _formats() -> dict:
     from ricochet_math.reports.tables import Percent, Text, Whole
 
     return {
-        "threshold": Text(), "was": Text(), "reading": Text(),
+        "threshold": Text(), "was": Text(), "reading": Text(), "search": Text(),
         "search_rtp": Percent(3, interval=False, title="search RTP %"),
         "search_half_width": Percent(3, interval=False, title="search ±"),
         "rtp": Percent(3, title="confirmed RTP %"), "rounds": Whole(), "seed": Text(), "method": Text(wrap=30),
@@ -35,7 +37,14 @@ def _formats() -> dict:
         "difference": Percent(3, interval=False, title="error (points)"),
         "difference_plain": Percent(3, interval=False, title="paired error"),
         "half_width": Percent(3, interval=False, title="bound ±"), "resolve": Whole(), "exact": Text(),
-        "in_band": Text(),
+        "in_band": Text(), "iteration": Whole(), "pays": Text(wrap=30), "linear": Percent(3, interval=False, title="linear %"),
+        "gap": Percent(3, interval=False, title="cut error (points)"),
+        "linear_error": Percent(3, interval=False, title="linear error (points)"),
+        "linear_error_paired": Percent(3, interval=False, title="paired linear error"),
+        "gap_paired": Percent(3, interval=False, title="paired cut error"), "radius": Text(), "step": Text(wrap=20),
+        "worst_over_prediction": Percent(3, interval=False, title="worst cut - re-solved (points)"),
+        "worst_over_prediction_paired": Percent(3, interval=False, title="paired"), "cuts_checked": Whole(),
+        "lower_bound": Text(),
     }
 
 
@@ -79,8 +88,9 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
                              f"best-responding to B; default {','.join(DEFAULT_OTHERS)})")
     parser.add_argument("--other-precision", type=number(0, 10, above=True), default=0.2, metavar="PP",
                         help="95%% half-width of the other models' runs, points (default 0.2)")
-    parser.add_argument("--max-resolves", type=whole(0, MAX_RESOLVES), default=3, metavar="K",
-                        help="re-solves of the decisions after a bonus change (default 3)")
+    parser.add_argument("--max-resolves", type=whole(0, MAX_RESOLVES), default=DEFAULT_RESOLVES, metavar="K",
+                        help="most re-solves of the decisions while the bonus moves (default "
+                             f"{DEFAULT_RESOLVES}); a search that has not converged by then says so")
     add_seed_option(parser, 2026, help="seed of the design (search, confirmation and other runs each get their "
                                        "own streams from it; default 2026)")
     add_scheduler_option(parser)
@@ -99,7 +109,8 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_design_arguments,
 )
 def _design(args: argparse.Namespace) -> int:
-    from ricochet_math.design.rule_set import design_rule_set
+    from ricochet_math.design.rule_set import convexity_by_players, design_rule_set
+    from ricochet_math.reports.tables import Percent
     from ricochet_math.engine.deal import parse_players
     from ricochet_math.storage import atomic_write_text
 
@@ -124,9 +135,17 @@ def _design(args: argparse.Namespace) -> int:
     if args.format == "table" and len(result.others):
         print("\nThe same design under other player models:")
         print_frame(result.others.drop(columns=["method"]), args.format, formats=formats, keys=2, wide=args.wide)
-    if args.format == "table" and len(result.shortcut):
-        print("\nThe linear shortcut (pays proposed with the old decisions) against the re-solved figure:")
-        print_frame(result.shortcut, args.format, formats=formats, keys=2, wide=args.wide)
+    if args.format == "table" and result.iterations is not None and len(result.iterations):
+        print("\nThe iterations: at each proposed design, the linear shortcut (the centre's decisions), the cut model "
+              "(every re-solved surface kept) and the re-solved figure:")
+        cols = ["iteration", "players", "threshold", "pays", "linear", "predicted", "resolved", "gap", "gap_paired",
+                "radius", "step"]
+        print_frame(result.iterations[cols].rename(columns={"predicted": "cut model"}), args.format,
+                    formats=formats | {"cut model": Percent(3, interval=False, title="cut model %")}, keys=2,
+                    wide=args.wide)
+        print("\nConvexity: every earlier cut against the re-solved figure at the next designs (a cut of a convex "
+              "RTP never over-predicts):")
+        print_frame(convexity_by_players(result.convexity), args.format, formats=formats, wide=args.wide)
     if args.csv:
         atomic_write_text(args.csv, result.table.to_csv(index=False), "design table")
         print(f"wrote {args.csv}", file=sys.stderr)

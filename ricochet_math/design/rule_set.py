@@ -13,13 +13,29 @@ bonus table shared by all, chosen so that N = 1..7 land in an RTP band under a c
    thresholds and the bonus pays (steps, bounds, monotonic order as ``ricochet tune`` has them; the
    Quickdraw and Cover tables are never touched), under one of three objectives (``band``,
    ``target``, ``flat``).
-3. **Re-solving the decisions.**  Under perfect play the decisions depend on the bonus.  The search
-   proposes pays with the decisions of the current pays held fixed (linear); if it moves the pays, the
-   surface is rebuilt with the proposed pays (N = 1: a new exact solo analysis; N >= 2: new sweeps on
-   the **same seeds and rounds**, paired round for round), the shortcut's error is recorded (the linear prediction against the re-solved
-   figure at the proposed design, the ``shortcut`` table), and the search runs again from there, until
-   the pays stop moving (at most ``max_resolves`` times; then the pays of the last re-solved surface
-   are kept and only the thresholds are chosen, so the design reported always has its own decisions).
+3. **Re-solving the decisions: cutting planes and a trust region.**  Under perfect play the decisions
+   depend on the bonus.  For fixed decisions the RTP is linear in the pays; the seat takes the best
+   decisions for the pays, so the exact solo RTP is the maximum of those linear functions over decision
+   sets, convex in the pays, and each re-solved surface is a plane under it that touches it at its own
+   pays.  The search therefore **keeps every re-solved surface as a cut** (Kelley's method): the RTP of a
+   design is the largest plane known (a lower bound at N = 1, exact at every paytable re-solved), so the
+   band's upper edge must hold under every cut (necessary) and the lower edge holds where any cut
+   reaches it (sufficient).  The pays may move, per search, by at most a factor (the trust region,
+   ``_RADIUS_START``, at least one grid step) from the centre's, the best re-solved paytable so far; the
+   factor shrinks when a re-solve disagrees with the cut model.  A proposal is re-solved (N = 1: a new
+   exact solo analysis; N >= 2: new sweeps on the **same seeds and rounds**, paired round for round) and
+   the iteration recorded (``iterations``: the linear shortcut of the centre's surface, the cut model and
+   the re-solved figure per player count, their gaps, plain and paired).  At N >= 2 the convexity is
+   measured: every earlier plane against the re-solved figure (``convexity``, paired); the first plane
+   that over-predicts by more than the search precision drops that player count to its centre's surface
+   alone (the trust region alone).  The search stops when the pays stop moving (the cut model's design
+   is a paytable already re-solved) or the cut model and the re-solved figures agree within the search
+   precision at the proposed design: **converged**; else after ``max_resolves`` re-solves, **not
+   converged**, labelled so.  The design reported is the best re-solved paytable on its own surface, so
+   it always carries its own decisions.  When the band is missed, :func:`~ricochet_math.design.
+   rule_set_search.relaxed_miss` over the whole grid gives the certificate (``certificate``): N = 1's
+   planes bound its exact RTP from below, so a pair "N = 1 and N = k" the relaxation cannot put in the
+   band together is a proof for the grid at N = 1 and an estimate (with its interval) at N = k.
 4. **Confirmation on fresh seeds.**  The search picks the luckiest of many candidates, so its own
    estimates are biased towards the band.  Every N >= 2 of the chosen design is run again with
    :func:`~ricochet_math.solvers.montecarlo.simulate_to_precision` to a 95% half-width of
@@ -51,7 +67,7 @@ from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
-from ricochet_math.design.rule_set_search import OBJECTIVES, DesignChoice, DesignModel, search_design
+from ricochet_math.design.rule_set_search import OBJECTIVES, DesignChoice, DesignModel, relaxed_miss, search_design
 from ricochet_math.design.threshold_sweep import sweep_players
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RuleError
@@ -66,7 +82,7 @@ from ricochet_math.storage import atomic_write_text, check_writable_file
 from ricochet_math.strategies.registry import get_strategy
 
 __all__ = ["VARY", "DESIGN_SCHEMA", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
-           "design_rule_set", "design_sidecar_path", "MAX_RESOLVES"]
+           "design_rule_set", "design_sidecar_path", "MAX_RESOLVES", "DEFAULT_RESOLVES", "convexity_by_players"]
 
 VARY = ("kickout", "bonus")
 #: the other player models the design is shown under: the best publisher-like reading, the dealer-only
@@ -77,6 +93,10 @@ DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timi
 MAX_RESOLVES = 20
 #: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
 DESIGN_SCHEMA = "ricochet_math.design/1"
+#: the default number of re-solves (each a new exact solo analysis and look-ahead surface)
+DEFAULT_RESOLVES = 8
+#: RTP fractions to percentage points
+_PTS_PER_FRACTION = 100.0
 #: seed roles (:func:`role_seed`)
 SEARCH, CONFIRM, OTHERS = 0, 1, 2
 
@@ -135,6 +155,12 @@ class RuleSetDesign:
     version: str = __version__
     grid: tuple[str, ...] = field(default=())
     model: DesignModel | None = field(default=None, repr=False)
+    iterations: pd.DataFrame | None = field(default=None, repr=False)
+    convexity: pd.DataFrame | None = field(default=None, repr=False)
+    converged: bool = True
+    stop_reason: str = ""
+    certificate: dict | None = None
+    nonconvex: tuple[int, ...] = ()
 
     @property
     def feasible(self) -> bool:
@@ -176,14 +202,27 @@ class RuleSetDesign:
         base = dict((l.key, l.pays) for l in self.rules.bonus)
         bonus = ", ".join(f"{l.key} {l.pays:g}" + ("" if float(l.pays) == float(base[l.key]) else
                                                   f" (was {base[l.key]:g})") for l in self.designed.bonus)
-        lines = [head, f"  {verdict}", f"  {conf}", f"  kickout: {kick}", f"  bonus: {bonus}",
+        lines = [head, f"  {verdict}", f"  {conf}", f"  {self.convergence_text()}"]
+        if self.certificate is not None:
+            lines.append(f"  {self.certificate['text']}")
+        lines += [f"  kickout: {kick}", f"  bonus: {bonus}",
                  f"  {self.evaluated:,} (player count, threshold) cells evaluated, {self.resolves} re-solve(s), "
                  f"seed {self.seed}, {self.seconds:.0f} s"]
-        if len(self.shortcut):
-            worst = self.shortcut["difference"].abs().max()
-            lines.append(f"  linear shortcut (decisions of the old pays): worst error {worst * 100:.3f} points "
-                         "at the proposed design (table 'shortcut')")
+        if self.iterations is not None and len(self.iterations):
+            it = self.iterations
+            lines.append(f"  linear shortcut (the centre's decisions): worst error {it.linear_error.abs().max() * 100:.3f} "
+                         f"points; cut model: worst error {it.gap.abs().max() * 100:.3f} points, at the proposed designs "
+                         "(table 'iterations')")
+        if self.nonconvex:
+            lines.append(f"  not convex on our surfaces at N = {', '.join(map(str, self.nonconvex))} (a plane "
+                         "over-predicted a re-solve): the trust region alone there (table 'convexity')")
         return "\n".join(lines)
+
+    def convergence_text(self) -> str:
+        """One line: converged (and how) or not, with the re-solves it took."""
+        head = "converged" if self.converged else "NOT converged"  # the label the table, header and report carry
+        reason = self.stop_reason.removeprefix("converged: ").removeprefix("not converged: ")
+        return f"{head} after {self.resolves} re-solve(s): {reason}"
 
     # ---- writing
 
@@ -200,6 +239,7 @@ class RuleSetDesign:
         out = [f"# {description}.",
                f"# Generated by ricochet design (ricochet_math {self.version}) from {self.rules.name} "
                f"(sha256 {self.rules.sha256[:12]}); seed {self.seed}.",
+               f"# Search: {self.convergence_text()}.",
                "# Confirmed RTP per initial bet on fresh seeds (95% intervals):"]
         for r in self.table.itertuples():
             iv = "exact" if r.rtp_low == r.rtp_high else f"{r.rtp_low:.3%} to {r.rtp_high:.3%}"
@@ -228,6 +268,11 @@ class RuleSetDesign:
                 "seconds": self.seconds, "table": json.loads(self.table.to_json(orient="records")),
                 "others": json.loads(self.others.to_json(orient="records")),
                 "shortcut": json.loads(self.shortcut.to_json(orient="records")),
+                "converged": self.converged, "stop_reason": self.stop_reason,
+                "convergence": self.convergence_text(), "certificate": self.certificate,
+                "nonconvex": list(self.nonconvex),
+                "iterations": [] if self.iterations is None else json.loads(self.iterations.to_json(orient="records")),
+                "convexity": [] if self.convexity is None else json.loads(self.convexity.to_json(orient="records")),
                 "bonus_changes": [f"{l.key} {plain_number(b.pays)} -> {plain_number(l.pays)}"
                                   for l, b in zip(self.designed.bonus, self.rules.bonus)
                                   if float(l.pays) != float(b.pays)]}
@@ -320,7 +365,7 @@ class _Surface:
         """``like``: a surface whose sweeps' round counts this one repeats (a re-solve: the same seeds and
         the same rounds, so the two surfaces are paired round for round)."""
         self.rules = rules
-        self.const, self.coef, self.half, self.sweeps = {}, {}, {}, {}
+        self.const, self.coef, self.half, self.sweeps, self.shift = {}, {}, {}, {}, {}
         exact = _exact_bonus_use(reading)
         for n in players:
             t0 = time.perf_counter()
@@ -341,6 +386,9 @@ class _Surface:
                                    precision=precision, rounds=rounds, executor=executor, progress=tick)
                 order = [sw.patterns.index(p) for p, _ in pats]
                 c, a, h = sw.constant()[order], sw.coefficients()[order], sw.half_width()[order]
+                # the control variates shift the whole surface by one constant (the reference run's adjustment at
+                # its pays): kept apart, so another surface's plane can be put on this one's footing, paired
+                self.shift[n] = c - sw.constant(plain=True)[order]
                 self.sweeps[n] = sw
                 how = f"{sw.rounds:,} rounds, {sw.replayed:,} replayed"
             self.const[n], self.coef[n], self.half[n] = c, a, h
@@ -359,7 +407,7 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
                     lines: Iterable[str] | str | None = None, step: float | Mapping[str, float] = 1,
                     bounds=None, monotonic: bool = True, seed: int = 2026, search_precision: float = 0.1,
                     confirm_precision: float = 0.05, others: Iterable[str] = DEFAULT_OTHERS,
-                    other_precision: float = 0.2, max_resolves: int = 3, executor=None,
+                    other_precision: float = 0.2, max_resolves: int = DEFAULT_RESOLVES, executor=None,
                     progress: bool = False) -> RuleSetDesign:
     """Design a kickout table and bonus for every player count at once (module docstring).
 
@@ -421,75 +469,316 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
             print(text, file=sys.stderr, flush=True)
 
     evaluated = 0
-    shortcut_rows = []
-    resolves = 0
     with executor_for_run(executor) as runner:
-        pays = {k: plain_number(v) for k, v in zip(line_keys, base_vec[1:])}
+        origin = {k: plain_number(v) for k, v in zip(line_keys, base_vec[1:])}
         say(f"design: {len(players)} player count(s), reading {reading}, vary {', '.join(vary)}, "
             f"objective {objective}; building the RTP surface")
-        surface = _Surface(rules, reading, players, grids, seed, search_precision, runner, say)
+        search = _CutSearch(rules, reading, players, grids, current, line_keys, origin, problem, band, objective,
+                            target, seed, search_precision, runner, say)
         evaluated += sum(len(grids[n]) for n in players)
-        while True:
-            model = surface.model(players, grids, current, line_keys, pays, problem)
-            choice = search_design(model, band, objective, target)
-            say(f"  search over {_designs_on_grid(model):,} designs (integer program): worst miss "
-                f"{choice.miss * 100:.3f} points, {choice.changes} change(s), thresholds "
-                f"{', '.join(choice.thresholds[n] for n in players)}")
-            if problem is None or choice.pays == pays:
-                break
-            if resolves >= max_resolves:  # keep the last re-solved pays: the design has its own decisions
-                choice = search_design(dataclasses.replace(model, problem=None), band, objective, target)
-                say(f"  pays still moving after {max_resolves} re-solve(s): kept the last re-solved pays")
-                break
-            resolves += 1
-            moved = ", ".join(f"{k} {pays[k]:g}->{choice.pays[k]:g}" for k in line_keys if choice.pays[k] != pays[k])
-            say(f"re-solve {resolves}: bonus {moved}; rebuilding the surface with its own decisions (same seeds and rounds)")
-            new_rules = rules.with_bonus(**{k: choice.pays[k] for k in line_keys})
-            old_surface = surface
-            surface = _Surface(new_rules, reading, players, grids, seed, search_precision, runner, say,
-                               like=old_surface)
-            evaluated += sum(len(grids[n]) for n in players)
-            new_model = surface.model(players, grids, current, line_keys, dict(choice.pays), problem)
-            for n in players:
-                th = choice.thresholds[n]
-                predicted = model.rtp(n, th, choice.pays)
-                resolved = new_model.rtp(n, th, choice.pays)
-                # the same difference from the plain means: paired round for round on the same deals, so
-                # only the rounds whose decisions changed contribute (exact at N = 1)
-                plain = predicted - resolved
-                if n in old_surface.sweeps:
-                    vec = np.array([float(choice.pays[k]) for k in line_keys])
-                    t_old = old_surface.sweeps[n].patterns.index(th)
-                    t_new = surface.sweeps[n].patterns.index(th)
-                    plain = float(old_surface.sweeps[n].rtp(vec, plain=True)[t_old]
-                                  - surface.sweeps[n].rtp(vec, plain=True)[t_new])
-                shortcut_rows.append({"resolve": resolves, "players": n, "threshold": th, "predicted": predicted,
-                                      "resolved": resolved, "difference": predicted - resolved,
-                                      "difference_plain": plain,
-                                      "half_width": new_model.half(n, th) + model.half(n, th),
-                                      "exact": n == 1 and _exact_bonus_use(reading) is not None})
-            pays = dict(choice.pays)
+        search.run(max_resolves)
+        evaluated += search.resolves * sum(len(grids[n]) for n in players)
+        choice, final_model = search.final()
+        say(f"  design: {search.status_text()}")
+        certificate = search.certificate(final_model) if choice.miss > 0 and objective != "target" else None
         designed = rules.with_bonus(**{k: choice.pays[k] for k in line_keys}) if problem is not None else rules
         for n in players:
             if choice.thresholds[n] != rules.kickout[n]:
                 designed = designed.with_kickout(n, choice.thresholds[n])
         say("confirmation on fresh seeds")
         table = _confirm(designed, rules, reading, players, band, choice, seed, confirm_precision, runner, say)
+        table["search"] = "converged" if search.converged else "NOT converged"
         say("the design under other player models")
         other = _others(designed, others, players, band, seed, other_precision, runner, say)
     seconds = time.perf_counter() - t_start
     say(f"done in {seconds:.0f} s")
+    iterations = pd.DataFrame(search.rows, columns=ITERATION_COLUMNS)
+    # the linear shortcut alone (the centre's surface against the re-solved figure), as before the cuts
+    shortcut = iterations[["iteration", "players", "threshold", "linear", "resolved", "linear_error",
+                           "linear_error_paired", "half_width", "exact"]].set_axis(
+        ["resolve", "players", "threshold", "predicted", "resolved", "difference", "difference_plain", "half_width",
+         "exact"], axis=1)
     return RuleSetDesign(rules=rules, designed=designed, band=band, reading=reading, vary=vary,
                          objective=objective, target=target, choice=choice, table=table, others=other,
-                         shortcut=pd.DataFrame(shortcut_rows, columns=["resolve", "players", "threshold", "predicted",
-                                                                       "resolved", "difference", "difference_plain",
-                                                                       "half_width",
-                                                                       "exact"]),
-                         seed=seed, search_precision=float(search_precision),
-                         confirm_precision=float(confirm_precision), evaluated=evaluated, resolves=resolves,
-                         log=tuple(log), seconds=seconds, grid=tuple(p for p, _ in points),
-                         model=model if problem is None or choice.pays == model.base_pays
-                         else dataclasses.replace(model, problem=None))
+                         shortcut=shortcut, seed=seed, search_precision=float(search_precision),
+                         confirm_precision=float(confirm_precision), evaluated=evaluated, resolves=search.resolves,
+                         log=tuple(log), seconds=seconds, grid=tuple(p for p, _ in points), model=final_model,
+                         iterations=iterations, convexity=pd.DataFrame(search.convex_rows, columns=CONVEXITY_COLUMNS),
+                         converged=search.converged, stop_reason=search.reason, certificate=certificate,
+                         nonconvex=tuple(sorted(n for n in players if not search.convex[n])))
+
+
+#: the trust region: a free line's pays may move by this factor (up or down) from the centre's in one search,
+#: and at least one grid step; it halves its excess over 1 when a re-solve disagrees with the cut model by
+#: more than ``_SHRINK_AT`` x the search precision, and doubles it (to ``_RADIUS_MAX``) after an agreeing step
+_RADIUS_START, _RADIUS_MAX, _SHRINK_AT = 2.0, 4.0, 2.0
+ITERATION_COLUMNS = ["iteration", "players", "threshold", "pays", "linear", "predicted", "resolved", "gap",
+                     "linear_error", "linear_error_paired", "gap_paired", "half_width", "exact", "radius", "step"]
+CONVEXITY_COLUMNS = ["iteration", "cut_from", "players", "threshold", "cut", "resolved", "over_prediction",
+                     "over_prediction_paired", "exact", "lower_bound"]
+
+
+def _pays_text(pays: dict, origin: dict) -> str:
+    """The lines that differ from the rule set's pays: ``"straight 3, royal_flush 1500"`` ("shipped" if none)."""
+    moved = [f"{k} {pays[k]:g}" for k in origin if float(pays[k]) != float(origin[k])]
+    return ", ".join(moved) if moved else "shipped"
+
+
+class _CutSearch:
+    """The search that keeps what it learned (module docstring, step 3): every re-solved surface kept as a
+    plane, a trust region on the pays' step, the convexity of each player count measured, convergence
+    recorded."""
+
+    def __init__(self, rules, reading, players, grids, current, line_keys, origin, problem, band, objective,
+                 target, seed, precision, runner, say):
+        self.rules, self.reading, self.players, self.grids = rules, reading, players, grids
+        self.current, self.line_keys, self.origin, self.problem = current, line_keys, origin, problem
+        self.band, self.objective, self.target = band, objective, target
+        self.seed, self.precision, self.runner, self.say = seed, precision, runner, say
+        self.exact1 = _exact_bonus_use(reading) is not None
+        first = _Surface(rules, reading, players, grids, seed, precision, runner, say)
+        self.points = [(dict(origin), first)]  # (pays, surface): every paytable re-solved, in order
+        self.centre = 0
+        self.radius = _RADIUS_START
+        # N = 1 under an exact reading is convex by the argument above (the cuts are lower bounds); N >= 2 is
+        # measured at every re-solve and dropped to the trust region alone the first time a cut over-predicts
+        self.convex = {n: True for n in players}
+        self.rows, self.convex_rows = [], []
+        self.resolves = 0
+        self.converged = False
+        self.reason = ""
+        self.last_choice = None
+
+    # ---- models
+
+    def _is_exact(self, n: int) -> bool:
+        return n == 1 and self.exact1
+
+    def model(self, *, cuts: bool = True, trust: bool = True, point: int | None = None) -> DesignModel:
+        """The cut model around the centre (or one point's own surface, ``point``, the pays fixed there)."""
+        if point is not None:
+            pays, s = self.points[point]
+            return DesignModel(tuple(self.players), {n: tuple(p for p, _ in self.grids[n]) for n in self.players},
+                               s.const, s.coef, s.half, self.current, self.line_keys, self.origin, None,
+                               fixed_pays=dict(pays))
+        pays, s = self.points[self.centre]
+        extra = {}
+        if cuts:
+            for n in self.players:
+                if self.convex[n]:
+                    # at N >= 2 each plane on the centre's control-variate footing: the planes then differ by
+                    # their paired (same rounds) differences only, not by each run's own adjustment
+                    extra[n] = tuple((q.const[n] - q.shift.get(n, 0.0) + s.shift.get(n, 0.0), q.coef[n])
+                                     for j, (_, q) in enumerate(self.points) if j != self.centre)
+        box = None
+        if trust and self.problem is not None:
+            p = self.problem
+            box = {}
+            for k in p.free:
+                kc = float(pays[k]) / p.step[k]
+                box[k] = (min(math.floor(kc - 1 + 1e-9), math.floor(kc / self.radius + 1e-9)),
+                          max(math.ceil(kc + 1 - 1e-9), math.ceil(kc * self.radius - 1e-9)))
+        return DesignModel(tuple(self.players), {n: tuple(p for p, _ in self.grids[n]) for n in self.players},
+                           s.const, s.coef, s.half, self.current, self.line_keys, self.origin, self.problem,
+                           cuts=extra or None, trust=box)
+
+    def own(self, j: int) -> DesignChoice:
+        """The best thresholds for point ``j``'s pays on its own surface (its own decisions)."""
+        return search_design(self.model(point=j), self.band, self.objective, self.target)
+
+    def _visited(self, pays: dict) -> int | None:
+        for j, (q, _) in enumerate(self.points):
+            if all(float(q[k]) == float(pays[k]) for k in self.line_keys):
+                return j
+        return None
+
+    # ---- the iteration
+
+    def run(self, max_resolves: int) -> None:
+        say = self.say
+        if self.problem is None:
+            self.converged, self.reason = True, "the bonus is not varied: no re-solve needed"
+            return
+        while True:
+            model = self.model()
+            choice = search_design(model, self.band, self.objective, self.target)
+            self.last_choice = choice
+            say(f"  search (cut model, {sum(len(v) for v in (model.cuts or {}).values())} extra plane(s), trust "
+                f"x{self.radius:g}): worst miss {choice.miss * 100:.3f} points, {choice.changes} change(s), "
+                f"bonus {_pays_text(choice.pays, self.origin)}, thresholds "
+                f"{', '.join(choice.thresholds[n] for n in self.players)}")
+            j = self._visited(choice.pays)
+            if j is not None:
+                self.converged = True
+                self.reason = ("the pays stopped moving: the cut model's design is a paytable already re-solved "
+                               f"({_pays_text(choice.pays, self.origin)})")
+                self.centre = j
+                return
+            if self.resolves >= max_resolves:
+                self.reason = (f"not converged: the pays were still moving after {max_resolves} re-solve(s) "
+                               f"(the search proposed {_pays_text(choice.pays, self.origin)})")
+                return
+            self.resolves += 1
+            it = self.resolves
+            say(f"re-solve {it}: bonus {_pays_text(choice.pays, self.origin)}; rebuilding the surface with its own "
+                "decisions (same seeds and rounds)")
+            new_rules = self.rules.with_bonus(**{k: choice.pays[k] for k in self.line_keys})
+            surface = _Surface(new_rules, self.reading, self.players, self.grids, self.seed, self.precision,
+                               self.runner, say, like=self.points[0][1])
+            self.points.append((dict(choice.pays), surface))
+            new = len(self.points) - 1
+            gaps = self._record(it, choice, model, surface)
+            worst = max(abs(g) for g in gaps.values())
+            # agreement at a proposal the trust region held back is a step, not the end: the region grows
+            edge = self._at_trust_edge(model, choice.pays)
+            agree = worst <= self.precision / _PTS_PER_FRACTION
+            better = self.own(new).key < self.own(self.centre).key
+            if agree and edge:
+                step = "agrees, at the trust region's edge"
+            elif agree:
+                step = "agrees"
+            elif better:
+                step = "accepted"
+            else:
+                step = "rejected"
+            for r in self.rows[-len(self.players):]:
+                r["step"] = step
+            if better or agree:
+                self.centre = new
+            if agree and not edge:
+                self.converged = True
+                self.reason = (f"converged: the cut model and the re-solved figures agree within the search precision "
+                               f"({self.precision:g} points) at the proposed design (worst gap "
+                               f"{worst * _PTS_PER_FRACTION:.3f} points)")
+                return
+            if worst > _SHRINK_AT * self.precision / _PTS_PER_FRACTION:
+                self.radius = 1.0 + (self.radius - 1.0) / 2
+            elif better or agree:
+                self.radius = min(_RADIUS_MAX, 1.0 + 2 * (self.radius - 1.0))
+            say(f"  worst gap {worst * _PTS_PER_FRACTION:.3f} points; step {step}; trust region now x{self.radius:g}")
+
+    def _at_trust_edge(self, model: DesignModel, pays: dict) -> bool:
+        """Whether a free line of ``pays`` sits on the trust region's bound where the grid goes further."""
+        p = self.problem
+        for k, (lo, hi) in model.index_bounds().items():
+            i = round(float(pays[k]) / p.step[k])
+            if (i == hi and hi < p.hi[k]) or (i == lo and lo > p.lo[k]):
+                return True
+        return False
+
+    def _record(self, it, choice, model, surface) -> dict:
+        """The iteration's rows (the linear shortcut, the cut model and the re-solved figure per player count)
+        and the convexity rows (every earlier plane against the re-solved figure); updates ``convex``."""
+        vec = np.array([float(choice.pays[k]) for k in self.line_keys])
+        _, centre_surface = self.points[self.centre]
+        gaps = {}
+        for n in self.players:
+            th = choice.thresholds[n]
+            t = [p for p, _ in self.grids[n]].index(th)
+            linear = float(centre_surface.const[n][t] + centre_surface.coef[n][t] @ vec)
+            predicted = model.rtp(n, th, choice.pays)
+            resolved = float(surface.const[n][t] + surface.coef[n][t] @ vec)
+            # paired: the plain means on the same rounds, so only the rounds whose decisions changed count
+            lin_p, gap_p = linear - resolved, predicted - resolved
+            if n in surface.sweeps:
+                new_plain = float(surface.sweeps[n].rtp(vec, plain=True)[surface.sweeps[n].patterns.index(th)])
+                sw = centre_surface.sweeps[n]
+                lin_p = float(sw.rtp(vec, plain=True)[sw.patterns.index(th)]) - new_plain
+                best = max((float(q.sweeps[n].rtp(vec, plain=True)[q.sweeps[n].patterns.index(th)])
+                            for j, (_, q) in enumerate(self.points[:-1]) if j == self.centre or self.convex[n]))
+                gap_p = best - new_plain
+            gaps[n] = predicted - resolved
+            self.rows.append({"iteration": it, "players": n, "threshold": th,
+                              "pays": _pays_text(choice.pays, self.origin), "linear": linear, "predicted": predicted,
+                              "resolved": resolved, "gap": predicted - resolved, "linear_error": linear - resolved,
+                              "linear_error_paired": lin_p, "gap_paired": gap_p,
+                              "half_width": float(surface.half[n][t] + centre_surface.half[n][t]),
+                              "exact": self._is_exact(n), "radius": self.radius, "step": ""})
+            for j, (pays_j, q) in enumerate(self.points[:-1]):
+                cut = float(q.const[n][t] + q.coef[n][t] @ vec)
+                over_p = cut - resolved
+                if n in surface.sweeps:
+                    over_p = float(q.sweeps[n].rtp(vec, plain=True)[q.sweeps[n].patterns.index(th)]) - new_plain
+                lower = over_p <= (1e-10 if self._is_exact(n) else self.precision / _PTS_PER_FRACTION)
+                self.convex_rows.append({"iteration": it, "cut_from": _pays_text(pays_j, self.origin), "players": n,
+                                         "threshold": th, "cut": cut, "resolved": resolved,
+                                         "over_prediction": cut - resolved, "over_prediction_paired": over_p,
+                                         "exact": self._is_exact(n), "lower_bound": bool(lower)})
+                if not lower and not self._is_exact(n) and self.convex[n]:
+                    self.convex[n] = False
+                    self.say(f"  N={n}: the plane of {_pays_text(pays_j, self.origin)} over-predicts the re-solved "
+                             f"figure by {over_p * _PTS_PER_FRACTION:.3f} points (paired): not convex here, the "
+                             "trust region alone from now on")
+        return gaps
+
+    # ---- the answer
+
+    def final(self) -> tuple[DesignChoice, DesignModel]:
+        """The design reported: the best re-solved paytable by its own surface (its own decisions), and that
+        surface as a model with the pays fixed."""
+        best = min(range(len(self.points)), key=lambda j: (self.own(j).key, j != self.centre))
+        self.final_point = best
+        return self.own(best), self.model(point=best)
+
+    def status_text(self) -> str:
+        return self.reason
+
+    def certificate(self, final_model: DesignModel) -> dict | None:
+        """When the band is out of reach: the relaxation over the whole grid with every plane known (N = 1
+        under an exact reading held from below only: a proof for the grid; N >= 2 as estimates with their
+        intervals), and the binding player counts (the pairs N = 1 and N = k that cannot be in the band
+        together, or a k alone), with the lines at a bound there.  None when the relaxation admits a design
+        (the grid may hold one the search did not reach) or when the bonus is not varied and the design is
+        the grid's best anyway."""
+        model = self.model(trust=False) if self.problem is not None else final_model
+        lower = (1,) if self.exact1 and 1 in self.players else ()
+        whole = relaxed_miss(model, self.band, lower_bounds=lower)
+        out = {"relaxed_miss": whole.miss, "lower_bounded": list(lower), "binding": []}
+        if whole.miss <= 1e-9:
+            out["proved"] = False
+            out["text"] = (f"no certificate: the relaxation (every plane known, the whole grid) admits a design, at "
+                           f"bonus {_pays_text(whole.pays, self.origin)}; the grid may hold one the search did not "
+                           "reach")
+            return out
+        groups = [(n,) for n in self.players] + ([(1, n) for n in self.players if n != 1] if lower else [])
+        for g in groups:
+            if len(g) == 2 and any(b["players"] == [g[1]] for b in out["binding"]):
+                continue  # N = k alone already out of reach
+            r = relaxed_miss(model, self.band, lower_bounds=lower, players=g)
+            if r.miss > 1e-9:
+                out["binding"].append({
+                    "players": list(g), "miss": r.miss, "thresholds": {str(n): r.thresholds[n] for n in g},
+                    "pays": _pays_text(r.pays, self.origin), "at_bound": r.at_bound,
+                    "rtp": {str(n): r.rtp[n] for n in g},
+                    "half_width": {str(n): model.half(n, r.thresholds[n]) for n in g},
+                    "proof": all(n in lower for n in g)})
+        out["proved"] = bool(lower) and any(b["proof"] or 1 in b["players"] for b in out["binding"])
+        parts = []
+        for b in out["binding"]:
+            lines = ", ".join(f"{k} at its {side} bound" for k, side in b["at_bound"].items()) or "no line at a bound"
+            est = "; ".join(f"N = {n} estimated {100 * b['rtp'][str(n)]:.3f}% ± {100 * b['half_width'][str(n)]:.3f}"
+                            for n in b["players"] if n not in lower)
+            parts.append(f"N = {' and '.join(map(str, b['players']))} miss by at least {100 * b['miss']:.3f} points "
+                         f"(closest: bonus {b['pays']}; {lines}" + (f"; {est}" if est else "") + ")")
+        who = ("N = 1's planes are lower bounds of its exact RTP (a proof for the grid), N >= 2 are estimates with "
+               "their intervals" if lower else "every player count is an estimate with its interval")
+        out["text"] = (f"out of reach on this grid: even the cut model cannot put every player count in the band "
+                       f"(relaxed worst miss {100 * whole.miss:.3f} points; {who}): " + "; ".join(parts))
+        return out
+
+
+def convexity_by_players(convexity: pd.DataFrame | None) -> pd.DataFrame:
+    """The convexity table in one row per player count: the cuts checked, the worst over-prediction of a
+    re-solved figure by an earlier cut (fractions; the paired one on the same rounds at N >= 2), and whether
+    every cut stayed a lower bound (to 1e-10 at N = 1, to the search precision paired at N >= 2)."""
+    cols = ["players", "cuts_checked", "worst_over_prediction", "worst_over_prediction_paired", "lower_bound"]
+    if convexity is None or not len(convexity):
+        return pd.DataFrame(columns=cols)
+    g = convexity.groupby("players", sort=True)
+    return pd.DataFrame({"players": list(g.groups), "cuts_checked": g.size().to_numpy(),
+                         "worst_over_prediction": g.over_prediction.max().to_numpy(),
+                         "worst_over_prediction_paired": g.over_prediction_paired.max().to_numpy(),
+                         "lower_bound": g.lower_bound.all().to_numpy()})[cols]
 
 
 def _designs_on_grid(model: DesignModel) -> int:

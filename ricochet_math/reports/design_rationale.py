@@ -59,27 +59,49 @@ def rationale_section(rules: RuleSet, number: str = SECTION_NUMBER) -> Section |
                f"{100 * rec['miss']:.3f} points.")
     conf = ("The confirmation on fresh seeds puts every interval inside the band." if rec["confirmed"] else
             "The confirmation on fresh seeds does not put every interval inside the band (see the table).")
+    if rec.get("convergence"):
+        conf += f" Search: {_sentence(rec['convergence'])}"
+    if rec.get("certificate"):
+        conf += f" Certificate: {_sentence(rec['certificate']['text'])}"
     s.p(f"{verdict} {conf} The figures below are the confirmation: runs on seeds that took no part in the "
         f"search, to a 95% half-width of {rec['confirm_precision_pp']:g} points (N = 1 exact); the search's own "
         "estimates, biased towards the band by the choice, stand beside them.")
+    labelled = all("search" in r for r in rec["table"])  # records before issue 34 carry no convergence label
     rows = [[str(r["players"]), r["was"], r["threshold"], pct(r["search_rtp"]), pct(r["rtp"]),
-             ci(r["rtp_low"], r["rtp_high"]), "yes" if r["in_band"] else "no"] for r in rec["table"]]
+             ci(r["rtp_low"], r["rtp_high"]), "yes" if r["in_band"] else "no"] + ([r["search"]] if labelled else [])
+            for r in rec["table"]]
     s.table("Kickout threshold and RTP per initial bet by player count (confirmed)",
-            ["players", "input threshold", "designed", "search RTP", "confirmed RTP", "95% CI", "in band"],
-            rows, csv="design_rationale", align=["r", "l", "l", "r", "r", "r", "l"])
+            ["players", "input threshold", "designed", "search RTP", "confirmed RTP", "95% CI", "in band"]
+            + (["search"] if labelled else []),
+            rows, csv="design_rationale", align=["r", "l", "l", "r", "r", "r", "l"] + (["l"] if labelled else []))
     if rec["others"]:
         s.table("The same design under other player models (robustness of the band)",
                 ["model", "players", "RTP", "95% CI", "in band"],
                 [[r["reading"], str(r["players"]), pct(r["rtp"]), ci(r["rtp_low"], r["rtp_high"]),
                   "yes" if r["in_band"] else "no"] for r in rec["others"]],
                 csv="design_other_models", align=["l", "r", "r", "r", "l"])
-    if rec["shortcut"]:
+    if rec.get("iterations"):
+        s.table("The search's iterations: at each proposed design, the linear shortcut, the cut model and the "
+                "re-solved figure",
+                ["iteration", "players", "threshold", "bonus", "linear", "cut model", "re-solved", "cut error (points)",
+                 "step"],
+                [[str(r["iteration"]), str(r["players"]), r["threshold"], r["pays"], pct(r["linear"]),
+                  pct(r["predicted"]), pct(r["resolved"]), f"{100 * r['gap']:+.3f}", r["step"]]
+                 for r in rec["iterations"]],
+                csv="design_iterations", align=["r", "r", "l", "l", "r", "r", "r", "r", "l"])
+    elif rec["shortcut"]:
         s.table("Re-solving the decisions after a bonus change: the linear shortcut against the re-solved figure",
                 ["re-solve", "players", "threshold", "linear", "re-solved", "error (points)"],
                 [[str(r["resolve"]), str(r["players"]), r["threshold"], pct(r["predicted"]), pct(r["resolved"]),
                   f"{100 * r['difference']:+.3f}"] for r in rec["shortcut"]],
                 csv="design_shortcut", align=["r", "r", "l", "r", "r", "r"])
     return s
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a full stop at its end."""
+    text = text.strip()
+    return text if text.endswith(".") else text + "."
 
 
 def with_rationale(sections: list, rules: RuleSet) -> list:
@@ -106,15 +128,42 @@ def answer_markdown(heading: str, command: str, record: dict) -> str:
     out.append(f"{verdict}, {conf} Band {pct(lo, 2)} to {pct(hi, 2)}, reading `{record['reading']}`, vary "
                f"{', '.join(record['vary'])}, seed {record['seed']}; confirmation at a 95% half-width of "
                f"{record['confirm_precision_pp']:g} points on seeds disjoint from the search's (N = 1 exact).")
-    out += ["", "| players | threshold (shipped) | search RTP | confirmed RTP | 95% CI | in band |",
-            "|---|---|---|---|---|---|"]
+    if record.get("convergence"):
+        out += ["", f"**Search**: {_sentence(record['convergence'])} Run time {record['seconds']:.0f} s."]
+    if record.get("certificate"):
+        out += ["", f"**Certificate**: {_sentence(record['certificate']['text'])}"]
+    labelled = all("search" in r for r in record["table"])
+    out += ["", "| players | threshold (shipped) | search RTP | confirmed RTP | 95% CI | in band |"
+            + (" search |" if labelled else ""), "|---|---|---|---|---|---|" + ("---|" if labelled else "")]
     for r in record["table"]:
         was = "" if r["threshold"] == r["was"] else f" (was {r['was']})"
         out.append(f"| {r['players']} | {r['threshold']}{was} | {pct(r['search_rtp'])} | {pct(r['rtp'])} | "
-                   f"{ci(r['rtp_low'], r['rtp_high'], 3)} | {'yes' if r['in_band'] else 'no'} |")
+                   f"{ci(r['rtp_low'], r['rtp_high'], 3)} | {'yes' if r['in_band'] else 'no'} |"
+                   + (f" {r['search']} |" if labelled else ""))
     if record.get("bonus_changes"):
         out += ["", "Bonus: " + ", ".join(record["bonus_changes"]) + "."]
-    if record["shortcut"]:
+    if record.get("iterations"):
+        out += ["", "The iterations (the search keeps every re-solved surface as a cut): at each proposed design, the "
+                "linear shortcut (the decisions of the centre's pays), the cut model (the largest plane known) and the "
+                "re-solved figure, same seeds; the errors are prediction minus re-solved, in points (paired: the plain "
+                "means on the same rounds):", "",
+                "| iteration | players | threshold | bonus | linear | cut model | re-solved | linear error | cut error "
+                "| paired cut error | step |",
+                "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in record["iterations"]:
+            out.append(f"| {r['iteration']} | {r['players']} | {r['threshold']} | {r['pays']} | {pct(r['linear'])} | "
+                       f"{pct(r['predicted'])} | {pct(r['resolved'])} | {100 * r['linear_error']:+.3f} | "
+                       f"{100 * r['gap']:+.3f} | {100 * r['gap_paired']:+.3f} | {r['step']} |")
+        out += ["", "Convexity: every earlier cut against the re-solved figure at each later design (a cut of a convex "
+                "RTP never over-predicts; points, paired at N >= 2):", "",
+                "| players | cuts checked | worst cut - re-solved | paired | every cut a lower bound |",
+                "|---|---|---|---|---|"]
+        for n in sorted({r["players"] for r in record.get("convexity", [])}):
+            rows = [r for r in record["convexity"] if r["players"] == n]
+            out.append(f"| {n} | {len(rows)} | {100 * max(r['over_prediction'] for r in rows):+.3f} | "
+                       f"{100 * max(r['over_prediction_paired'] for r in rows):+.3f} | "
+                       f"{'yes' if all(r['lower_bound'] for r in rows) else 'no'} |")
+    elif record["shortcut"]:
         out += ["", "The linear shortcut (pays proposed with the decisions of the old pays) against the re-solved "
                 "figure at the proposed design, same seeds:", "",
                 "| re-solve | players | threshold | linear | re-solved | error (points) | paired error (points) |",

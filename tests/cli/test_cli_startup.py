@@ -77,7 +77,7 @@ def _copies():
     """(the CLI's copy, the library's value) of each parse-time choice or default the CLI keeps itself."""
     from ricochet_math.cli import design, freeride, home, report, ring
     from ricochet_math.design.kickout import DEFAULT_GRID
-    from ricochet_math.design.rule_set import DEFAULT_OTHERS, MAX_RESOLVES
+    from ricochet_math.design.rule_set import DEFAULT_OTHERS, DEFAULT_RESOLVES, MAX_RESOLVES
     from ricochet_math.games.freeride.rules import OPENINGS
     from ricochet_math.games.home.report import HOME_SIZES
     from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS
@@ -91,6 +91,7 @@ def _copies():
         "design.DEFAULT_GRID": (design.DEFAULT_GRID, DEFAULT_GRID),
         "design.DEFAULT_OTHERS": (design.DEFAULT_OTHERS, DEFAULT_OTHERS),
         "design.MAX_RESOLVES": (design.MAX_RESOLVES, MAX_RESOLVES),
+        "design.DEFAULT_RESOLVES": (design.DEFAULT_RESOLVES, DEFAULT_RESOLVES),
         "report.SIZES": (report.SIZES, tuple(SIZES)),
         "home.VARIANTS": (home.VARIANTS, VARIANTS),
         "home.STUCK_RULES": (home.STUCK_RULES, STUCK_RULES),
@@ -106,5 +107,5 @@ def _copies():
 
 def test_each_parse_time_copy_agrees_with_the_library():
     copies = _copies()
-    assert len(copies) == 13
+    assert len(copies) == 14
     assert {name: pair for name, pair in copies.items() if pair[0] != pair[1]} == {}

@@ -274,5 +274,5 @@ def test_a_re_solve_repeats_the_rounds(rules):
     assert d.resolves == 1 and list(d.shortcut["players"]) == [2]
     sweeps = [line for line in d.log if line.startswith("  N=2:") and "thresholds," in line]
     assert len(sweeps) == 2 and sweeps[0].split(",")[1] == sweeps[1].split(",")[1]
-    assert d.choice.pays == d.model.base_pays  # the pays the last surface was played with
+    assert d.choice.pays == d.model.pays_fixed()  # the pays the last surface was played with
     assert [float(l.pays) for l in d.designed.bonus] == [float(d.choice.pays[l.key]) for l in d.designed.bonus]
