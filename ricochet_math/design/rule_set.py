@@ -129,7 +129,11 @@ class RuleSetDesign:
     else); ``table``: per player count, the threshold (and the input's), the search's estimate and the
     **confirmation** on fresh seeds with its interval (fractions), and whether that interval lies in
     the band; ``others``: the design under other player models; ``shortcut``: the linear shortcut's
-    error at each re-solve; ``log``: the progress lines.  ``feasible``: the search found every interval
+    error at each re-solve; ``iterations``: per re-solve and player count, the proposed design's linear
+    shortcut, cut-model and re-solved RTP and their gaps; ``convexity``: every earlier cut against each
+    re-solved figure; ``converged`` / ``stop_reason``: how the search ended; ``certificate``: when the band
+    is missed, the relaxation's answer (``text``, ``binding`` player counts and lines) or None;
+    ``cut_model``: every plane known, on the whole grid; ``log``: the progress lines.  ``feasible``: the search found every interval
     inside the band (objective ``band`` / ``flat``); ``miss``: the search's worst miss (0 when
     feasible); ``confirmed``: every confirmed interval inside the band.
     """
@@ -161,6 +165,7 @@ class RuleSetDesign:
     stop_reason: str = ""
     certificate: dict | None = None
     nonconvex: tuple[int, ...] = ()
+    cut_model: DesignModel | None = field(default=None, repr=False)
 
     @property
     def feasible(self) -> bool:
@@ -505,7 +510,8 @@ def design_rule_set(rules=None, band=(0.9597, 0.9691), *, reading: str = "perfec
                          log=tuple(log), seconds=seconds, grid=tuple(p for p, _ in points), model=final_model,
                          iterations=iterations, convexity=pd.DataFrame(search.convex_rows, columns=CONVEXITY_COLUMNS),
                          converged=search.converged, stop_reason=search.reason, certificate=certificate,
-                         nonconvex=tuple(sorted(n for n in players if not search.convex[n])))
+                         nonconvex=tuple(sorted(n for n in players if not search.convex[n])),
+                         cut_model=search.model(trust=False) if problem is not None else None)
 
 
 #: the trust region: a free line's pays may move by this factor (up or down) from the centre's in one search,

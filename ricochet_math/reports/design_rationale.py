@@ -2,7 +2,8 @@
 
 :meth:`~ricochet_math.design.rule_set.RuleSetDesign.write_toml` writes, beside the designed rule set
 ``NAME.toml``, the record ``NAME.design.json``: the band, the player model, the objective, the seed, the
-confirmed RTP-by-N table, the other models' table and the shortcut's error, and the SHA-256 of the rule
+confirmed RTP-by-N table (with the search's convergence label), the other models' table, the search's
+iterations and convexity checks, the certificate when the band is out of reach, and the SHA-256 of the rule
 set as written.  When the report's rule set is such a file and the record is beside it, this section says
 why the rule set is what it is.  A record whose SHA-256 is not the rule set's (the file was edited after the
 design) is said to be stale instead of being shown as the rationale.  The record is read as JSON only.
