@@ -724,6 +724,11 @@ class _CutSearch:
         surface as a model with the pays fixed."""
         best = min(range(len(self.points)), key=lambda j: (self.own(j).key, j != self.centre))
         self.final_point = best
+        if best != self.centre and self.problem is not None:
+            # at N >= 2 the planes' maximum can stand above a paytable's own surface (each run's control variates,
+            # a plane that over-predicts): the design is then another paytable than the one the search ended on
+            self.reason += (f"; the design reported is the re-solved paytable with the best figures on its own "
+                            f"surface ({_pays_text(self.points[best][0], self.origin)})")
         return self.own(best), self.model(point=best)
 
     def status_text(self) -> str:

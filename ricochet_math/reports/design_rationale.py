@@ -130,7 +130,9 @@ def answer_markdown(heading: str, command: str, record: dict) -> str:
                f"{', '.join(record['vary'])}, seed {record['seed']}; confirmation at a 95% half-width of "
                f"{record['confirm_precision_pp']:g} points on seeds disjoint from the search's (N = 1 exact).")
     if record.get("convergence"):
-        out += ["", f"**Search**: {_sentence(record['convergence'])} Run time {record['seconds']:.0f} s."]
+        out += ["", f"**Search**: {_sentence(record['convergence'])} The design reported is the re-solved paytable "
+                "with the best figures on its own surface (its own decisions). Run time "
+                f"{record['seconds']:.0f} s."]
     if record.get("certificate"):
         out += ["", f"**Certificate**: {_sentence(record['certificate']['text'])}"]
     labelled = all("search" in r for r in record["table"])
