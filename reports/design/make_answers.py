@@ -44,6 +44,9 @@ ANSWERS = [
      command("pub-final-dealer-no-bonus-kickout-bonus", "pub-final-dealer-no-bonus", "kickout,bonus")),
     ("A flat target, 96.5% ± 0.25 (96.25-96.75%), perfect play, kickout and bonus varied", "perfect-flat",
      command("perfect-flat", "perfect", "kickout,bonus", band=FLAT)),
+    ("The flat target under perfect play again, the search's sweeps at 0.05 points (the intervals half as wide)",
+     "perfect-flat-search-0.05",
+     command("perfect-flat-search-0.05", "perfect", "kickout,bonus", "--search-precision 0.05 ", band=FLAT)),
     ("A flat target, 96.5% ± 0.25 (96.25-96.75%), `pub-final-dealer-no-bonus`, kickout and bonus varied",
      "pub-final-dealer-no-bonus-flat",
      command("pub-final-dealer-no-bonus-flat", "pub-final-dealer-no-bonus", "kickout,bonus", band=FLAT)),
@@ -52,7 +55,7 @@ ANSWERS = [
 SHIPPED = ("perfect-shipped-bonus", "pub-final-dealer-no-bonus-shipped-bonus")
 #: the four answers with the bonus varied (issue 34): the publisher's band and the flat target, two readings
 JOINT = ("perfect-kickout-bonus", "pub-final-dealer-no-bonus-kickout-bonus", "perfect-flat",
-         "pub-final-dealer-no-bonus-flat")
+         "perfect-flat-search-0.05", "pub-final-dealer-no-bonus-flat")
 
 
 INTRO = """# The publisher's band: which rule set puts N = 1..7 in 95.97-96.91%?
@@ -102,7 +105,8 @@ def joint_conclusion(records: dict) -> str:
             continue
         r = records[stem]
         lo, hi = (100 * x for x in r["band"])
-        where = f"`{r['reading']}`, band {lo:.2f}-{hi:.2f}%"
+        where = f"`{r['reading']}`, band {lo:.2f}-{hi:.2f}%" + (
+            f", search at {r['search_precision_pp']:g} points" if r["search_precision_pp"] != 0.1 else "")
         search = f"the search {'converged' if r['converged'] else 'did NOT converge'} in {r['resolves']} re-solve(s)"
         kick = [f"N = {t['players']} {t['was']} -> {t['threshold']}" for t in r["table"] if t["threshold"] != t["was"]]
         change = (("bonus " + ", ".join(r["bonus_changes"]) if r["bonus_changes"] else "the shipped bonus")
