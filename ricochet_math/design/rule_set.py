@@ -196,6 +196,9 @@ class RuleSetDesign:
                 + (f" (target {self.target:.2%})" if self.target is not None else ""))
         if self.feasible:
             verdict = "feasible: the search put every player count's interval inside the band"
+        elif self.certificate is not None and self.certificate["relaxed_miss"] <= 0:
+            verdict = (f"no design in the band found (not proven out of reach): the closest design the search reached "
+                       f"misses it by {self.miss * 100:.3f} points (worst player count's interval outside it)")
         else:
             verdict = (f"infeasible on this grid: closest design misses the band by {self.miss * 100:.3f} points "
                        f"(worst player count's interval outside it)")

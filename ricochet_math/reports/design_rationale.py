@@ -121,9 +121,17 @@ def answer_markdown(heading: str, command: str, record: dict) -> str:
     RTP-by-N table (percent, 95% intervals) and the bonus changes and shortcut error when the bonus moved."""
     lo, hi = record["band"]
     out = [f"## {heading}", "", "```", command, "```", ""]
-    verdict = ("**Feasible**: the search put every player count's interval inside the band"
-               if record["feasible"] else
-               f"**Infeasible on this grid**: the closest design misses the band by {100 * record['miss']:.3f} points")
+    cert = record.get("certificate")
+    if record["feasible"]:
+        verdict = "**Feasible**: the search put every player count's interval inside the band"
+    elif cert is not None and cert["relaxed_miss"] <= 0:  # a miss the relaxation does not prove
+        verdict = (f"**No design in the band found** (not proven out of reach, see the certificate line): the closest "
+                   f"design the search reached misses the band by {100 * record['miss']:.3f} points")
+    elif cert is not None:
+        verdict = (f"**Out of reach on this grid** (the certificate below): the closest design misses the band by "
+                   f"{100 * record['miss']:.3f} points")
+    else:
+        verdict = f"**Infeasible on this grid**: the closest design misses the band by {100 * record['miss']:.3f} points"
     conf = ("and the confirmation on fresh seeds puts every interval inside it." if record["confirmed"] else
             "and the confirmation on fresh seeds does **not** put every interval inside it.")
     out.append(f"{verdict}, {conf} Band {pct(lo, 2)} to {pct(hi, 2)}, reading `{record['reading']}`, vary "
