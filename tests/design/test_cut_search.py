@@ -237,7 +237,7 @@ def test_converged_is_labelled_too(solo_design, tmp_path):
     assert "**Search**: converged after" in md and "| iteration | players |" in md
 
 
-def test_out_of_reach_band_gets_a_certificate(rules, few_classes):
+def test_out_of_reach_band_gets_a_certificate(rules, few_classes, tmp_path):
     """A band N = 1 cannot reach on the grid: the relaxation's proof (N = 1 held from below only), the binding
     player count and lines; exit 0 from the CLI with the certificate printed."""
     d = design_rule_set(rules, (0.50, 0.51), reading="perfect", players=(1,), grid=GRID, lines="straight,flush",
@@ -251,6 +251,12 @@ def test_out_of_reach_band_gets_a_certificate(rules, few_classes):
     low = solo_analysis(rules.with_bonus(straight=1, flush=4), classes=CLASSES)
     best = min(low.at_threshold(rules.with_kickout(1, pat).kickout_value(1))["rtp_per_initial_bet"] for pat in GRID)
     assert c["relaxed_miss"] == pytest.approx(best - 0.51, abs=1e-9)
+    # the record carries it to the report's "Design rationale" section and to the markdown answer
+    path = d.write_toml(tmp_path / "out.toml")
+    record = json.loads((tmp_path / "out.design.json").read_text())
+    assert record["certificate"]["binding"][0]["players"] == [1]
+    assert "Certificate: out of reach on this grid" in rationale_section(load_rules(path)).blocks[1].text
+    assert answer_markdown("x", "ricochet design ...", record).count("**Out of reach on this grid**") == 1
 
 
 def test_cli_prints_the_iterations_and_convexity(capsys, few_classes):
