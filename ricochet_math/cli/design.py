@@ -99,11 +99,13 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_design_arguments,
 )
 def _design(args: argparse.Namespace) -> int:
-    from ricochet_math.design.rule_set import design_rule_set
+    from ricochet_math.design.rule_set import check_design_files, design_rule_set
     from ricochet_math.engine.deal import parse_players
     from ricochet_math.storage import atomic_write_text
 
     rules = load_rules_option(args)
+    if args.write:  # refused before the design runs: a file the toolkit did not write is never replaced
+        check_design_files(args.write)
     free, step, bounds = grid_options(args, rules.bonus)
     others = [o.strip() for o in args.others.split(",") if o.strip()]
     result = design_rule_set(

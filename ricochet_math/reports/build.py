@@ -150,6 +150,7 @@ class ReportResult:
     size: str
     seconds: float
     notes: tuple[str, ...] = ()     # what was left out and why (the PDF without the ``pdf`` extra)
+    kept: tuple[str, ...] = ()      # files in the folder that the toolkit did not write, kept by the rebuild
 
     @property
     def html(self) -> Path:
@@ -170,8 +171,12 @@ class ReportResult:
     def summary(self) -> str:
         written = [self.html.name] + [p.name for p in (self.pdf, self.workbook)
                                       if p.relative_to(self.out_dir) in self.files] + ["tables/*.csv"]
-        return (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
+        text = (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
                 f"{self.seconds:.0f} s): {', '.join(written)}")
+        if self.kept:
+            shown = ", ".join(self.kept[:3]) + (f" and {len(self.kept) - 3} more" if len(self.kept) > 3 else "")
+            text += f"\nkept {len(self.kept)} file{'s' * (len(self.kept) != 1)} of yours in it: {shown}"
+        return text
 
 
 def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, rounds: int | None = None,
@@ -254,4 +259,4 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     files, notes = written.files, written.notes
     jobs.remove_work_folder(work)
     return ReportResult(out_dir=out, files=files, tables=tables, size=preset.name,
-                        seconds=time.perf_counter() - t_start, notes=notes)
+                        seconds=time.perf_counter() - t_start, notes=notes, kept=written.kept)

@@ -330,7 +330,8 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     written = write_report_folder(out, sections, {"provenance": prov_frame}, title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "games": games, "rules_sha256": digest})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
-                        seconds=time.perf_counter() - t0, notes=written.notes)
+                        seconds=time.perf_counter() - t0, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the summary table's own columns (the shared schema and _COLUMNS declare the others)

@@ -315,7 +315,8 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
                                   "Ricochet home game and Ricochet Poker II: is every seat fair?",
                                   [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
     return ReportResult(out_dir=folder, files=written.files, tables=tables, size=size,
-                        seconds=time.perf_counter() - start, notes=written.notes)
+                        seconds=time.perf_counter() - start, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the name before the game contract (issue 26)

@@ -162,7 +162,8 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     written = write_report_folder(out, doc, volatile_tables(times, prov), title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "size": size})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=size,
-                        seconds=time.perf_counter() - start, notes=written.notes)
+                        seconds=time.perf_counter() - start, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the summary table's own columns (reports/columns.py declares net_per_pot)
