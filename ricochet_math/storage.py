@@ -13,6 +13,11 @@ Three rules keep an analyst's files safe:
   may be a user's own, so it is refused too.  A symbolic link is never
   followed, an empty folder keeps its permissions, and anything else is
   refused before any work starts, with nothing deleted.
+* **Only our own files in them are replaced.** The marker records every file
+  the toolkit wrote there with its SHA-256.  A rebuild replaces exactly those
+  and keeps every other file (a reviewer's notes, a spreadsheet beside the
+  tables), carried into the new folder before the atomic swap; a recorded file
+  that was edited since is refused, named, before any work.
 * **Work in progress is ours by name and marker.** A report is written in a
   staging folder ``.<name>.tmp-*`` beside its target that carries a staging
   marker from its first moment (with the writer's process id); a later run

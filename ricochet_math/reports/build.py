@@ -104,10 +104,12 @@ is complete.
 Whose folder it is
 ------------------
 A finished report folder carries a marker file (``.ricochet-output.json``:
-rule set, seed, size).  ``out_dir`` may be new, empty, or a report folder the
-toolkit wrote (the marker, or only ``report.html``, ``report.pdf`` and
-``tables/*.csv`` from before the marker); anything else is refused with one
-line before any work starts, and nothing in it is touched.
+rule set, seed, size, and every file the report wrote with its SHA-256).
+``out_dir`` may be new, empty, or a report folder the toolkit wrote (the
+marker); anything else is refused with one line before any work starts, and
+nothing in it is touched.  A rebuild replaces exactly the files the marker
+records and keeps every file the user added; a recorded file edited since is
+refused, named, before any work (:func:`ricochet_math.storage.replace_folder`).
 
 >>> from ricochet_math.reports.build import build_report
 >>> result = build_report(players=[1, 2], size="tiny", out_dir="/tmp/ricochet-doc-report",
@@ -190,8 +192,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     1..7; ``"2-4"`` style text accepted).  ``rounds``: Monte Carlo rounds per
     player count for perfect play and each solver reading (default: the
     size's).  ``seed``: the one seed of every Monte Carlo run.  ``out_dir``:
-    the folder to write (default ``reports/<rule set name>``; replaced
-    whole when the new report is complete).  ``size``: ``"tiny"``,
+    the folder to write (default ``reports/<rule set name>``; its report
+    files are replaced when the new report is complete, and files you added there are kept).  ``size``: ``"tiny"``,
     ``"small"`` or ``"full"`` (:data:`SIZES`).  ``progress``: progress bars
     on stderr.  ``reproducible``: leave the date and run times out, so that
     every file is byte-identical between builds.  ``executor``: where the Monte
