@@ -1,0 +1,153 @@
+"""The CFR family over the flat tree arrays: numba kernels, the twin of :mod:`~ricochet_math.equilibrium.cfr`.
+
+One traversal for player ``p`` is three sweeps over arrays, no recursion: the current strategy from the
+regrets (regret matching, entry by entry), a *forward* sweep through the nodes in breadth-first order
+(parents first) carrying ``p``'s own reach probability and the counterfactual reach (chance and the other
+players), and a *backward* sweep (children first) computing ``p``'s value at every node and adding, at
+her nodes, counterfactual reach times (action value - node value) to her regrets and weight times own
+reach times her strategy to her average.  Then her regrets are discounted and clipped as the schedule
+says (:mod:`~ricochet_math.equilibrium.schedules`).  The kernels allocate nothing per iteration and are
+sequential: the digits do not depend on any thread count.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ricochet_math._numba import njit
+
+__all__ = ["current_strategy", "cfr_iterations", "average_strategy", "expected_values"]
+
+_CHANCE = -1
+_TERMINAL = -2
+
+
+@njit
+def current_strategy(regret, offset, sigma):
+    """Regret matching into ``sigma``: each entry in proportion to its positive regret, uniform when none."""
+    for i in range(len(offset) - 1):
+        lo, hi = offset[i], offset[i + 1]
+        total = 0.0
+        for e in range(lo, hi):
+            if regret[e] > 0.0:
+                total += regret[e]
+        if total > 0.0:
+            for e in range(lo, hi):
+                sigma[e] = regret[e] / total if regret[e] > 0.0 else 0.0
+        else:
+            for e in range(lo, hi):
+                sigma[e] = 1.0 / (hi - lo)
+
+
+@njit
+def _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset,
+              sigma, regret, cumulative, weight, own, other, value):
+    """One traversal for player ``p``: regrets and average updated in place; returns her root value."""
+    n_nodes = len(player)
+    own[0] = 1.0
+    other[0] = 1.0
+    for n in range(n_nodes):  # forward: parents before children
+        who = player[n]
+        if who == _TERMINAL:
+            continue
+        c0 = first_child[n]
+        if who == _CHANCE:
+            for j in range(num_children[n]):
+                own[c0 + j] = own[n]
+                other[c0 + j] = other[n] * chance_prob[c0 + j]
+        else:
+            e0 = offset[infoset[n]]
+            if who == p:
+                for j in range(num_children[n]):
+                    own[c0 + j] = own[n] * sigma[e0 + j]
+                    other[c0 + j] = other[n]
+            else:
+                for j in range(num_children[n]):
+                    own[c0 + j] = own[n]
+                    other[c0 + j] = other[n] * sigma[e0 + j]
+    for n in range(n_nodes - 1, -1, -1):  # backward: children before parents
+        who = player[n]
+        if who == _TERMINAL:
+            value[n] = utility[n, p]
+            continue
+        c0 = first_child[n]
+        v = 0.0
+        if who == _CHANCE:
+            for j in range(num_children[n]):
+                v += chance_prob[c0 + j] * value[c0 + j]
+            value[n] = v
+            continue
+        e0 = offset[infoset[n]]
+        for j in range(num_children[n]):
+            v += sigma[e0 + j] * value[c0 + j]
+        value[n] = v
+        if who == p:
+            cf, reach = other[n], own[n]
+            for j in range(num_children[n]):
+                regret[e0 + j] += cf * (value[c0 + j] - v)
+                cumulative[e0 + j] += weight * reach * sigma[e0 + j]
+    return value[0]
+
+
+@njit
+def cfr_iterations(player, infoset, first_child, num_children, chance_prob, utility, offset, infoset_player,
+                   regret, cumulative, positive, negative, weight, clip):
+    """``len(weight)`` iterations of the schedule with alternating updates, in place on ``regret`` and
+    ``cumulative`` (entry arrays); ``positive[k]``, ``negative[k]``, ``weight[k]``: the factors of the
+    ``k``-th iteration of this call."""
+    n_nodes = len(player)
+    n_players = utility.shape[1]
+    sigma = np.empty(len(regret))
+    own = np.empty(n_nodes)
+    other = np.empty(n_nodes)
+    value = np.empty(n_nodes)
+    for k in range(len(weight)):
+        for p in range(n_players):
+            current_strategy(regret, offset, sigma)
+            _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset,
+                      sigma, regret, cumulative, weight[k], own, other, value)
+            for i in range(len(offset) - 1):
+                if infoset_player[i] != p:
+                    continue
+                for e in range(offset[i], offset[i + 1]):
+                    r = regret[e]
+                    if r > 0.0:
+                        r *= positive[k]
+                    elif r < 0.0:
+                        r *= negative[k]
+                    if clip and r < 0.0:
+                        r = 0.0
+                    regret[e] = r
+
+
+@njit
+def average_strategy(cumulative, offset):
+    """The average strategy (entry array): the cumulative strategy normalised per information set, uniform
+    where it is all zero."""
+    out = np.empty(len(cumulative))
+    for i in range(len(offset) - 1):
+        lo, hi = offset[i], offset[i + 1]
+        total = 0.0
+        for e in range(lo, hi):
+            total += cumulative[e]
+        for e in range(lo, hi):
+            out[e] = cumulative[e] / total if total > 0.0 else 1.0 / (hi - lo)
+    return out
+
+
+@njit
+def expected_values(player, infoset, first_child, num_children, chance_prob, utility, offset, sigma):
+    """Every player's expected utility when all play the profile ``sigma`` (entry array)."""
+    n_nodes, n_players = utility.shape
+    value = np.zeros((n_nodes, n_players))
+    for n in range(n_nodes - 1, -1, -1):
+        who = player[n]
+        if who == _TERMINAL:
+            for q in range(n_players):
+                value[n, q] = utility[n, q]
+            continue
+        c0 = first_child[n]
+        for j in range(num_children[n]):
+            w = chance_prob[c0 + j] if who == _CHANCE else sigma[offset[infoset[n]] + j]
+            for q in range(n_players):
+                value[n, q] += w * value[c0 + j, q]
+    return value[0].copy()
