@@ -19,7 +19,7 @@ Modules
 ``sequence_lp``     the sequence-form linear program (HiGHS): the exact value of a two-player zero-sum game
 ``checkpoint``      checkpoints of a long solve and their checks
 ``results``         :class:`SolveResult`
-``solve``           :func:`solve`: iterations, measurements, progress, checkpoint and resume
+``solving``         :func:`solve`: iterations, measurements, progress, checkpoint and resume
 """
 from __future__ import annotations
 
@@ -30,15 +30,15 @@ from ricochet_math.equilibrium.game import CHANCE, TERMINAL, Game
 from ricochet_math.equilibrium.kuhn import KUHN_VALUE, KuhnPoker
 from ricochet_math.equilibrium.leduc import LeducPoker
 from ricochet_math.equilibrium.results import SolveResult
-from ricochet_math.equilibrium.schedules import Schedule, cfr, cfr_plus, dcfr
+from ricochet_math.equilibrium.schedules import Schedule, cfr_plus, dcfr, vanilla_cfr
 from ricochet_math.equilibrium.sequence_lp import SequenceFormSolution, solve_sequence_form
-from ricochet_math.equilibrium.solve import reference_game, solve
+from ricochet_math.equilibrium.solving import reference_game, solve
 from ricochet_math.equilibrium.tree import GameTree, build_tree
 
 __all__ = [
     "Game", "CHANCE", "TERMINAL", "GameTree", "build_tree",
     "KuhnPoker", "KUHN_VALUE", "LeducPoker", "reference_game",
-    "Schedule", "cfr", "cfr_plus", "dcfr", "solve", "SolveResult",
+    "Schedule", "vanilla_cfr", "cfr_plus", "dcfr", "solve", "SolveResult",
     "best_response", "exploitability", "Exploitability", "profile_from_mapping", "profile_to_mapping",
     "uniform_profile", "solve_sequence_form", "SequenceFormSolution",
 ]

@@ -25,7 +25,7 @@ import numpy as np
 from ricochet_math.arguments import check_finite, check_whole
 from ricochet_math.errors import RicochetError
 
-__all__ = ["Schedule", "cfr", "cfr_plus", "dcfr", "schedule_named", "SOLVERS"]
+__all__ = ["Schedule", "vanilla_cfr", "cfr_plus", "dcfr", "schedule_named", "SOLVERS"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Schedule:
         return out
 
 
-def cfr() -> Schedule:
+def vanilla_cfr() -> Schedule:
     """Vanilla CFR with alternating updates (regret matching, uniform average)."""
     return Schedule("cfr")
 
@@ -77,7 +77,7 @@ def dcfr(alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> Schedule:
 
 
 #: the full-tree solvers by name
-SOLVERS = {"cfr": cfr, "cfr+": cfr_plus, "dcfr": dcfr}
+SOLVERS = {"cfr": vanilla_cfr, "cfr+": cfr_plus, "dcfr": dcfr}
 
 
 def schedule_named(name: str) -> Schedule:

@@ -23,7 +23,7 @@ from ricochet_math.equilibrium.kuhn import KuhnPoker
 from ricochet_math.equilibrium.leduc import LeducPoker
 from ricochet_math.equilibrium.mccfr import external_sampling_iterations, seed_key
 from ricochet_math.equilibrium.results import SolveResult
-from ricochet_math.equilibrium.schedules import cfr, cfr_plus, dcfr
+from ricochet_math.equilibrium.schedules import cfr_plus, dcfr, vanilla_cfr
 from ricochet_math.equilibrium.tree import GameTree, build_tree
 from ricochet_math.progress import step_bar
 from ricochet_math.random_streams import resolve_seed
@@ -54,7 +54,7 @@ def _schedule(solver: str, delay: int, alpha: float, beta: float, gamma: float):
     if solver == "dcfr":
         return dcfr(alpha, beta, gamma)
     if solver == "cfr":
-        return cfr()
+        return vanilla_cfr()
     return None
 
 
@@ -91,7 +91,7 @@ def solve(game: Game | GameTree, solver: str = "cfr+", iterations: int = 1000, s
                            np.zeros(tree.num_entries), [], [])
     resumed_from = state.iterations
     arrays = tree.kernel_arrays()
-    key = seed_key(seed) if seed is not None else 0
+    key = np.uint64(seed_key(seed) if seed is not None else 0)
     step = every or max(1, min(iterations, 1000))
     solve_seconds = measure_seconds = 0.0
     bar = step_bar(iterations, f"{tree.game} {solver}", progress)
@@ -107,6 +107,12 @@ def solve(game: Game | GameTree, solver: str = "cfr+", iterations: int = 1000, s
         if hasattr(bar, "set_postfix_str"):
             bar.set_postfix_str(f"exploitability {value:.3g}")
 
+    # load (or compile) the kernel before the clock starts: zero iterations change nothing
+    if schedule is None:
+        external_sampling_iterations(*arrays, state.regret, state.cumulative, key, state.iterations, 0)
+    else:
+        cfr_iterations(*arrays, tree.infoset_player, state.regret, state.cumulative, *schedule.factors(0, 0),
+                       schedule.clip)
     try:
         while state.iterations < iterations:
             count = min(step - state.iterations % step, iterations - state.iterations)
