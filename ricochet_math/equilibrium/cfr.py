@@ -29,6 +29,20 @@ def regret_matching(regrets: list[float]) -> list[float]:
     return [1.0 / len(regrets)] * len(regrets)
 
 
+def _times(reach: list[float], q: int, prob: float) -> list[float]:
+    out = list(reach)
+    out[q] *= prob
+    return out
+
+
+def _product(values: list[float]) -> float:
+    """The product in order (1 for none)."""
+    out = 1.0
+    for i, x in enumerate(values):
+        out = x if i == 0 else out * x
+    return out
+
+
 class ReadableCFR:
     """CFR, CFR+ or DCFR on ``game`` under ``schedule``, one :meth:`iterate` at a time."""
 
@@ -65,7 +79,7 @@ class ReadableCFR:
         positive, negative, weight = (float(x[0]) for x in self.schedule.factors(t - 1, 1))
         for p in range(self.game.num_players):
             self._strategy = {key: regret_matching(r) for key, r in self.regret.items()}
-            self._walk(self.game.initial(), p, 1.0, 1.0, weight)
+            self._walk(self.game.initial(), p, [1.0] * (self.game.num_players + 1), weight)
             for key, regrets in self.regret.items():
                 if self.owner[key] != p:
                     continue
@@ -73,28 +87,32 @@ class ReadableCFR:
                     r *= positive if r > 0.0 else negative if r < 0.0 else 1.0
                     regrets[a] = max(r, 0.0) if self.schedule.clip else r
 
-    def _walk(self, history, p: int, own: float, other: float, weight: float) -> float:
-        """Player ``p``'s value at ``history`` under the current strategies; ``own`` is her reach
-        probability, ``other`` that of chance and every other player."""
+    def _walk(self, history, p: int, reach: list[float], weight: float) -> float:
+        """Player ``p``'s value at ``history`` under the current strategies; ``reach[q]`` is player ``q``'s
+        probability of reaching it, ``reach[-1]`` chance's."""
         game = self.game
         who = game.player(history)
         if who == TERMINAL:
             return float(game.utilities(history)[p])
         if who == CHANCE:
-            return sum(prob * self._walk(game.next(history, outcome), p, own, other * prob, weight)
-                       for outcome, prob in game.chance_outcomes(history))
+            value = 0.0
+            for outcome, prob in game.chance_outcomes(history):
+                value += prob * self._walk(game.next(history, outcome), p, _times(reach, -1, prob), weight)
+            return value
         key = game.infoset(history)
         sigma = self._strategy[key]
         actions = game.actions(history)
+        values = [self._walk(game.next(history, a), p, _times(reach, who, s), weight) for a, s in zip(actions, sigma)]
+        value = 0.0
+        for s, v in zip(sigma, values):
+            value += s * v
         if who != p:
-            return sum(s * self._walk(game.next(history, a), p, own, other * s, weight)
-                       for a, s in zip(actions, sigma))
-        values = [self._walk(game.next(history, a), p, own * s, other, weight) for a, s in zip(actions, sigma)]
-        value = sum(s * v for s, v in zip(sigma, values))
+            return value
+        counterfactual = _product(reach[:p]) * _product(reach[p + 1:])  # chance and the other players
         regrets, cumulative = self.regret[key], self.cumulative[key]
         for a, (s, v) in enumerate(zip(sigma, values)):
-            regrets[a] += other * (v - value)
-            cumulative[a] += weight * own * s
+            regrets[a] += counterfactual * (v - value)
+            cumulative[a] += weight * reach[p] * s
         return value
 
     def average_strategy(self) -> dict[str, list[float]]:

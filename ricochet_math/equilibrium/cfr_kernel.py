@@ -39,32 +39,32 @@ def current_strategy(regret, offset, sigma):
 
 
 @njit
-def _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset,
-              sigma, regret, cumulative, weight, own, other, value):
-    """One traversal for player ``p``: regrets and average updated in place; returns her root value."""
+def _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset, post_order,
+              sigma, regret, cumulative, weight, reach, value):
+    """One traversal for player ``p``: regrets and average updated in place; returns her root value.
+
+    ``reach[n, q]``: player ``q``'s probability of reaching ``n`` (``q = num_players``: chance's), each a
+    product along the path; the counterfactual reach is the product of the others' in player order, and
+    the backward sweep runs in depth-first post-order: the arithmetic of a recursive CFR (OpenSpiel's),
+    operation for operation, so the same iterations give the same digits, not merely close ones (regret
+    matching+ clips at 0, and a last-digit difference there can grow over the iterations)."""
     n_nodes = len(player)
-    own[0] = 1.0
-    other[0] = 1.0
-    for n in range(n_nodes):  # forward: parents before children
+    n_reach = reach.shape[1]
+    for q in range(n_reach):
+        reach[0, q] = 1.0
+    for n in range(n_nodes):  # forward, breadth first: parents before children
         who = player[n]
         if who == _TERMINAL:
             continue
         c0 = first_child[n]
-        if who == _CHANCE:
-            for j in range(num_children[n]):
-                own[c0 + j] = own[n]
-                other[c0 + j] = other[n] * chance_prob[c0 + j]
-        else:
-            e0 = offset[infoset[n]]
-            if who == p:
-                for j in range(num_children[n]):
-                    own[c0 + j] = own[n] * sigma[e0 + j]
-                    other[c0 + j] = other[n]
-            else:
-                for j in range(num_children[n]):
-                    own[c0 + j] = own[n]
-                    other[c0 + j] = other[n] * sigma[e0 + j]
-    for n in range(n_nodes - 1, -1, -1):  # backward: children before parents
+        mover = n_reach - 1 if who == _CHANCE else who
+        for j in range(num_children[n]):
+            c = c0 + j
+            for q in range(n_reach):
+                reach[c, q] = reach[n, q]
+            reach[c, mover] *= chance_prob[c] if who == _CHANCE else sigma[offset[infoset[n]] + j]
+    for k in range(n_nodes):  # backward, depth-first post-order: children before parents
+        n = post_order[k]
         who = player[n]
         if who == _TERMINAL:
             value[n] = utility[n, p]
@@ -81,30 +81,36 @@ def _traverse(p, player, infoset, first_child, num_children, chance_prob, utilit
             v += sigma[e0 + j] * value[c0 + j]
         value[n] = v
         if who == p:
-            cf, reach = other[n], own[n]
+            before = 1.0
+            for q in range(p):
+                before = reach[n, q] if q == 0 else before * reach[n, q]
+            after = 1.0
+            for q in range(p + 1, n_reach):
+                after = reach[n, q] if q == p + 1 else after * reach[n, q]
+            cf = before * after
+            own = reach[n, p]
             for j in range(num_children[n]):
                 regret[e0 + j] += cf * (value[c0 + j] - v)
-                cumulative[e0 + j] += weight * reach * sigma[e0 + j]
+                cumulative[e0 + j] += weight * own * sigma[e0 + j]
     return value[0]
 
 
 @njit
-def cfr_iterations(player, infoset, first_child, num_children, chance_prob, utility, offset, infoset_player,
-                   regret, cumulative, positive, negative, weight, clip):
+def cfr_iterations(player, infoset, first_child, num_children, chance_prob, utility, offset, post_order,
+                   infoset_player, regret, cumulative, positive, negative, weight, clip):
     """``len(weight)`` iterations of the schedule with alternating updates, in place on ``regret`` and
     ``cumulative`` (entry arrays); ``positive[k]``, ``negative[k]``, ``weight[k]``: the factors of the
     ``k``-th iteration of this call."""
     n_nodes = len(player)
     n_players = utility.shape[1]
     sigma = np.empty(len(regret))
-    own = np.empty(n_nodes)
-    other = np.empty(n_nodes)
+    reach = np.empty((n_nodes, n_players + 1))
     value = np.empty(n_nodes)
     for k in range(len(weight)):
         for p in range(n_players):
             current_strategy(regret, offset, sigma)
-            _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset,
-                      sigma, regret, cumulative, weight[k], own, other, value)
+            _traverse(p, player, infoset, first_child, num_children, chance_prob, utility, offset, post_order,
+                      sigma, regret, cumulative, weight[k], reach, value)
             for i in range(len(offset) - 1):
                 if infoset_player[i] != p:
                     continue

@@ -111,7 +111,7 @@ def solve(game: Game | GameTree, solver: str = "cfr+", iterations: int = 1000, s
     if schedule is None:
         external_sampling_iterations(*arrays, state.regret, state.cumulative, key, state.iterations, 0)
     else:
-        cfr_iterations(*arrays, tree.infoset_player, state.regret, state.cumulative, *schedule.factors(0, 0),
+        cfr_iterations(*arrays, tree.post_order, tree.infoset_player, state.regret, state.cumulative, *schedule.factors(0, 0),
                        schedule.clip)
     try:
         while state.iterations < iterations:
@@ -121,7 +121,7 @@ def solve(game: Game | GameTree, solver: str = "cfr+", iterations: int = 1000, s
                 external_sampling_iterations(*arrays, state.regret, state.cumulative, key, state.iterations, count)
             else:
                 positive, negative, weight = schedule.factors(state.iterations, count)
-                cfr_iterations(*arrays, tree.infoset_player, state.regret, state.cumulative, positive, negative,
+                cfr_iterations(*arrays, tree.post_order, tree.infoset_player, state.regret, state.cumulative, positive, negative,
                                weight, schedule.clip)
             elapsed = time.perf_counter() - start
             solve_seconds += elapsed

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ricochet_math._numba import njit
 from ricochet_math.errors import RicochetError
 from ricochet_math.equilibrium.game import CHANCE, TERMINAL, Game
 
@@ -61,6 +62,9 @@ class GameTree:
     keys: tuple[str, ...]
     actions: tuple[tuple[str, ...], ...]
     index: dict = field(repr=False)
+    #: the nodes in depth-first post-order (every node after its children, children in order): the order
+    #: in which a recursive CFR finishes the histories, so the kernels add regrets in the same order
+    post_order: np.ndarray = field(repr=False, default=None)
 
     @property
     def num_nodes(self) -> int:
@@ -99,6 +103,28 @@ class GameTree:
         """The arrays every kernel takes, in its argument order."""
         return (self.player, self.infoset, self.first_child, self.num_children, self.chance_prob, self.utility,
                 self.offset)
+
+
+@njit
+def depth_first_post_order(first_child, num_children):
+    """The nodes in depth-first post-order from the root, children in order (an explicit stack)."""
+    n_nodes = len(first_child)
+    out = np.empty(n_nodes, np.int32)
+    stack = np.empty(n_nodes, np.int64)
+    next_child = np.zeros(n_nodes, np.int64)
+    top, done = 0, 0
+    stack[0] = 0
+    while top >= 0:
+        n = stack[top]
+        if next_child[n] < num_children[n]:
+            next_child[n] += 1
+            top += 1
+            stack[top] = first_child[n] + next_child[n] - 1
+        else:
+            out[done] = n
+            done += 1
+            top -= 1
+    return out
 
 
 def build_tree(game: Game) -> GameTree:
@@ -175,12 +201,15 @@ def build_tree(game: Game) -> GameTree:
     utility = np.zeros((len(player), n_players))
     for n, u in utility_rows.items():
         utility[n] = u
+    first_child = np.array(first_child, np.int32)
+    num_children = np.array(num_children, np.int32)
     return GameTree(
         game=game.name, num_players=n_players,
         player=np.array(player, np.int8), infoset=np.array(infoset, np.int32),
-        first_child=np.array(first_child, np.int32), num_children=np.array(num_children, np.int32),
+        first_child=first_child, num_children=num_children,
         chance_prob=np.array(chance_prob, np.float64), utility=utility,
         sequence=np.array(sequence, np.int32).reshape(len(player), n_players),
         infoset_player=np.array(inf_player, np.int8), offset=np.array(offsets, np.int32),
         infoset_parent=np.array(inf_parent, np.int32), infoset_depth=np.array(inf_depth, np.int32),
-        keys=tuple(keys), actions=tuple(actions), index=index)
+        keys=tuple(keys), actions=tuple(actions), index=index,
+        post_order=depth_first_post_order(first_child, num_children))
