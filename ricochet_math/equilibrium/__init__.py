@@ -5,21 +5,13 @@ A sub-package in the foundation's reach (it imports only ``errors``, ``arguments
 out its tree and use it.  ``import ricochet_math as rm``; ``rm.equilibrium.solve(rm.equilibrium.LeducPoker(),
 "cfr+", 1000, every=100)``.
 
-Modules
--------
-``game``            the readable interface of a game (:class:`Game`: players, information-set keys, actions,
-                    chance outcomes, utilities)
-``tree``            the game laid out once as flat arrays (:func:`build_tree`, :class:`GameTree`)
-``kuhn``, ``leduc`` the reference games with known answers (Kuhn poker, any player count; Leduc hold'em)
-``schedules``       CFR, CFR+ and Discounted CFR as schedules of discounts and weights
-``cfr``             the readable CFR twin over the game's histories
-``cfr_kernel``      the numba kernels over the arrays (tested equal to the twin)
-``mccfr``           external-sampling Monte Carlo CFR, seeded, kernel and readable twin
-``best_response``   exact best responses, exploitability (NashConv), strategies from a mapping
-``sequence_lp``     the sequence-form linear program (HiGHS): the exact value of a two-player zero-sum game
-``checkpoint``      checkpoints of a long solve and their checks
-``results``         :class:`SolveResult`
-``solving``         :func:`solve`: iterations, measurements, progress, checkpoint and resume
+Modules: :mod:`~ricochet_math.equilibrium.game`, :mod:`~ricochet_math.equilibrium.tree`, :mod:`~ricochet_math.equilibrium.kuhn`, :mod:`~ricochet_math.equilibrium.leduc`, :mod:`~ricochet_math.equilibrium.schedules`, :mod:`~ricochet_math.equilibrium.cfr`, :mod:`~ricochet_math.equilibrium.cfr_kernel`, :mod:`~ricochet_math.equilibrium.mccfr`, :mod:`~ricochet_math.equilibrium.best_response`, :mod:`~ricochet_math.equilibrium.sequence_lp`, :mod:`~ricochet_math.equilibrium.checkpoint`, :mod:`~ricochet_math.equilibrium.results`, :mod:`~ricochet_math.equilibrium.solving`.  The game's readable
+interface (``game``) is laid out once as flat arrays (``tree``); the reference games with known answers are
+Kuhn poker (any player count) and Leduc hold'em; CFR, CFR+ and Discounted CFR are schedules (``schedules``)
+run by the numba kernels (``cfr_kernel``) and their readable twin (``cfr``); external-sampling MCCFR
+(``mccfr``); exact best responses and NashConv (``best_response``); the sequence-form LP
+(``sequence_lp``); checkpoints, results and the :func:`~ricochet_math.equilibrium.solving.solve` driver.  The method:
+``docs/methods/equilibrium.md``.
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 from ricochet_math.errors import RicochetError
-from ricochet_math.equilibrium.cfr_kernel import expected_values
+from ricochet_math.equilibrium.cfr_kernel import chance_value, expected_values, mixed_value
 from ricochet_math.equilibrium.game import CHANCE, TERMINAL, Game
 from ricochet_math.equilibrium.tree import GameTree
 
@@ -75,12 +75,9 @@ def _best_response(p, player, infoset, first_child, num_children, chance_prob, u
             c0 = first_child[n]
             v = 0.0
             if who == _CHANCE:
-                for j in range(num_children[n]):
-                    v += chance_prob[c0 + j] * value[c0 + j]
+                v = chance_value(n, first_child, num_children, chance_prob, value)
             elif who != p:
-                e0 = offset[infoset[n]]
-                for j in range(num_children[n]):
-                    v += sigma[e0 + j] * value[c0 + j]
+                v = mixed_value(n, first_child, num_children, offset[infoset[n]], sigma, value)
             else:
                 i = infoset[n]
                 if infoset_depth[i] > d:

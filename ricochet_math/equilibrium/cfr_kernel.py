@@ -15,7 +15,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 
-__all__ = ["current_strategy", "cfr_iterations", "average_strategy", "expected_values"]
+__all__ = ["current_strategy", "cfr_iterations", "average_strategy", "expected_values", "chance_value", "mixed_value"]
 
 _CHANCE = -1
 _TERMINAL = -2
@@ -36,6 +36,26 @@ def current_strategy(regret, offset, sigma):
         else:
             for e in range(lo, hi):
                 sigma[e] = 1.0 / (hi - lo)
+
+
+@njit(inline="always")
+def chance_value(n, first_child, num_children, chance_prob, value):
+    """A chance node's value: its outcomes' values weighted by their probabilities, in outcome order."""
+    c0 = first_child[n]
+    v = 0.0
+    for j in range(num_children[n]):
+        v += chance_prob[c0 + j] * value[c0 + j]
+    return v
+
+
+@njit(inline="always")
+def mixed_value(n, first_child, num_children, e0, sigma, value):
+    """A player's node's value under the strategy at entries ``e0...``, in action order."""
+    c0 = first_child[n]
+    v = 0.0
+    for j in range(num_children[n]):
+        v += sigma[e0 + j] * value[c0 + j]
+    return v
 
 
 @njit
@@ -69,16 +89,12 @@ def _traverse(p, player, infoset, first_child, num_children, chance_prob, utilit
         if who == _TERMINAL:
             value[n] = utility[n, p]
             continue
-        c0 = first_child[n]
-        v = 0.0
         if who == _CHANCE:
-            for j in range(num_children[n]):
-                v += chance_prob[c0 + j] * value[c0 + j]
-            value[n] = v
+            value[n] = chance_value(n, first_child, num_children, chance_prob, value)
             continue
+        c0 = first_child[n]
         e0 = offset[infoset[n]]
-        for j in range(num_children[n]):
-            v += sigma[e0 + j] * value[c0 + j]
+        v = mixed_value(n, first_child, num_children, e0, sigma, value)
         value[n] = v
         if who == p:
             before = 1.0
