@@ -138,3 +138,32 @@ def test_an_absurd_iteration_count_is_refused(iterations):
 def test_an_unknown_solver_is_refused():
     with pytest.raises(RicochetError, match="unknown solver 'cfr-'"):
         solve(KuhnPoker(), "cfr-", 10)
+
+
+def test_the_same_digits_on_any_thread_count():
+    """The kernels are sequential: numba's thread count does not enter (checked, not assumed)."""
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = [solve(LeducPoker(), solver, 50, seed=9).average for solver in ("cfr+", "mccfr")]
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = [solve(LeducPoker(), solver, 50, seed=9).average for solver in ("cfr+", "mccfr")]
+    finally:
+        numba.set_num_threads(before)
+    assert all(np.array_equal(a, b) for a, b in zip(one, many))
+
+
+def test_a_solve_shows_its_progress_on_a_terminal(monkeypatch):
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    result = solve(KuhnPoker(), "cfr+", 200, every=50, progress=True)
+    assert result.iterations == 200 and "kuhn cfr+" in err.getvalue()
