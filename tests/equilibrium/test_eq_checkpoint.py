@@ -55,6 +55,13 @@ def test_a_checkpoint_of_another_game_solver_or_seed_is_refused(tmp_path):
     with pytest.raises(RicochetError, match="holds 100 iterations, more than the 50"):
         solve(KuhnPoker(), "mccfr", 50, seed=1, checkpoint=path)
     assert path.read_bytes() == before
+    # another abstraction of the same game: Leduc's information sets named by rank only
+    leduc = tmp_path / "leduc.npz"
+    solve(LeducPoker(), "cfr+", 2, checkpoint=leduc)
+    before = leduc.read_bytes()
+    with pytest.raises(RicochetError, match="another game or abstraction"):
+        solve(LeducPoker(suits=False), "cfr+", 4, checkpoint=leduc)
+    assert leduc.read_bytes() == before
 
 
 def test_cli_foreign_damaged_or_not_ours_checkpoint_is_one_line_exit_2(tmp_path):
