@@ -31,11 +31,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                      "With --checkpoint FILE the state is kept there every K iterations and a run killed at any "
                      "moment resumes from it with the same digits.")
     sol.add_argument("--game", choices=GAME_NAMES, default="kuhn", help="the reference game (default kuhn)")
-    sol.add_argument("--players", type=whole(2, 10), default=2, help="players (kuhn only; default 2)")
+    sol.add_argument("--players", type=whole(2, 10), default=2, metavar="N", help="players (kuhn only; default 2)")
     sol.add_argument("--solver", choices=SOLVER_NAMES, default="cfr+",
                      help="cfr+ (OpenSpiel's schedule), dcfr (alpha 1.5, beta 0, gamma 2), cfr, or mccfr (external "
                           "sampling, seeded); default cfr+")
-    sol.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=1000,
+    sol.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=1000, metavar="N",
                      help="iterations in all, counting those a resumed checkpoint holds (default 1,000)")
     sol.add_argument("--every", type=whole(1, MAX_ITERATIONS), default=None, metavar="K",
                      help="measure the exploitability and write the checkpoint every K iterations (default: at "
@@ -46,7 +46,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                      help="write the average strategy (infoset, player, action, probability) to CSV")
     sol.add_argument("--curve", type=writable_file, default=None, metavar="CSV",
                      help="write the exploitability curve to CSV")
-    add_seed_option(sol, help="random seed of mccfr (default: fresh entropy, printed with the results)")
+    add_seed_option(sol, help="random seed of mccfr (default: fresh entropy, printed with the results; a resumed "
+                              "checkpoint's own)")
     add_progress_option(sol)
     add_format_option(sol)
     lp = add_action(subs, "lp", "the exact value of a two-player reference game (sequence-form LP)",

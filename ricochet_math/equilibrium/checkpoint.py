@@ -55,8 +55,9 @@ def save_checkpoint(path: str | os.PathLike, state: SolveState) -> None:
 
 
 def load_checkpoint(path: str | os.PathLike, game: str, digest: str, parameters: dict, seed: int | None,
-                    entries: int) -> SolveState:
-    """The state in ``path``, checked against the solve asked for (one line naming what differs)."""
+                    entries: int, *, any_seed: bool = False) -> SolveState:
+    """The state in ``path``, checked against the solve asked for (one line naming what differs);
+    ``any_seed``: take the checkpoint's seed (a sampled solve resumed without naming its seed)."""
     head, arrays = load_arrays(path, SCHEMA)
     if head.get("game") != game or head.get("digest") != digest:
         raise RicochetError(f"checkpoint {path} is of {head.get('game')!r} (tree {str(head.get('digest'))[:12]}), not "
@@ -65,6 +66,8 @@ def load_checkpoint(path: str | os.PathLike, game: str, digest: str, parameters:
         raise RicochetError(f"checkpoint {path} was written by solver {head.get('parameters')}, not "
                             f"{parameters}; nothing was written")
     stored_seed = head.get("seed")
+    if any_seed and isinstance(stored_seed, str) and stored_seed.isdigit():
+        seed = int(stored_seed)
     if stored_seed != (None if seed is None else str(seed)):
         raise RicochetError(f"checkpoint {path} was written with seed {stored_seed}, not {seed}; nothing was written")
     iterations = head.get("iterations")

@@ -77,12 +77,16 @@ def solve(game: Game | GameTree, solver: str = "cfr+", iterations: int = 1000, s
     schedule = _schedule(solver, delay, alpha, beta, gamma)
     tree = game if isinstance(game, GameTree) else build_tree(game)
     parameters = schedule.parameters if schedule is not None else {"solver": "mccfr", "sampling": "external"}
-    seed = resolve_seed(seed) if solver == "mccfr" else None
     if checkpoint is not None:
         checkpoint = check_writable_file(checkpoint, "checkpoint")
+    resuming = checkpoint is not None and checkpoint.exists()
+    # a sampled solve resumed without its seed takes the checkpoint's (a fresh one would be refused)
+    any_seed = solver == "mccfr" and seed is None and resuming
+    seed = resolve_seed(seed) if solver == "mccfr" else None
     digest = tree.digest
-    if checkpoint is not None and checkpoint.exists():
-        state = load_checkpoint(checkpoint, tree.game, digest, parameters, seed, tree.num_entries)
+    if resuming:
+        state = load_checkpoint(checkpoint, tree.game, digest, parameters, seed, tree.num_entries, any_seed=any_seed)
+        seed = state.seed
         if state.iterations > iterations:
             raise RicochetError(f"checkpoint {checkpoint} holds {state.iterations:,} iterations, more than the "
                                 f"{iterations:,} asked for; nothing was written")

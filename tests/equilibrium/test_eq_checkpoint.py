@@ -42,6 +42,14 @@ def test_resume_gives_the_digits_of_one_solve(tmp_path, solver):
     assert np.array_equal(rest.curve_nash_conv, whole.curve_nash_conv)
 
 
+def test_a_sampled_solve_resumed_without_its_seed_takes_the_checkpoints(tmp_path):
+    path = tmp_path / "fresh.npz"
+    first = solve(KuhnPoker(), "mccfr", 100, checkpoint=path)  # fresh entropy, recorded
+    rest = solve(KuhnPoker(), "mccfr", 200, checkpoint=path)
+    assert rest.seed == first.seed and rest.resumed_from == 100
+    assert np.array_equal(rest.average, solve(KuhnPoker(), "mccfr", 200, seed=first.seed).average)
+
+
 def test_a_checkpoint_of_another_game_solver_or_seed_is_refused(tmp_path):
     path = tmp_path / "kuhn.npz"
     solve(KuhnPoker(), "mccfr", 100, seed=1, checkpoint=path)
