@@ -144,6 +144,7 @@ def build_tree(game: Game) -> GameTree:
     head = 0
     while head < len(queue):
         history, seq, depth, prob = queue[head]
+        queue[head] = None  # a large tree keeps only its frontier of histories, not every one
         n = head
         head += 1
         who = game.player(history)
