@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING
 # pandas or scipy (issue 26; tests/cli/test_cli_startup.py).  The handlers import the library.
 from ricochet_math import environment
 from ricochet_math._version import __version__
-from ricochet_math.arguments import check_seed
-from ricochet_math.errors import RicochetError
+from ricochet_math.arguments import check_seed, number_from_text, whole_from_text
+from ricochet_math.errors import RicochetError, quote
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,28 +138,25 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
 
 
 def seed_argument(text: str) -> int:
-    """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1, else a one-line usage error."""
+    """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1 in ASCII digits, else a one-line
+    usage error."""
     try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    try:
-        return check_seed(value, "the seed", allow_none=False)
+        return check_seed(whole_from_text(text, "the value"), "the seed", allow_none=False)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``low`` to ``high`` (``1_000`` and ``1,000`` read as 1000),
-    else a one-line usage error naming the range.  Every whole-number option has one."""
+    """An argparse ``type``: a whole number from ``low`` to ``high`` in ASCII digits (``1_000`` and ``1,000``
+    read as 1000; ``'１２'``, ``'٣'`` and ``'0x10'`` are refused), else a one-line usage error naming the
+    range.  Every whole-number option has one (a fixed choice too: ``type=whole(1, 2), choices=(1, 2)``)."""
     def parse(text: str) -> int:
         try:
-            value = int(text.replace("_", "").replace(",", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            value = whole_from_text(text, "the value")
+        except RicochetError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got "
-                                             f"{text if len(text) <= 24 else text[:20] + '...'}")
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got {quote(text)}")
         return value
 
     parse.__name__ = "whole number"
@@ -168,16 +165,16 @@ def whole(low: int, high: int) -> Callable[[str], int]:
 
 
 def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
-    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high``, else a
-    one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
+    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high`` in ASCII
+    digits, else a one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
     def parse(text: str) -> float:
         try:
-            value = float(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+            value = number_from_text(text, "the value")
+        except RicochetError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if not math.isfinite(value) or value > high or value < low or (above and value == low):
             raise argparse.ArgumentTypeError(f"must be a finite number in {'(' if above else '['}{low:g}, {high:g}], "
-                                             f"got {text}")
+                                             f"got {quote(text)}")
         return value
 
     parse.__name__ = "number"
