@@ -75,7 +75,7 @@ def check_instance(value, kind: type, name: str, *, allow_none: bool = False):
 def _ascii_text(text, name: str, kind: str) -> str:
     if not isinstance(text, str):
         raise RicochetError(f"{name} must be {kind} written as text, got {type(text).__name__}")
-    stripped = text.strip()
+    stripped = text.strip(" \t\n\r\f\v")  # ASCII spaces only: a no-break space is not ours either
     if not stripped.isascii():  # int() and float() read any script's digits: '１２' and '٣' are not ours
         raise RicochetError(f"{name} must be {kind} in ASCII digits 0-9, got {quote(text)}")
     return stripped
@@ -107,66 +107,70 @@ def number_from_text(text: str, name: str) -> float:
         raise RicochetError(f"{name} must be a number in ASCII digits 0-9, got {quote(text)}") from None
 
 
-def split_items(text: str, name: str, *, sep: str = ",") -> list[str]:
+def split_items(text: str, name: str, *, sep: str = ",", error: type[RicochetError] = RicochetError) -> list[str]:
     """The items of a ``sep``-separated list (``standard,loose``; spaces around an item are dropped).  An
     empty list, an empty item (``a,,b``) and a trailing separator (``a,b,``) are refused with one line
-    naming ``name``: each would otherwise be silently dropped or read as a default."""
+    naming ``name`` (an ``error``, e.g. :class:`~ricochet_math.errors.StrategyError`): each would otherwise be
+    silently dropped or read as a default."""
     if not isinstance(text, str):
-        raise RicochetError(f"{name} must be a {sep!r}-separated list written as text, got {type(text).__name__}")
+        raise error(f"{name} must be a {sep!r}-separated list written as text, got {type(text).__name__}")
     items = [item.strip() for item in text.split(sep)]
     if not text.strip():
-        raise RicochetError(f"{name} is empty: give a {sep!r}-separated list")
+        raise error(f"{name} is empty: give a {sep!r}-separated list")
     for i, item in enumerate(items):
         if not item:
             where = "a trailing" if i == len(items) - 1 else "a leading" if i == 0 else "an empty item between two"
-            raise RicochetError(f"{name} {quote(text)} has {where} {sep!r}: give every item")
+            raise error(f"{name} {quote(text)} has {where} {sep!r}: give every item")
     return items
 
 
-def spec_parts(text: str, name: str, *, sep: str = ":") -> tuple[str, list[str]]:
+def spec_parts(text: str, name: str, *, sep: str = ":", spaces: bool = False,
+               error: type[RicochetError] = RicochetError) -> tuple[str, list[str]]:
     """A spec ``NAME[:P1[:P2...]]`` (a strategy such as ``pot-odds:1.5``) as ``(NAME, [P1, P2, ...])``.
 
-    Leading and trailing spaces are dropped; whitespace inside, an empty name, and an empty parameter
-    (``pot-odds:``, ``a::b``) are refused with one line naming ``name`` and the spec, where a parser that
-    split the text itself would have read ``pot-odds:`` as ``pot-odds`` with its default."""
+    Leading and trailing spaces are dropped (and those around each part); whitespace inside (unless
+    ``spaces``: a grammar whose parameters are words, such as ``full house``), an empty name and an empty
+    parameter (``pot-odds:``, ``a::b``) are refused with one line naming ``name`` and the spec, where a
+    parser that split the text itself would have read ``pot-odds:`` as ``pot-odds`` with its default."""
     if not isinstance(text, str):
-        raise RicochetError(f"{name} must be text such as 'NAME' or 'NAME:VALUE', got {type(text).__name__}")
+        raise error(f"{name} must be text such as 'NAME' or 'NAME:VALUE', got {type(text).__name__}")
     spec = text.strip()
     if not spec:
-        raise RicochetError(f"{name} is empty: give a name")
-    if any(ch.isspace() for ch in spec):
-        raise RicochetError(f"{name} {quote(text)} has a space inside: write it without spaces")
-    head, *params = spec.split(sep)
+        raise error(f"{name} is empty: give a name")
+    if not spaces and any(ch.isspace() for ch in spec):
+        raise error(f"{name} {quote(text)} has a space inside: write it without spaces")
+    head, *params = (part.strip() for part in spec.split(sep))
     if not head:
-        raise RicochetError(f"{name} {quote(text)} has no name before {sep!r}")
+        raise error(f"{name} {quote(text)} has no name before {sep!r}")
     for i, param in enumerate(params):
         if not param:
             what = "an empty parameter list" if len(params) == 1 else "an empty parameter"
             at = "after the last" if i == len(params) - 1 else "between two"
-            raise RicochetError(f"{name} {quote(text)} has {what} ({at} {sep!r}): give the value or leave out "
+            raise error(f"{name} {quote(text)} has {what} ({at} {sep!r}): give the value or leave out "
                                 f"the {sep!r}")
     return head, params
 
 
-def named_values(items, name: str, *, sep: str = "=") -> tuple[str | None, dict[str, str]]:
+def named_values(items, name: str, *, sep: str = "=",
+                 error: type[RicochetError] = RicochetError) -> tuple[str | None, dict[str, str]]:
     """``["N", "KEY=N", ...]`` as ``(the one unnamed value or None, {KEY: N})``: a key given twice, two
     unnamed values, an empty key or an empty value are refused with one line naming ``name`` (the later
     one would otherwise silently win)."""
     default, named = None, {}
     for item in items or ():
         if not isinstance(item, str):
-            raise RicochetError(f"{name} must be text such as 'N' or 'KEY{sep}N', got {type(item).__name__}")
+            raise error(f"{name} must be text such as 'N' or 'KEY{sep}N', got {type(item).__name__}")
         key, found, value = item.rpartition(sep)
         key, value = key.strip(), value.strip()
         if (found and not key) or not value:
-            raise RicochetError(f"bad {name} {quote(item)}: write N or KEY{sep}N")
+            raise error(f"bad {name} {quote(item)}: write N or KEY{sep}N")
         if not found:
             if default is not None:
-                raise RicochetError(f"{name} is given two values without a key ({quote(default)} and "
+                raise error(f"{name} is given two values without a key ({quote(default)} and "
                                     f"{quote(value)}): give one, or name each KEY{sep}N")
             default = value
         elif key in named:
-            raise RicochetError(f"{name} gives {quote(key)} twice ({quote(named[key])} and {quote(value)}): "
+            raise error(f"{name} gives {quote(key)} twice ({quote(named[key])} and {quote(value)}): "
                                 "give each key once")
         else:
             named[key] = value

@@ -5,7 +5,7 @@ what the user gave through :func:`quote`: at most :data:`QUOTE_LIMIT` characters
 100,000-character argument still costs one readable line."""
 from __future__ import annotations
 
-__all__ = ["QUOTE_LIMIT", "quote", "RicochetError", "CardError", "PatternError", "RuleError", "StrategyError", "TableStateError"]
+__all__ = ["QUOTE_LIMIT", "quote", "shorten", "RicochetError", "CardError", "PatternError", "RuleError", "StrategyError", "TableStateError"]
 
 
 class RicochetError(ValueError):
@@ -34,6 +34,11 @@ class TableStateError(RicochetError):
 
 #: the most characters of a user's value an error message quotes
 QUOTE_LIMIT = 60
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` for an error message, cut to ``limit`` characters with ``...`` and the length it had."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def quote(value, limit: int = QUOTE_LIMIT) -> str:

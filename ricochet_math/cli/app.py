@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, number_from_text, whole_from_text
-from ricochet_math.errors import RicochetError, quote
+from ricochet_math.errors import QUOTE_LIMIT, RicochetError, quote
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -253,6 +253,8 @@ def writable_file(text: str) -> str:
         check_writable_file(text)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses to look at (too long: ENAMETOOLONG)
+        raise argparse.ArgumentTypeError(f"cannot use the path {quote(text)}: {exc.strerror or exc}") from None
     return text
 
 
@@ -265,6 +267,8 @@ def writable_folder(text: str) -> str:
         check_writable_folder(text)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses to look at (too long: ENAMETOOLONG)
+        raise argparse.ArgumentTypeError(f"cannot use the path {quote(text)}: {exc.strerror or exc}") from None
     return text
 
 
@@ -347,9 +351,24 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
 
 
+#: the longest error line :func:`_report` prints (a message quotes values through errors.quote; this is the
+#: backstop for one that does not, such as argparse's "invalid choice: '<100,000 characters>'")
+MAX_ERROR_LINE = 1000
+
+
+def _capped(text: str) -> str:
+    """``text`` with every word longer than a quoted value cut as :func:`~ricochet_math.errors.quote` cuts
+    it, and the whole cut to :data:`MAX_ERROR_LINE` characters."""
+    words = [w if len(w) <= QUOTE_LIMIT + 20 else f"{w[:QUOTE_LIMIT]}... ({len(w):,} characters)"
+             for w in text.split()]
+    line = " ".join(words)
+    return line if len(line) <= MAX_ERROR_LINE else f"{line[:MAX_ERROR_LINE - 30]}... ({len(line):,} characters)"
+
+
 def _report(message: object, status: int = 2) -> int:
-    """Print ``ricochet: error: MESSAGE`` as one line on stderr; return ``status``."""
-    one_line = " ".join(str(message).split()) or type(message).__name__
+    """Print ``ricochet: error: MESSAGE`` as one line of at most about :data:`MAX_ERROR_LINE` characters on
+    stderr; return ``status``."""
+    one_line = _capped(str(message)) or type(message).__name__
     sys.stderr.write(f"{PROG}: error: {one_line}\n")
     return status
 
@@ -469,6 +488,8 @@ def _rules(args: argparse.Namespace) -> int:
     from ricochet_math.rules.ruleset import load_rules
 
     if args.list:
+        if args.file is not None:  # not silently ignored
+            raise RicochetError(f"--list shows the shipped rule sets and takes no FILE, got {quote(args.file)}")
         frame = pd.DataFrame(
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
             columns=["name", "description"],

@@ -160,26 +160,15 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
 
 
-def _items(text: str, what: str) -> list[str]:
-    """A comma-separated list of an option: an empty item or a trailing comma is refused."""
-    try:
-        return split_items(text, what)
-    except RicochetError as exc:
-        raise RuleError(str(exc)) from None
-
-
 def _line_values(items, what: str):
     """``["N", "line=N"]`` -> (default or None, {line: N}); a line given twice is refused, not the last kept."""
-    try:
-        return named_values(items, what)
-    except RicochetError as exc:
-        raise RuleError(str(exc)) from None
+    return named_values(items, what, error=RuleError)
 
 
 def grid_options(args: argparse.Namespace, table) -> tuple[list[str], dict, dict]:
     """``--lines``, ``--step`` and ``--bounds`` (as ``ricochet tune`` and ``ricochet design`` take them) for a
     paytable: the free lines, their steps and their bounds (``{}``: the defaults)."""
-    free = _items(args.lines, "--lines") if args.lines else list(table.keys())
+    free = split_items(args.lines, "--lines", error=RuleError) if args.lines else list(table.keys())
     default_step, step_lines = _line_values(args.step, "--step")
     step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
     for k, v in step_lines.items():

@@ -40,17 +40,14 @@ def parse_players(spec) -> tuple[int, ...]:
     """
     if isinstance(spec, str):
         out: list[int] = []
-        try:  # an empty item ("2,,4", "2,") is refused, not skipped; counts are ASCII digits ("٣" is not 3)
-            parts = split_items(spec, "player counts")
-        except RicochetError as exc:
-            raise RuleError(str(exc)) from None
-        for part in parts:
+        # an empty item ("2,,4", "2,") is refused, not skipped; counts are ASCII digits ("٣" is not 3)
+        for part in split_items(spec, "player counts", error=RuleError):
             lo, sep, hi = part.partition("-")
             try:
                 a = whole_from_text(lo, "a player count", grouping=False)
                 b = whole_from_text(hi, "a player count", grouping=False) if sep else a
             except RicochetError:
-                raise RuleError(f"bad player counts {quote(spec)}: --players must be a count or a range "
+                raise RuleError(f"bad player counts {quote(spec)}: --players must be a count or a range in ASCII digits "
                                 "such as 1-7, 2,4,7 or 3") from None
             if a > b:
                 raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
@@ -188,7 +185,7 @@ def _checked_table(dealer, players, actions) -> tuple[tuple, tuple, tuple]:
     """``face_up_table``'s checks: the table as ``(dealer, players, actions)`` of kernel integers."""
     seen: dict[int, str] = {}  # card -> where it is, for duplicate messages
     if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__"):
-        raise TableStateError(f"players must be a sequence of two-card hands, got {players!r:.60}")
+        raise TableStateError(f"players must be a sequence of two-card hands, got {quote(players)}")
     players = list(players)
     d = parse_cards(dealer, count=5, where="the dealer's hand")
     seen.update({int(c): "the dealer's hand" for c in d})

@@ -37,7 +37,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.game_rules import GameRules
 
 __all__ = ["FreeRideRules", "OPENINGS", "ODD_CHIPS", "MAX_SEATS", "MAX_CHIPS", "MAX_ROUNDS", "HAND", "PLAYS", "rules_vector", "RuleSlot"]
@@ -94,13 +94,13 @@ class FreeRideRules(GameRules):
             costs = ()
         if len(costs) != 5 or any(not _whole_in(c, 0, MAX_CHIPS) for c in costs):
             raise RuleError(f"fold_costs must be five whole numbers from 0 to {MAX_CHIPS:,} (0..4 cards face up), "
-                            f"got {self.fold_costs!r:.60}")
+                            f"got {quote(self.fold_costs)}")
         object.__setattr__(self, "fold_costs", tuple(int(c) for c in costs))
         for name, low, high in (("start_chips", 1, MAX_CHIPS), ("showdown_loss", 1, MAX_CHIPS),
                                 ("min_seats", 1, MAX_SEATS), ("max_rounds", 1, MAX_ROUNDS)):
             v = getattr(self, name)
             if not _whole_in(v, low, high):
-                raise RuleError(f"{name} must be a whole number from {low:,} to {high:,}, got {v!r:.40}")
+                raise RuleError(f"{name} must be a whole number from {low:,} to {high:,}, got {quote(v, 40)}")
 
     def seats_for(self, players: int) -> int:
         """Seats at the table for ``players`` players: filled with computer players up to ``min_seats``."""

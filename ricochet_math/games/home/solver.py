@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_whole
-from ricochet_math.errors import RicochetError, TableStateError
+from ricochet_math.errors import RicochetError, TableStateError, quote
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.hands import hand_keys, show
 from ricochet_math.games.home.rules import HomeRules
@@ -49,14 +49,14 @@ def _check_position(pos) -> None:
     the solvers loop for ever): one :class:`TableStateError` line naming what is wrong."""
     hands = pos.hands
     if not isinstance(hands, tuple) or not 2 <= len(hands) <= 8:
-        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {hands!r:.80}")
+        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {quote(hands, 80)}")
     seen = 0
     for s, h in enumerate(hands):
         if h is None:
             continue
         if not isinstance(h, tuple) or not 1 <= len(h) <= 8 or not all(
                 isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < 54 for c in h):
-            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {h!r:.80}")
+            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {quote(h, 80)}")
         for c in h:
             if seen >> int(c) & 1:
                 raise TableStateError(f"card {c} is in two hands of the position")
@@ -223,7 +223,7 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
     the face-up discards (folded or beaten hands), ``pot`` in chips."""
     check_instance(rules, HomeRules, "rules")
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
-        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {hands!r:.60}")
+        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {quote(hands)}")
     used: dict[int, str] = {}
     out = []
     for s, text in enumerate(hands):

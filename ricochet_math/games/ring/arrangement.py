@@ -39,7 +39,7 @@ import pandas as pd
 
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import CardError, RicochetError
+from ricochet_math.errors import CardError, RicochetError, quote
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.jokers import FIVE_OF_A_KIND
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -512,7 +512,7 @@ def arrange(cards, *, rules: RingRules | None = None, objective: str = "stronges
     samples = check_whole(samples, "samples", high=10**6)
     seed = check_seed(seed)
     if not isinstance(objective, str):
-        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r:.40}")
+        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {quote(objective, 40)}")
     if hands not in (2, 3):
         raise RicochetError(f"hands must be 2 or 3, got {hands!r}")
     if not 5 * hands <= cs.size <= MAX_CARDS:

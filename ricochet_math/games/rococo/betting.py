@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ricochet_math.errors import PatternError, StrategyError
+from ricochet_math.errors import PatternError, StrategyError, quote
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.evaluator.names import pattern_value
 
@@ -117,9 +117,9 @@ def policy(spec) -> BettingPolicy:
     """A policy by name (``standard``) or the policy itself."""
     if isinstance(spec, BettingPolicy):
         return spec
-    if spec in POLICIES:
-        return POLICIES[spec]
-    raise StrategyError(f"unknown Rococo policy {spec!r}; choose one of {', '.join(POLICIES)}")
+    if isinstance(spec, str) and spec.strip() in POLICIES:  # a list is not a name (and unhashable)
+        return POLICIES[spec.strip()]
+    raise StrategyError(f"unknown Rococo policy {quote(spec)}; choose one of {', '.join(POLICIES)}")
 
 
 def policy_rows(policies, rules) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ricochet_math.arguments import check_finite, check_instance, check_whole
-from ricochet_math.errors import CardError, StrategyError
+from ricochet_math.errors import CardError, StrategyError, quote
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import reference_value
 from ricochet_math.errors import TableStateError
@@ -331,7 +331,7 @@ def play_game(rules: RococoRules | None = None, strategies=("standard", "standar
     ``8 * players`` cards shuffled, then the blind decision's uniform ``u``."""
     check_instance(rules, RococoRules, "rules", allow_none=True)
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
-        raise StrategyError(f"strategies must be a list of one policy per seat, got {strategies!r:.60}")
+        raise StrategyError(f"strategies must be a list of one policy per seat, got {quote(strategies)}")
     ps = [policy(p) for p in strategies]
     rules = replace(rules or RococoRules(players=len(ps)), players=len(ps))
     rows, rates = policy_rows(ps, rules)
