@@ -93,7 +93,7 @@ def test_ascii_digits_still_read():
     ["hands", BIG], ["hands", "As " * 30_000], ["rules", BIG], ["play", "--seed", BIG], ["play", "--seed", "9" * 100_000],
     ["simulate", "--rounds", "10", "--strategy", BIG], ["home", "simulate", "--strategy", f"pot-odds:{BIG}"],
     ["home", "simulate", "--strategy", BIG], ["freeride", "simulate", "--strategies", BIG],
-    ["rococo", "simulate", "--policies", f"standard,{BIG}"], ["ring", "simulate", "--strategies", BIG],
+    ["rococo", "simulate", "--policies", f"standard,{BIG}"], ["ring", "simulate", "--strategy", BIG],
     ["play", "--format", BIG], ["simulate", "--rounds", "10", "--checkpoint", BIG], ["report", "--out", BIG],
     ["simulate", "--rules", BIG, "--rounds", "10"], ["rtp", "--players", BIG], ["advise", "--dealer", BIG],
     [BIG], ["rules", "--list", BIG],
