@@ -73,38 +73,41 @@ def check_instance(value, kind: type, name: str, *, allow_none: bool = False):
 # --------------------------------------------------------------------------- numbers and lists written as text
 
 def _ascii_text(text, name: str, kind: str) -> str:
+    prefix = f"{name}: " if name else ""
     if not isinstance(text, str):
-        raise RicochetError(f"{name} must be {kind} written as text, got {type(text).__name__}")
+        raise RicochetError(f"{prefix}not {kind} written as text but a {type(text).__name__}")
     stripped = text.strip(" \t\n\r\f\v")  # ASCII spaces only: a no-break space is not ours either
     if not stripped.isascii():  # int() and float() read any script's digits: '１２' and '٣' are not ours
-        raise RicochetError(f"{name} must be {kind} in ASCII digits 0-9, got {quote(text)}")
+        raise RicochetError(f"{prefix}not {kind} in ASCII digits 0-9: {quote(text)}")
     return stripped
 
 
-def whole_from_text(text: str, name: str, *, grouping: bool = True) -> int:
+def whole_from_text(text: str, name: str = "", *, grouping: bool = True) -> int:
     """The whole number ``text`` writes, in ASCII digits with an optional sign (``grouping``: ``1_000`` and
     ``1,000`` read as 1000).  ``'１２'``, ``'٣'``, ``'0x10'``, ``'1.0'`` and ``''`` are refused with one
-    line naming ``name``; the range is the caller's to check (:func:`check_whole`)."""
+    line led by ``name`` (``"--seed: not a whole number in ASCII digits 0-9: '１２'"``); the range is the
+    caller's to check (:func:`check_whole`)."""
     stripped = _ascii_text(text, name, "a whole number")
     if grouping:
         stripped = stripped.replace(",", "_")
     # ASCII only now, so isdigit() means 0-9; int() itself refuses '1__0', '_1' and '+-1'
-    if not stripped or not all(ch.isdigit() or ch in "+-_" for ch in stripped):
-        raise RicochetError(f"{name} must be a whole number in ASCII digits 0-9, got {quote(text)}")
     try:
+        if not stripped or not all(ch.isdigit() or ch in "+-_" for ch in stripped):
+            raise ValueError(text)
         return int(stripped)
     except ValueError:
-        raise RicochetError(f"{name} must be a whole number in ASCII digits 0-9, got {quote(text)}") from None
+        raise RicochetError(f"{name + ': ' if name else ''}not a whole number in ASCII digits 0-9: "
+                            f"{quote(text)}") from None
 
 
-def number_from_text(text: str, name: str) -> float:
+def number_from_text(text: str, name: str = "") -> float:
     """The number ``text`` writes (``0.5``, ``-2``, ``1e-3``, ``1_000``), ASCII only; ``nan`` and ``inf``
     read as such, for the caller's range check to name (:func:`check_finite`)."""
     stripped = _ascii_text(text, name, "a number")
     try:
         return float(stripped)
     except ValueError:
-        raise RicochetError(f"{name} must be a number in ASCII digits 0-9, got {quote(text)}") from None
+        raise RicochetError(f"{name + ': ' if name else ''}not a number in ASCII digits 0-9: {quote(text)}") from None
 
 
 def split_items(text: str, name: str, *, sep: str = ",", error: type[RicochetError] = RicochetError) -> list[str]:
@@ -113,14 +116,14 @@ def split_items(text: str, name: str, *, sep: str = ",", error: type[RicochetErr
     naming ``name`` (an ``error``, e.g. :class:`~ricochet_math.errors.StrategyError`): each would otherwise be
     silently dropped or read as a default."""
     if not isinstance(text, str):
-        raise error(f"{name} must be a {sep!r}-separated list written as text, got {type(text).__name__}")
+        raise error(f"{name} must be a {quote(sep)}-separated list written as text, got {type(text).__name__}")
     items = [item.strip() for item in text.split(sep)]
     if not text.strip():
-        raise error(f"{name} is empty: give a {sep!r}-separated list")
+        raise error(f"{name} is empty: give a {quote(sep)}-separated list")
     for i, item in enumerate(items):
         if not item:
             where = "a trailing" if i == len(items) - 1 else "a leading" if i == 0 else "an empty item between two"
-            raise error(f"{name} {quote(text)} has {where} {sep!r}: give every item")
+            raise error(f"{name} {quote(text)} has {where} {quote(sep)}: give every item")
     return items
 
 
@@ -141,13 +144,13 @@ def spec_parts(text: str, name: str, *, sep: str = ":", spaces: bool = False,
         raise error(f"{name} {quote(text)} has a space inside: write it without spaces")
     head, *params = (part.strip() for part in spec.split(sep))
     if not head:
-        raise error(f"{name} {quote(text)} has no name before {sep!r}")
+        raise error(f"{name} {quote(text)} has no name before {quote(sep)}")
     for i, param in enumerate(params):
         if not param:
             what = "an empty parameter list" if len(params) == 1 else "an empty parameter"
             at = "after the last" if i == len(params) - 1 else "between two"
-            raise error(f"{name} {quote(text)} has {what} ({at} {sep!r}): give the value or leave out "
-                                f"the {sep!r}")
+            raise error(f"{name} {quote(text)} has {what} ({at} {quote(sep)}): give the value or leave out "
+                                f"the {quote(sep)}")
     return head, params
 
 

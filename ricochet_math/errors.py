@@ -36,14 +36,22 @@ class TableStateError(RicochetError):
 QUOTE_LIMIT = 60
 
 
+def _cut(text: str, limit: int) -> str:
+    """The first two thirds and the last third of ``limit`` characters of ``text``: a long path keeps its
+    file name, a long spec its name."""
+    tail = limit // 3
+    return f"{text[:limit - tail]}...{text[-tail:] if tail else ''}"
+
+
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` for an error message, cut to ``limit`` characters with ``...`` and the length it had."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+    """``text`` for an error message, cut to about ``limit`` characters (its start and its end around ``...``)
+    with the length it had."""
+    return text if len(text) <= limit else f"{_cut(text, limit)} ({len(text):,} characters)"
 
 
 def quote(value, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters: a longer one keeps its
-    start and ends in ``...`` with the length it had (``'AAAA...' (100,000 characters)``).
+    start and its end around ``...``, with the length it had (``'AAAA...AAA' (100,000 characters)``).
 
     Safe for any value: an integer too long for ``repr`` (Python refuses above 4,300 digits) is named by
     its size, an object whose ``repr`` fails by its type."""
@@ -56,4 +64,4 @@ def quote(value, limit: int = QUOTE_LIMIT) -> str:
     if len(text) <= limit:
         return text
     size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters as text"
-    return f"{text[:limit]}... ({size})"
+    return f"{_cut(text, limit)} ({size})"

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, number_from_text, whole_from_text
-from ricochet_math.errors import QUOTE_LIMIT, RicochetError, quote
+from ricochet_math.errors import QUOTE_LIMIT, RicochetError, quote, shorten
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +113,7 @@ def subcommand(
 
     def decorate(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
         if name in _REGISTRY and _REGISTRY[name].run is not run:
-            raise ValueError(f"subcommand {name!r} is registered twice")
+            raise ValueError(f"subcommand {quote(name)} is registered twice")
         _REGISTRY[name] = Subcommand(name, help, example, arguments or (lambda parser: None), run)
         return run
 
@@ -141,7 +141,7 @@ def seed_argument(text: str) -> int:
     """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1 in ASCII digits, else a one-line
     usage error."""
     try:
-        return check_seed(whole_from_text(text, "the value"), "the seed", allow_none=False)
+        return check_seed(whole_from_text(text), "the seed", allow_none=False)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -152,11 +152,11 @@ def whole(low: int, high: int) -> Callable[[str], int]:
     range.  Every whole-number option has one (a fixed choice too: ``type=whole(1, 2), choices=(1, 2)``)."""
     def parse(text: str) -> int:
         try:
-            value = whole_from_text(text, "the value")
+            value = whole_from_text(text)
         except RicochetError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got {quote(text)}")
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got {shorten(text)}")
         return value
 
     parse.__name__ = "whole number"
@@ -169,12 +169,12 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
     digits, else a one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
     def parse(text: str) -> float:
         try:
-            value = number_from_text(text, "the value")
+            value = number_from_text(text)
         except RicochetError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         if not math.isfinite(value) or value > high or value < low or (above and value == low):
             raise argparse.ArgumentTypeError(f"must be a finite number in {'(' if above else '['}{low:g}, {high:g}], "
-                                             f"got {quote(text)}")
+                                             f"got {shorten(text)}")
         return value
 
     parse.__name__ = "number"
@@ -333,7 +333,7 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
     elif fmt == "json":
         out.write(frame.to_json(orient="records", indent=2, force_ascii=False) + "\n")
     else:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        raise ValueError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
 
 
 # --------------------------------------------------------------------------

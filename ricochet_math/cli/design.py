@@ -45,7 +45,7 @@ def _percent_or_fraction(text: str) -> float:
     """95.97 (percent), 95.97% or 0.9597 -> 0.9597."""
     t = text.strip()
     try:
-        x = number_from_text(t[:-1] if t.endswith("%") else t, "the value")
+        x = number_from_text(t[:-1] if t.endswith("%") else t)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return x / 100.0 if t.endswith("%") or x > 2.0 else x

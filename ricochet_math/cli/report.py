@@ -32,7 +32,7 @@ def _players(text: str):
 
 def _positive(text: str) -> int:
     try:
-        value = whole_from_text(text, "the value")
+        value = whole_from_text(text)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     if value < 1:

@@ -9,7 +9,7 @@ from ricochet_math.cli.app import (
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.arguments import split_items
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 
 # The game loads in the handlers: building the parser stays light (issue 26).
 
@@ -30,7 +30,7 @@ def _policies(text: str) -> list[str]:
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     if not 2 <= len(names) <= 6:
-        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {text!r}")
+        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {quote(text)}")
     return names
 
 

@@ -157,7 +157,7 @@ def _fraction(text: str) -> float:
     try:
         return float(t[:-1]) / 100.0 if t.endswith("%") else float(t)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {quote(text)}") from None
 
 
 def _line_values(items, what: str):
@@ -173,18 +173,18 @@ def grid_options(args: argparse.Namespace, table) -> tuple[list[str], dict, dict
     step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
     for k, v in step_lines.items():
         if k not in free:
-            raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
+            raise RuleError(f"--step names line {quote(k)}, which is not among the free lines ({', '.join(free)})")
         step[k] = _number(v, "--step")
     bounds = {}
     bound_default, bound_lines = _line_values(args.bounds, "--bounds")
     if bound_default is not None:  # "--bounds junk": a bound names its line, or it would be silently dropped
-        raise RuleError(f"bad --bounds {bound_default!r}: write LINE=LO:HI")
+        raise RuleError(f"bad --bounds {quote(bound_default)}: write LINE=LO:HI")
     for k, v in bound_lines.items():
         if k not in free:
-            raise RuleError(f"--bounds names line {k!r}, which is not among the free lines ({', '.join(free)})")
+            raise RuleError(f"--bounds names line {quote(k)}, which is not among the free lines ({', '.join(free)})")
         lo, sep, hi = v.partition(":")
         if not sep:
-            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
+            raise RuleError(f"bad --bounds {k}={quote(v)}: write LINE=LO:HI")
         bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
     return free, step, bounds
 

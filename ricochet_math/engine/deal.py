@@ -50,7 +50,7 @@ def parse_players(spec) -> tuple[int, ...]:
                 raise RuleError(f"bad player counts {quote(spec)}: --players must be a count or a range in ASCII digits "
                                 "such as 1-7, 2,4,7 or 3") from None
             if a > b:
-                raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
+                raise RuleError(f"bad player counts {quote(spec)}: range {part} runs backwards")
             out.extend(range(a, b + 1))
         values = out
     elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):

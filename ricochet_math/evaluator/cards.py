@@ -131,7 +131,7 @@ def parse_card(text: str, *, where: str = "", jokers: bool = False) -> int:
         raise CardError(f"unknown rank {quote(rank_text)} in card {quote(text)}{_at(where)}: ranks are 2-9, T (or 10), J, Q, K, A")
     suit = _SUIT_LOOKUP.get(suit_text.lower())
     if suit is None:
-        raise CardError(f"unknown suit {suit_text!r} in card {quote(text)}{_at(where)}: suits are c d h s (or ♣ ♦ ♥ ♠)")
+        raise CardError(f"unknown suit {quote(suit_text)} in card {quote(text)}{_at(where)}: suits are c d h s (or ♣ ♦ ♥ ♠)")
     return card(rank, suit)
 
 

@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import RicochetError, quote
+from ricochet_math.errors import RicochetError, quote, shorten
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -393,18 +393,19 @@ def cache_problem(folder: Path | None = None) -> str | None:
 
 
 def _probe_folder(folder: Path) -> str | None:
-    if folder.exists() and not folder.is_dir():
-        return f"{folder} is not a folder"
-    above = next((p for p in folder.parents if p.exists()), None)
-    if not folder.exists() and above is not None and not above.is_dir():
-        return f"{folder} lies under {above}, which is not a folder"
+    name = shorten(str(folder), 200)
     try:
+        if folder.exists() and not folder.is_dir():
+            return f"{name} is not a folder"
+        above = next((p for p in folder.parents if p.exists()), None)
+        if not folder.exists() and above is not None and not above.is_dir():
+            return f"{name} lies under {shorten(str(above), 200)}, which is not a folder"
         folder.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
         os.close(fd)
         os.unlink(probe)
-    except OSError as exc:
-        return f"{folder} cannot be written ({exc.strerror or exc})"
+    except OSError as exc:  # not writable, or a name the system refuses to look at (too long)
+        return f"{name} cannot be written ({exc.strerror or exc})"
     return None
 
 

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from ricochet_math.errors import PatternError, RuleError, shorten
+from ricochet_math.errors import PatternError, RuleError, shorten, quote
 from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.rules.toml_writer import toml_value
 
@@ -115,7 +115,7 @@ def check_pattern(pattern: str, where: str | KeyOrigins, key: str) -> None:
     try:
         pattern_value(pattern)
     except PatternError as exc:
-        raise RuleError(f"{prefix(where, key)}: threshold {pattern!r} does not parse: {exc}") from None
+        raise RuleError(f"{prefix(where, key)}: threshold {quote(pattern)} does not parse: {exc}") from None
 
 
 def check_name(value: Any, where: str | KeyOrigins, key: str = "name") -> str:

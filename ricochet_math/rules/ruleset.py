@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.errors import PatternError, RuleError, quote
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.checks import (
     KeyOrigins, check_bool, check_choice, check_keys, check_name, check_pattern, check_pays, did_you_mean,
@@ -154,7 +154,7 @@ class Paytable:
         """A copy with new payouts for existing lines (``with_pays(flush=6)``)."""
         unknown = [k for k in pays if k not in self]
         if unknown:
-            raise RuleError(f"paytable has no line {unknown[0]!r}{did_you_mean(unknown[0], self.keys())}")
+            raise RuleError(f"paytable has no line {quote(unknown[0])}{did_you_mean(unknown[0], self.keys())}")
         for k, v in pays.items():
             check_pays(v, "", k)
         return Paytable(tuple(dataclasses.replace(l, pays=pays.get(l.key, l.pays)) for l in self.lines))
@@ -545,4 +545,4 @@ def _build_paytable(table: dict, where: KeyOrigins, section: str) -> Paytable:
 
 def _check_players(n: Any) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PLAYERS:
-        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
+        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {quote(n)}")

@@ -18,7 +18,7 @@ def test_whole_numbers_in_ascii_digits(text, value):
 @pytest.mark.parametrize("text", ["１２", "٣", "0x10", "1.0", "", " ", "_1", "1__0", "²", "1e3", "٣٣", "1,٣", "junk",
                                   "+-1", "12\u00a0"])
 def test_anything_else_is_refused_naming_the_option(text):
-    with pytest.raises(RicochetError, match="--seed must be a whole number in ASCII digits 0-9") as exc:
+    with pytest.raises(RicochetError, match="--seed: not a whole number in ASCII digits 0-9") as exc:
         whole_from_text(text, "--seed")
     assert "\n" not in str(exc.value)
 
@@ -41,7 +41,7 @@ def test_numbers_nan_and_inf_are_left_to_the_range_check():
 
 @pytest.mark.parametrize("text", ["１.５", "٠.٥", "0.٥", "", "0x1p3", "1,5"])
 def test_numbers_in_other_digits_are_refused(text):
-    with pytest.raises(RicochetError, match="--target must be a number"):
+    with pytest.raises(RicochetError, match="--target: not a number in ASCII digits"):
         number_from_text(text, "--target")
 
 
@@ -81,7 +81,10 @@ def test_named_values_refuse_a_key_given_twice():
 def test_quote_cuts_long_values():
     assert quote("As Ks") == "'As Ks'"
     long = quote("A" * 100_000)
-    assert long.startswith("'AAA") and long.endswith("... (100,000 characters)") and len(long) < QUOTE_LIMIT + 40
+    assert long.startswith("'AAA") and "A...A" in long and long.endswith("' (100,000 characters)")
+    assert len(long) < QUOTE_LIMIT + 40
+    path = quote("/tmp/" + "d" * 100 + "/rules.toml")  # a long path keeps its file name
+    assert path.endswith("/rules.toml' (116 characters)") and path.startswith("'/tmp/ddd")
     assert quote(10**5000).endswith("-bit integer")  # repr() refuses an integer of more than 4,300 digits
     assert len(quote(list(range(10_000)))) < 120
     assert shorten("x" * 10) == "x" * 10 and shorten("x" * 1000).endswith("(1,000 characters)")

@@ -85,9 +85,9 @@ class FreeRideRules(GameRules):
 
     def __post_init__(self) -> None:
         if self.opening not in OPENINGS:
-            raise RuleError(f"unknown opening {self.opening!r}; choose one of {', '.join(OPENINGS)}")
+            raise RuleError(f"unknown opening {quote(self.opening)}; choose one of {', '.join(OPENINGS)}")
         if self.odd_chips not in ODD_CHIPS:
-            raise RuleError(f"unknown odd_chips {self.odd_chips!r}; choose one of {', '.join(ODD_CHIPS)}")
+            raise RuleError(f"unknown odd_chips {quote(self.odd_chips)}; choose one of {', '.join(ODD_CHIPS)}")
         try:
             costs = () if isinstance(self.fold_costs, (str, bytes)) else tuple(self.fold_costs)
         except TypeError:  # not a sequence: refused below
@@ -105,7 +105,7 @@ class FreeRideRules(GameRules):
     def seats_for(self, players: int) -> int:
         """Seats at the table for ``players`` players: filled with computer players up to ``min_seats``."""
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 1 <= players <= MAX_SEATS:
-            raise RuleError(f"players must be 1..{MAX_SEATS}, got {players!r}")
+            raise RuleError(f"players must be 1..{MAX_SEATS}, got {quote(players)}")
         return max(int(players), self.min_seats)
 
     def fold_cost(self, face_up: int) -> int:

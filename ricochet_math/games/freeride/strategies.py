@@ -63,10 +63,10 @@ class Threshold:
 
     def __post_init__(self) -> None:
         if self.show not in SHOWS:
-            raise StrategyError(f"unknown show rule {self.show!r}; choose one of {', '.join(SHOWS)}")
+            raise StrategyError(f"unknown show rule {quote(self.show)}; choose one of {', '.join(SHOWS)}")
         t = tuple(int(x) for x in self.thresholds)
         if len(t) != 5 or any(not 0 <= x <= 7462 for x in t):
-            raise StrategyError(f"thresholds must be five hand values 0..7462, got {self.thresholds!r}")
+            raise StrategyError(f"thresholds must be five hand values 0..7462, got {quote(self.thresholds)}")
         object.__setattr__(self, "thresholds", t)
 
     def decide(self, view: View) -> int:

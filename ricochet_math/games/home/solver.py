@@ -63,10 +63,10 @@ def _check_position(pos) -> None:
             seen |= 1 << int(c)
     if isinstance(pos.pot, bool) or not isinstance(pos.pot, (int, np.integer)) or not 0 <= pos.pot <= MAX_POT:
         raise TableStateError(f"a position's pot must be a whole number of chips from 0 to {MAX_POT:,}, "
-                              f"got {pos.pot!r}")
+                              f"got {quote(pos.pot)}")
     u = pos.unseen
     if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or not 0 <= u < 1 << 54:
-        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {u!r}")
+        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {quote(u)}")
     if int(u) & seen:
         raise TableStateError("a card of a hand is also among the position's unseen cards")
 
@@ -243,7 +243,7 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
         raise TableStateError("a position needs at least two live hands")
     if isinstance(pot, bool) or not isinstance(pot, int) or not rules.players <= pot <= MAX_POT:
         raise TableStateError(f"the pot holds at least the {rules.players} antes and at most {MAX_POT:,} chips, "
-                              f"got {pot!r}")
+                              f"got {quote(pot)}")
     unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in used)
     return Position(tuple(out), pot, unseen)
 

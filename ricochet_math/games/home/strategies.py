@@ -148,7 +148,7 @@ def parse_strategy(text: str) -> HomeStrategy:
     param = 1.0 if code == POT_ODDS else 2.0 if code == OPTIMAL else 0.0
     if args:
         if code not in (POT_ODDS, OPTIMAL):
-            raise StrategyError(f"home strategy {name!r} takes no parameter, got {quote(text)}")
+            raise StrategyError(f"home strategy {quote(name)} takes no parameter, got {quote(text)}")
         if len(args) > 1:
             raise StrategyError(f"home strategy {quote(text)}: {name} takes one parameter, got {len(args)}")
         what = f"home strategy {quote(text)}: {'THETA' if code == POT_ODDS else 'ROOM'}"

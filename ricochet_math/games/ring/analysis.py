@@ -227,7 +227,7 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}: "
                             f"{', '.join(names)}")
     if objective not in OBJECTIVES:
-        raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+        raise RicochetError(f"unknown objective {quote(objective)}: choose {' or '.join(OBJECTIVES)}")
     seating, source = _seating(rules, names, objective, opponent)
 
     def play(seed_seq: np.random.SeedSequence, length: int) -> dict[str, np.ndarray]:

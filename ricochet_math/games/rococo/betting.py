@@ -58,13 +58,13 @@ class BettingPolicy:
         where = f"policy {self.name!r}"
         if isinstance(self.blind_rate, (bool, str)) or not isinstance(self.blind_rate, (int, float)) or \
                 not 0.0 <= float(self.blind_rate) <= 1.0:
-            raise StrategyError(f"{where}: blind_rate must be from 0 to 1, got {self.blind_rate!r}")
+            raise StrategyError(f"{where}: blind_rate must be from 0 to 1, got {quote(self.blind_rate)}")
         if isinstance(self.blind_amount, bool) or not isinstance(self.blind_amount, int) or \
                 not 1 <= self.blind_amount <= 10**6:
             raise StrategyError(f"{where}: blind_amount must be a whole number of chips from 1 to 1,000,000, "
-                                f"got {self.blind_amount!r}")
+                                f"got {quote(self.blind_amount)}")
         if self.draw not in ("optimal", "naive"):
-            raise StrategyError(f"{where}: draw must be optimal or naive, got {self.draw!r}")
+            raise StrategyError(f"{where}: draw must be optimal or naive, got {quote(self.draw)}")
         for f in ("blind_call", "blind_raise", "open", "call", "reraise"):
             self.threshold(f)
 
@@ -76,7 +76,7 @@ class BettingPolicy:
         try:
             return int(pattern_value(text))
         except PatternError as exc:  # name the policy and the field
-            raise StrategyError(f"policy {self.name!r}, {field}: {exc}") from None
+            raise StrategyError(f"policy {quote(self.name)}, {field}: {exc}") from None
 
     def row(self, rules) -> np.ndarray:
         """The kernel row of this policy (bet sizes clipped to the table's limits)."""

@@ -68,7 +68,7 @@ _DRAWS_DENOM = np.array([comb(47, d) for d in range(4)], dtype=np.float64)
 def keep_cards(hand, keep: int) -> np.ndarray:
     """The cards kept by position mask ``keep`` from ``hand`` (the hand sorted ascending first)."""
     if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or not 0 <= keep <= 31:
-        raise CardError(f"keep must be a position mask 0..31 over the five sorted cards, got {keep!r}")
+        raise CardError(f"keep must be a position mask 0..31 over the five sorted cards, got {quote(keep)}")
     cards = sorted_hand(hand)
     return cards[[i for i in range(5) if keep >> i & 1]]
 

@@ -168,7 +168,7 @@ class RococoGame:
 
     def apply(self, action) -> None:
         if action not in self.legal_actions():
-            raise TableStateError(f"seat {self.current_seat() + 1} cannot {action!r} in the {self.phase} phase "
+            raise TableStateError(f"seat {self.current_seat() + 1} cannot {quote(action)} in the {self.phase} phase "
                                   f"(legal: {self.legal_actions()})")
         try:
             self._decision = self._flow.send(action)
