@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from ricochet_math import environment
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, number_from_text, whole_from_text
-from ricochet_math.errors import QUOTE_LIMIT, RicochetError, quote, shorten
+from ricochet_math.errors import RicochetError, quote, shorten
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -351,18 +351,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
 
 
-#: the longest error line :func:`_report` prints (a message quotes values through errors.quote; this is the
-#: backstop for one that does not, such as argparse's "invalid choice: '<100,000 characters>'")
-MAX_ERROR_LINE = 1000
+#: the longest error line :func:`_report` prints, and the longest word in it (a message quotes values through
+#: errors.quote; this is the backstop for one that does not, such as argparse's "invalid choice:
+#: '<100,000 characters>'"; a word as long as a deep path is left whole)
+MAX_ERROR_LINE, MAX_ERROR_WORD = 1000, 300
 
 
 def _capped(text: str) -> str:
-    """``text`` with every word longer than a quoted value cut as :func:`~ricochet_math.errors.quote` cuts
-    it, and the whole cut to :data:`MAX_ERROR_LINE` characters."""
-    words = [w if len(w) <= QUOTE_LIMIT + 20 else f"{w[:QUOTE_LIMIT]}... ({len(w):,} characters)"
-             for w in text.split()]
-    line = " ".join(words)
-    return line if len(line) <= MAX_ERROR_LINE else f"{line[:MAX_ERROR_LINE - 30]}... ({len(line):,} characters)"
+    """``text`` with every word longer than :data:`MAX_ERROR_WORD` cut as :func:`~ricochet_math.errors.shorten`
+    cuts it, and the whole to about :data:`MAX_ERROR_LINE` characters."""
+    line = " ".join(w if len(w) <= MAX_ERROR_WORD else shorten(w) for w in text.split())
+    return line if len(line) <= MAX_ERROR_LINE else shorten(line, MAX_ERROR_LINE - 30)
 
 
 def _report(message: object, status: int = 2) -> int:
