@@ -53,6 +53,8 @@ def refused(result, *fragments: str, longest: int = 400) -> str:
      "twice"),
     (["tune", "--bet", "cover", "--target", "0.96", "--lines", "royal_flush,,straight_flush"], "empty item"),
     (["rtp", "--players", "2,", "--rounds", "10"], "trailing ','"),
+    (["kickout", "--players", "2", "--grid", "99,,KK"], "empty pattern"),
+    (["kickout", "--players", "2", "--grid", "99,KK,"], "empty pattern"),
 ])
 def test_bad_specs_are_refused(argv, fragment, tmp_path):
     refused(ricochet(*argv, cwd=tmp_path), fragment)
