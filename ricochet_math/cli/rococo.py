@@ -8,7 +8,8 @@ from ricochet_math.cli.app import (
     add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
-from ricochet_math.errors import RicochetError
+from ricochet_math.arguments import split_items
+from ricochet_math.errors import RicochetError, quote
 
 # The game loads in the handlers: building the parser stays light (issue 26).
 
@@ -24,9 +25,12 @@ def _seated(args: argparse.Namespace) -> list[str]:
 
 
 def _policies(text: str) -> list[str]:
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        names = split_items(text, "the policies")
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     if not 2 <= len(names) <= 6:
-        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {text!r}")
+        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {quote(text)}")
     return names
 
 
@@ -48,7 +52,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
                                      "final-hand odds; or --table: the strategy table")
     d.add_argument("hand", nargs="?", default=None, help='five cards, quoted: "Kh Kd 7c 4s 2h"')
-    d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
+    d.add_argument("--opponents", type=whole(1, 5), default=1, choices=range(1, 6), metavar="N",
                    help="opponents who also draw optimally (1..5, default 1)")
     d.add_argument("--table", action="store_true",
                    help="the strategy table for N = 1..5 instead: by dealt category and best keep (table), or "

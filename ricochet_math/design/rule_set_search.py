@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ricochet_math.design.optimiser_problem import TuningProblem, plain_number
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 
 __all__ = ["OBJECTIVES", "DesignModel", "DesignChoice", "score", "search_design", "enumerate_designs"]
 
@@ -120,7 +120,7 @@ def search_design(model: DesignModel, band, objective: str = "band", target: flo
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     if objective not in OBJECTIVES:
-        raise RuleError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+        raise RuleError(f"unknown objective {quote(objective)}; choose one of {', '.join(OBJECTIVES)}")
     lo_b, hi_b = band[0] * _PTS, band[1] * _PTS
     centre = (target if target is not None else (band[0] + band[1]) / 2) * _PTS
     p = model.problem

@@ -26,7 +26,7 @@ from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
 from ricochet_math.engine.sums import ChunkSums
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.reports.document import slug
 from ricochet_math.reports.published import PublishedFigures
 from ricochet_math.solvers.montecarlo import SimulationResult
@@ -159,7 +159,7 @@ def load_result(path: Path) -> Any:
             return arrays["value"]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise DamagedFileError(f"{path}: stored result does not fit its schema ({exc})") from None
-    raise DamagedFileError(f"{path}: unknown stored result type {kind!r}")
+    raise DamagedFileError(f"{path}: unknown stored result type {quote(kind)}")
 
 
 # ----------------------------------------------------------------------------
