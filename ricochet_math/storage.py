@@ -29,7 +29,9 @@ Three rules keep an analyst's files safe:
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
+import inspect
 import hashlib
 import json
 import os
@@ -43,7 +45,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote, shorten
 
 __all__ = [
     "MARKER_NAME", "DamagedFileError", "check_writable_file", "check_writable_folder",
@@ -82,16 +84,35 @@ def _check_can_write_in(folder: Path, what: str, original: Path) -> None:
         raise RicochetError(f"{what} {original}: cannot write in folder {folder} (permission denied or read-only)")
 
 
+def _refused_by_system(check: Callable) -> Callable:
+    """``check`` with the operating system's refusals (a name too long, a path it cannot look at) turned into
+    one :class:`RicochetError` line naming the path (cut to a readable length) and the reason."""
+    signature = inspect.signature(check)
+
+    @functools.wraps(check)
+    def checked(path, *args, **kwargs):
+        try:
+            return check(path, *args, **kwargs)
+        except OSError as exc:
+            bound = signature.bind(path, *args, **kwargs)
+            bound.apply_defaults()
+            what = bound.arguments.get("what", "path")
+            raise RicochetError(f"{what} {shorten(str(path))}: {exc.strerror or exc}") from None
+    return checked
+
+
+@_refused_by_system
 def check_writable_file(path: str | os.PathLike, what: str = "output file") -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file can be written there; else one :class:`RicochetError`
-    line naming the path and the problem (a folder, a file in the way of its folder, an unwritable folder).
+    line naming the path and the problem (a folder, a file in the way of its folder, an unwritable folder,
+    a name the system refuses).
 
     Call it before the work whose result goes there; missing folders above it are allowed (made later).
     """
     try:
         path = Path(path).expanduser()
     except (TypeError, ValueError) as exc:
-        raise RicochetError(f"{what} {path!r} is not a file path ({exc})") from None
+        raise RicochetError(f"{what} {quote(path)} is not a file path ({exc})") from None
     if str(path) in ("", "."):
         raise RicochetError(f"{what} must name a file, got {str(path)!r}")
     if path.is_dir():
@@ -102,13 +123,14 @@ def check_writable_file(path: str | os.PathLike, what: str = "output file") -> P
     return path
 
 
+@_refused_by_system
 def check_writable_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
     """``path`` as a :class:`~pathlib.Path` if files can be written in it (it exists as a writable folder, or
     can be made); else one :class:`RicochetError` line naming the path and the problem."""
     try:
         path = Path(path).expanduser()
     except (TypeError, ValueError) as exc:
-        raise RicochetError(f"{what} {path!r} is not a folder path ({exc})") from None
+        raise RicochetError(f"{what} {quote(path)} is not a folder path ({exc})") from None
     if path.exists() and not path.is_dir():
         raise RicochetError(f"{what} {path} exists and is not a folder")
     _check_can_write_in(_existing_ancestor(path, what, path), what, path)
@@ -512,6 +534,7 @@ def remove_owned_folder(folder: str | os.PathLike, kind: str, ours: Callable[[st
 _STAGING = "staging"
 
 
+@_refused_by_system
 def prepare_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
     """Check ``folder`` before any work: the absolute path (a link is never resolved) if the toolkit may
     write a ``kind`` folder there, else one :class:`RicochetError` line.
