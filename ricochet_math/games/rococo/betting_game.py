@@ -37,7 +37,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from ricochet_math.arguments import check_whole
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.equilibrium.game import CHANCE, TERMINAL, Game, History
@@ -46,7 +45,7 @@ from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["DrawModel", "draw_model", "Abstraction", "ABSTRACTIONS", "abstraction", "Buckets", "buckets",
            "RococoBettingGame", "BettingTree", "build_betting_tree", "POLICY_THRESHOLDS", "translate_history",
-           "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
+           "RococoPotGame", "showdown_share", "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
 
 #: what ended a game: the first player folded, the second folded, a showdown after a call, two checks
 KIND_FOLD_A, KIND_FOLD_B, KIND_SHOWDOWN, KIND_CARRY = range(4)
@@ -359,5 +358,69 @@ def build_betting_tree(game: RococoBettingGame) -> BettingTree:
     return bt
 
 
-def check_levels(rules: RococoRules) -> int:
-    return check_whole(rules.carry_limit, "carry_limit", low=0, high=1000)
+class RococoPotGame(Game):
+    """A whole pot as one tree: the readable twin of the level recursion (small games only, for tests).
+
+    The levels of ``level_game`` are played one after another in a single game, the next level's deal
+    following two checks, the seats swapped at each level (player 0 is the first player of level 0 and the
+    second of level 1, ...), until ``carry_limit`` carries, after which two checks are shown down.  A
+    player remembers every level she played (her earlier buckets and every move), so the game has perfect
+    recall; the utilities are each seat's net over the pot.  Its size is the levels' product: only a
+    game of a few deals and moves fits."""
+
+    num_players = 2
+
+    def __init__(self, level_game: RococoBettingGame) -> None:
+        self.g = level_game
+        self.limit = level_game.rules.carry_limit
+        self.name = f"pot({level_game.name}, carry_limit={self.limit})"
+
+    @staticmethod
+    def _segments(history: History) -> list[tuple[str, ...]]:
+        out: list[list[str]] = []
+        for h in history:
+            if "." in h:  # a deal label starts a level
+                out.append([h])
+            else:
+                out[-1].append(h)
+        return [tuple(s) for s in out]
+
+    def player(self, history: History) -> int:
+        if not history:
+            return CHANCE
+        segs = self._segments(history)
+        k, seg = len(segs) - 1, segs[-1]
+        p = self.g.player(seg)
+        if p == TERMINAL:
+            return CHANCE if seg[1:] == ("c", "c") and k < self.limit else TERMINAL
+        return (p + k) % 2
+
+    def infoset(self, history: History) -> str:
+        segs = self._segments(history)
+        k = len(segs) - 1
+        seat = (self.g.player(segs[-1]) + k) % 2
+        parts = []
+        for j, seg in enumerate(segs):
+            role = 0 if seat == j % 2 else 1
+            da, ba, db, bb = seg[0].split(".")
+            parts.append(f"{da}.{db}:{(ba, bb)[role]}|{'.'.join(seg[1:])}")
+        return f"seat{seat}/" + "/".join(parts)
+
+    def actions(self, history: History) -> tuple[str, ...]:
+        return self.g.actions(self._segments(history)[-1])
+
+    def chance_outcomes(self, history: History) -> list[tuple[str, float]]:
+        return self.g.deals
+
+    def utilities(self, history: History) -> list[float]:
+        segs = self._segments(history)
+        k, seg = len(segs) - 1, segs[-1]
+        moves = seg[1:]
+        s = self.g.stakes(moves)
+        kind = KIND_SHOWDOWN
+        if moves[-1] == "f":
+            kind = KIND_FOLD_A if len(moves) % 2 == 1 else KIND_FOLD_B
+        u = float(_zero_sum(np.array([kind]), np.array([s[0]]), np.array([s[1]]),
+                            np.array([self.g.share[seg[0]]]), 2.0 * k * self.g.rules.ante)[0])
+        u0 = u if k % 2 == 0 else -u  # level k's first player is seat k % 2
+        return [u0, -u0]

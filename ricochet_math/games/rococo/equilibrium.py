@@ -1,0 +1,312 @@
+"""Rococo Poker heads-up at equilibrium: the betting game (:mod:`~.betting_game`) solved level by level of
+the carried-pot recursion, its exploitability in the abstract tree and with every raise size, and the named
+policies measured against it.
+
+**The recursion.** Level ``k`` is a game with ``k`` pots carried (carried chips ``2 k ante``).  At the last
+level (``carry_limit``) an all-check game is shown down, so it is an ordinary game; each level below has
+carry terminals worth ``-v(k + 1)`` to its first player, ``v(k + 1)`` the first player's equilibrium value
+of the next level (the seats swap).  :func:`solve_equilibrium` solves the levels from the last to the
+first by CFR+ (the layer's :func:`~ricochet_math.equilibrium.solving.solve`).  ``v(0)`` is the first
+player's value of a pot, in antes.
+
+**Exploitability of a pot strategy** (a profile per level): a best responder plays every level, as first
+player at one and second at the next; her values ``BRF(k)`` (first at level ``k``) and ``BRS(k)`` come
+backward too, the carry worth ``BRS(k + 1)`` to a first player and ``BRF(k + 1)`` to a second.  The pot's
+NashConv is ``BRF(0) + BRS(0)`` (antes; 0 exactly at an equilibrium), and ``[-BRS(0), BRF(0)]`` brackets
+the game's value for the first player.  A *policy's* exploitability is what a best response gains against
+it per pot from a random seat, ``(BRF(0) + BRS(0)) / 2`` with the policy in both seats (its value
+against itself is zero over the two seats).  Measured in the abstract tree and in the tree with every raise
+size ``min_bet..max_bet`` (the abstract strategy reads an off-tree raise as the nearest abstract size:
+:func:`~.betting_game.translate_history`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ricochet_math.arguments import check_whole
+from ricochet_math.errors import RicochetError, StrategyError
+from ricochet_math.equilibrium.best_response import best_response, profile_from_mapping
+from ricochet_math.equilibrium.cfr_kernel import expected_values
+from ricochet_math.equilibrium.game import CHANCE
+from ricochet_math.equilibrium.solving import MAX_ITERATIONS, solve
+from ricochet_math.games.rococo.betting import BettingPolicy, policy
+from ricochet_math.games.rococo.betting_game import (
+    KIND_CARRY, Abstraction, BettingTree, RococoBettingGame, abstraction, build_betting_tree, translate_history,
+)
+from ricochet_math.games.rococo.rules import RococoRules
+
+__all__ = ["RococoEquilibrium", "solve_equilibrium", "policy_profile", "translate_profile", "pot_best_responses",
+           "pot_value", "terminal_reach", "NAMED_POLICIES"]
+
+#: the policies measured against the equilibrium (``naive`` bets as ``standard``: in this first version the
+#: exchange is held at the draw solver's table for both players, so its naive draw does not enter)
+NAMED_POLICIES = ("standard", "loose", "naive", "tight", "passive")
+
+
+def _parse_key(key: str) -> tuple[int, int, int, int, tuple[str, ...]]:
+    """``(player, own discards, other's discards, bucket, moves)`` of an information-set key."""
+    head, moves = key.split("|")
+    who, rest = head[0], head[1:]
+    counts, bucket = rest.split(":")
+    da, db = (int(x) for x in counts.split("."))
+    p = "AB".index(who)
+    own, other = (da, db) if p == 0 else (db, da)
+    return p, own, other, int(bucket), tuple(m for m in moves.split(".") if m)
+
+
+def policy_profile(bt: BettingTree, spec) -> np.ndarray:
+    """The threshold policy ``spec`` (a name or :class:`~.betting.BettingPolicy`) in both seats, as an entry
+    array of ``bt``'s tree: facing no raise it raises ``raise_amount`` with ``open`` or better, else checks;
+    facing a raise it re-raises with ``reraise`` or better while raises remain, else calls with ``call`` or
+    better, else folds (:func:`~.engine.policy_action`).  The buckets are cut at the policies' thresholds,
+    so a bucket's lowest value decides for all of it; a raise size the tree lacks is refused."""
+    pol: BettingPolicy = policy(spec)
+    game = bt.game
+    rules = game.rules
+    amount = min(max(int(pol.raise_amount), rules.min_bet), rules.max_bet)
+    if amount not in game.sizes:
+        raise StrategyError(f"policy {pol.name!r} raises {amount}, which abstraction {game.spec.name!r} lacks "
+                            f"(raise sizes {', '.join(map(str, game.sizes))})")
+    opens, calls, reraises = (pol.threshold(f) for f in ("open", "call", "reraise"))
+    mapping = {}
+    for key, actions in zip(bt.tree.keys, bt.tree.actions):
+        p, own, _, bucket, moves = _parse_key(key)
+        lo = int(game.buckets.start[own][bucket])
+        raise_ = f"r{amount}"
+        if "c" == actions[0]:  # nobody has raised
+            act = raise_ if lo >= opens and raise_ in actions else "c"
+        elif lo >= reraises and raise_ in actions:
+            act = raise_
+        else:
+            act = "k" if lo >= calls else "f"
+        mapping[key] = {act: 1.0}
+    return profile_from_mapping(bt.tree, mapping)
+
+
+def translate_profile(abstract: BettingTree, sigma: np.ndarray, full: BettingTree) -> np.ndarray:
+    """An abstract tree's profile played in a tree with more raise sizes: at each information set of
+    ``full`` the strategy of the abstract set whose moves are the same with every raise read as the nearest
+    abstract size; the abstract sizes keep their probabilities, the others get none."""
+    sizes = abstract.game.sizes
+    at, ft = abstract.tree, full.tree
+    out = np.zeros(ft.num_entries)
+    for i, key in enumerate(ft.keys):
+        head, moves = key.split("|")
+        moves = tuple(m for m in moves.split(".") if m)
+        akey = f"{head}|{'.'.join(translate_history(moves, sizes))}"
+        j = at.index.get(akey)
+        if j is None:
+            raise RicochetError(f"the abstract strategy has no information set {akey!r} for {key!r}")
+        actions = ft.actions[i]
+        for a, prob in zip(at.actions[j], sigma[at.offset[j]:at.offset[j + 1]]):
+            out[ft.offset[i] + actions.index(a)] = prob
+    return out
+
+
+def pot_best_responses(bt: BettingTree, profiles) -> tuple[np.ndarray, np.ndarray]:
+    """``(BRF, BRS)``: a best responder's value per level as first and as second player against
+    ``profiles[k]`` at every level (module text), in antes."""
+    levels = bt.carry_limit + 1
+    brf, brs = np.zeros(levels), np.zeros(levels)
+    for k in range(levels - 1, -1, -1):
+        carry = None if k == levels - 1 else (brs[k + 1], brf[k + 1])
+        tree = bt.level_tree(k, carry)
+        brf[k] = best_response(tree, profiles[k], 0)[0]
+        brs[k] = best_response(tree, profiles[k], 1)[0]
+    return brf, brs
+
+
+def _combine(bt: BettingTree, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    return np.where(bt.tree.entry_player == 0, first, second)
+
+
+def pot_value(bt: BettingTree, x, y) -> float:
+    """The value per pot to a player who plays ``x[k]`` (profiles per level, her seat's part) and starts as
+    first player, against ``y``; the seats alternate from level to level."""
+    levels = bt.carry_limit + 1
+    e = 0.0
+    for k in range(levels - 1, -1, -1):
+        first, second = (x, y) if k % 2 == 0 else (y, x)
+        tree = bt.level_tree(k, None if k == levels - 1 else (-e, e))
+        e = float(expected_values(*tree.kernel_arrays(), _combine(bt, first[k], second[k]))[0])
+    return e
+
+
+def terminal_reach(bt: BettingTree, sigma: np.ndarray) -> np.ndarray:
+    """The probability of reaching each terminal of ``bt`` (in the order of ``bt.terminals``) under ``sigma``.
+
+    The tree is breadth first, so the children of the nodes in order are the nodes 1, 2, ... in order and
+    one pass per depth multiplies the reach down."""
+    t = bt.tree
+    n = t.num_nodes
+    parents = np.repeat(np.arange(n), t.num_children)
+    edge = np.empty(n)
+    edge[0] = 1.0
+    child = np.arange(1, n)
+    j = child - t.first_child[parents]
+    chance = t.player[parents] == CHANCE
+    edge[1:] = np.where(chance, t.chance_prob[1:], sigma[np.where(chance, 0, t.offset[np.maximum(t.infoset[parents], 0)] + j)])
+    reach = np.empty(n)
+    reach[0] = 1.0
+    lo, hi = 0, 1
+    while hi < n:
+        width = int(t.num_children[lo:hi].sum())
+        block = np.arange(hi, hi + width)
+        reach[block] = reach[parents[block - 1]] * edge[block]
+        lo, hi = hi, hi + width
+    return reach[bt.terminals]
+
+
+@dataclass(frozen=True, eq=False)
+class RococoEquilibrium:
+    """An equilibrium of heads-up Rococo's betting game at an abstraction (antes per pot throughout).
+
+    ``values[k]``: the first player's value at level ``k`` (``values[0]``: per pot); ``carry[k]``: the
+    probability that the game at level ``k`` is all checks (the pot carries); ``nash_conv``: the pot
+    profile's exploitability in the abstract tree (``BRF(0) + BRS(0)``), ``value_bounds`` the bracket of the
+    abstract game's value it gives; ``nash_conv_full``: in the tree with every raise size (None when not
+    measured); ``policies``: one row per named policy (its exploitability in both trees, its value per pot
+    against the equilibrium from a random seat, as first and as second player); ``curves``: each level's
+    CFR+ exploitability (NashConv of that level with the next level's value fixed) against iterations;
+    ``strategy``: the average strategy of every level.
+    """
+
+    abstraction: Abstraction
+    rules: RococoRules
+    iterations: int
+    values: np.ndarray
+    carry: np.ndarray
+    nash_conv: float
+    value_bounds: tuple[float, float]
+    nash_conv_full: float | None
+    policies: object
+    curves: object
+    strategy: object
+    tree_sizes: dict
+    seconds: dict
+    profiles: tuple = field(repr=False)
+
+    @property
+    def first_player_value(self) -> float:
+        return float(self.values[0])
+
+    @property
+    def games_per_pot(self) -> float:
+        """Expected games per pot: ``1 + c0 + c0 c1 + ...`` (the carry probability of each level)."""
+        return float(np.sum(np.concatenate([[1.0], np.cumprod(self.carry[:-1])])))
+
+    def to_frame(self):
+        """The strategy table: level, information set, player, discard counts, bucket, moves, action and
+        its probability."""
+        return self.strategy.copy()
+
+    def summary(self) -> str:
+        full = ("not measured" if self.nash_conv_full is None
+                else f"{self.nash_conv_full:.4g} antes per pot with every raise size")
+        lo, hi = self.value_bounds
+        return (f"Rococo heads-up equilibrium, abstraction {self.abstraction.name} "
+                f"({self.tree_sizes['abstract']}), CFR+ {self.iterations:,} iterations per level, "
+                f"{len(self.values)} levels: first player's value {self.values[0]:+.4f} antes per pot (the abstract "
+                f"game's value within [{lo:+.4f}, {hi:+.4f}]); exploitability (NashConv) {self.nash_conv:.4g} "
+                f"in the abstract tree, {full}; a pot carries with probability {self.carry[0]:.4f}, "
+                f"{self.games_per_pot:.4f} games per pot")
+
+
+def _strategy_frame(bt: BettingTree, profiles) -> object:
+    import pandas as pd
+
+    t = bt.tree
+    counts = np.diff(t.offset)
+    parsed = [_parse_key(k) for k in t.keys]
+    base = pd.DataFrame({
+        "infoset": np.repeat(np.array(t.keys, dtype=object), counts),
+        "player": np.repeat(["AB"[p[0]] for p in parsed], counts),
+        "discards": np.repeat([p[1] for p in parsed], counts),
+        "other_discards": np.repeat([p[2] for p in parsed], counts),
+        "bucket": np.repeat([p[3] for p in parsed], counts),
+        "bucket_from": np.repeat([int(bt.game.buckets.start[p[1]][p[3]]) for p in parsed], counts),
+        "moves": np.repeat([".".join(p[4]) for p in parsed], counts),
+        "action": [a for acts in t.actions for a in acts],
+    })
+    parts = []
+    for k, sigma in enumerate(profiles):
+        f = base.copy()
+        f.insert(0, "level", k)
+        f["probability"] = sigma
+        parts.append(f)
+    return pd.concat(parts, ignore_index=True)
+
+
+def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: int = 1000, *,
+                      rules: RococoRules | None = None, every: int | None = None, full_betting: bool = False,
+                      policies=NAMED_POLICIES, model=None, progress: bool = False) -> RococoEquilibrium:
+    """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
+    ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
+    each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
+    exploitability every ``every`` iterations; then the pot's exploitability, and that of each of
+    ``policies``, in the abstract tree and (``full_betting``: a tree 28 times larger, about a minute to
+    build at ``tiny``) with every raise size.  ``model``: the draw model (default: the draw solver's).
+    """
+    spec = abstraction(abstraction_spec)
+    iterations = check_whole(iterations, "iterations", low=1, high=MAX_ITERATIONS)
+    rules = rules or RococoRules()
+    if not isinstance(rules, RococoRules):
+        raise RicochetError(f"rules must be RococoRules, got {type(rules).__name__}")
+    policies = tuple(policies)
+    for p in policies:
+        policy(p)  # an unknown name is refused before any work
+    seconds = {}
+    start = time.perf_counter()
+    bt = build_betting_tree(RococoBettingGame(rules, model, spec))
+    seconds["build"] = time.perf_counter() - start
+    levels = rules.carry_limit + 1
+    values = np.zeros(levels)
+    profiles: list = [None] * levels
+    curves = []
+    start = time.perf_counter()
+    for k in range(levels - 1, -1, -1):
+        carry = None if k == levels - 1 else (-values[k + 1], values[k + 1])
+        res = solve(bt.level_tree(k, carry), "cfr+", iterations, every=every, progress=progress)
+        values[k] = res.values[0]
+        profiles[k] = res.average
+        frame = res.curve_frame()
+        frame.insert(0, "level", k)
+        curves.append(frame)
+    seconds["solve"] = time.perf_counter() - start
+    start = time.perf_counter()
+    brf, brs = pot_best_responses(bt, profiles)
+    carry_prob = np.array([
+        float(terminal_reach(bt, profiles[k])[bt.kind == KIND_CARRY].sum()) for k in range(levels)])
+    pol_profiles = {p: [policy_profile(bt, p)] * levels for p in policies}
+    rows = {}
+    for name, prof in pol_profiles.items():
+        f, s = pot_best_responses(bt, prof)
+        as_first = pot_value(bt, prof, profiles)
+        as_second = -pot_value(bt, profiles, prof)
+        rows[name] = {"policy": name, "exploitability": (f[0] + s[0]) / 2, "vs_equilibrium": (as_first + as_second) / 2,
+                      "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
+                      "exploitability_full": np.nan}
+    seconds["measure"] = time.perf_counter() - start
+    sizes = {"abstract": bt.tree.describe().split(": ", 1)[1]}
+    nash_full = None
+    if full_betting:
+        start = time.perf_counter()
+        fb = build_betting_tree(RococoBettingGame(rules, bt.game.model, spec.unabstracted_betting()))
+        sizes["full"] = fb.tree.describe().split(": ", 1)[1]
+        full_profiles = [translate_profile(bt, s, fb) for s in profiles]
+        f, s = pot_best_responses(fb, full_profiles)
+        nash_full = float(f[0] + s[0])
+        for name in policies:
+            prof = [policy_profile(fb, name)] * levels
+            f, s = pot_best_responses(fb, prof)
+            rows[name]["exploitability_full"] = (f[0] + s[0]) / 2
+        seconds["full"] = time.perf_counter() - start
+    import pandas as pd
+
+    return RococoEquilibrium(
+        spec, rules, iterations, values, carry_prob, float(brf[0] + brs[0]), (float(-brs[0]), float(brf[0])),
+        nash_full, pd.DataFrame(list(rows.values())), pd.concat(curves[::-1], ignore_index=True),
+        _strategy_frame(bt, profiles), sizes, seconds, tuple(profiles))
