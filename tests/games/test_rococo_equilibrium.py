@@ -262,7 +262,7 @@ def test_errors_are_one_line():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "ricochet_math.cli", "rococo", "equilibrium", *args],
+    return subprocess.run([sys.executable, "-m", "ricochet_math", "rococo", "equilibrium", *args],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -276,3 +276,30 @@ def test_cli_refuses_bad_arguments(args, message):
     r = _cli(*args)
     assert r.returncode == 2
     assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_choices_are_the_library_s():
+    from ricochet_math.cli import rococo as cli
+    from ricochet_math.equilibrium.solving import MAX_ITERATIONS
+    from ricochet_math.games.rococo.betting_game import ABSTRACTIONS
+
+    assert cli.ABSTRACTION_NAMES == tuple(ABSTRACTIONS) and cli.MAX_ITERATIONS == MAX_ITERATIONS
+
+
+def test_cli_solves_and_writes_a_folder_and_refuses_a_foreign_one(tmp_path):
+    """The real draw model at ``tiny`` on a short table (bets 1..3, two raises, carry limit 1): a few
+    seconds, most of them the draw solver's table."""
+    out = tmp_path / "eq"
+    r = _cli("--iterations", "50", "--carry-limit", "1", "--max-bet", "3", "--max-raises", "2", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "exploitability" in r.stdout and "standard" in r.stdout and "carry probability" in r.stdout
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "curves.csv", "levels.csv", "policies.csv", "strategy.csv", "summary.txt"]
+    assert "command: ricochet rococo equilibrium --iterations 50" in (out / "summary.txt").read_text()
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    r = _cli("--iterations", "5", "--carry-limit", "0", "--out", str(foreign))
+    assert r.returncode == 2 and "was not written by ricochet_math" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"] and (foreign / "notes.txt").read_text() == "keep me"

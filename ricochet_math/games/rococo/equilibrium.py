@@ -38,7 +38,7 @@ from ricochet_math.games.rococo.betting_game import (
 )
 from ricochet_math.games.rococo.rules import RococoRules
 
-__all__ = ["RococoEquilibrium", "solve_equilibrium", "policy_profile", "translate_profile", "pot_best_responses",
+__all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND", "policy_profile", "translate_profile", "pot_best_responses",
            "pot_value", "terminal_reach", "NAMED_POLICIES"]
 
 #: the policies measured against the equilibrium (``naive`` bets as ``standard``: in this first version the
@@ -204,7 +204,7 @@ class RococoEquilibrium:
         return self.strategy.copy()
 
     def summary(self) -> str:
-        full = ("not measured" if self.nash_conv_full is None
+        full = ("not measured with every raise size" if self.nash_conv_full is None
                 else f"{self.nash_conv_full:.4g} antes per pot with every raise size")
         lo, hi = self.value_bounds
         return (f"Rococo heads-up equilibrium, abstraction {self.abstraction.name} "
@@ -310,3 +310,50 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         spec, rules, iterations, values, carry_prob, float(brf[0] + brs[0]), (float(-brs[0]), float(brf[0])),
         nash_full, pd.DataFrame(list(rows.values())), pd.concat(curves[::-1], ignore_index=True),
         _strategy_frame(bt, profiles), sizes, seconds, tuple(profiles))
+
+
+#: the marker kind of a folder :func:`write_equilibrium` writes
+FOLDER_KIND = "rococo-equilibrium"
+
+
+def levels_frame(result: RococoEquilibrium):
+    """One row per level: the carried pot (chips), the first player's value and the carry probability."""
+    import pandas as pd
+
+    k = np.arange(len(result.values))
+    return pd.DataFrame({"level": k, "carried": 2.0 * k * result.rules.ante, "first_player_value": result.values,
+                         "carry_probability": result.carry})
+
+
+def write_equilibrium(result: RococoEquilibrium, out, command: str | None = None) -> tuple[str, ...]:
+    """Write ``result`` into the folder ``out`` (checked first: a folder the toolkit did not write is never
+    replaced; everything is written beside it and moved into place when complete): ``strategy.csv`` (the
+    first level's strategy, a fresh pot's: player, discard counts, bucket, moves, action, probability; the
+    information-set key is those columns joined), ``curves.csv``, ``levels.csv``, ``policies.csv`` (full
+    precision) and ``summary.txt`` (with ``command``).  Returns the file names."""
+    import shutil
+
+    from ricochet_math.storage import (
+        STAGING_MARKER, atomic_write_text, prepare_output_folder, replace_folder, staging_folder, write_marker,
+    )
+
+    out = prepare_output_folder(out, FOLDER_KIND)
+    tmp = staging_folder(out, FOLDER_KIND)
+    strategy = result.to_frame()
+    strategy = strategy[strategy.level == 0].drop(columns=["level", "infoset"])
+    frames = {"strategy": strategy, "curves": result.curves, "levels": levels_frame(result),
+              "policies": result.policies}
+    try:
+        for name, frame in frames.items():
+            atomic_write_text(tmp / f"{name}.csv", frame.to_csv(index=False, float_format="%.17g"))
+        lines = [result.summary(), f"seconds: {result.seconds}", f"trees: {result.tree_sizes}"]
+        if command:
+            lines.insert(0, f"command: {command}")
+        atomic_write_text(tmp / "summary.txt", "\n".join(lines) + "\n")
+        files = tuple(sorted(p.name for p in tmp.iterdir() if p.name != STAGING_MARKER))
+        write_marker(tmp, FOLDER_KIND, abstraction=result.abstraction.name, iterations=result.iterations)
+        replace_folder(tmp, out, FOLDER_KIND)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return files
