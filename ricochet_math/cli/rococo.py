@@ -30,6 +30,16 @@ def _policies(text: str) -> list[str]:
     return names
 
 
+def _raise_sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(sorted({int(t) for t in text.split(",") if t.strip()}))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1 or max(sizes) > 1000:
+        raise argparse.ArgumentTypeError(f"give comma-separated whole raise sizes 1..1000, got {text!r}")
+    return sizes
+
+
 #: one example per action, shown in its --help (tests parse each)
 EXAMPLES = {
     "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
@@ -96,6 +106,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="CFR+ iterations at each level of the carried-pot recursion (default 1,000)")
     e.add_argument("--every", type=whole(1, MAX_ITERATIONS), default=None, metavar="K",
                    help="measure each level's exploitability every K iterations (default: at the end)")
+    e.add_argument("--raise-sizes", type=_raise_sizes, default=None, metavar="A,B,...",
+                   help="the abstract tree's raise sizes instead of the abstraction's 1,3,10 (each 1..1000, within "
+                        "the table's bets)")
     e.add_argument("--full-betting", action="store_true",
                    help="also measure the exploitability with every raise size 1..10 (a tree about 28 times larger)")
     e.add_argument("--carry-limit", type=whole(0, 1000), default=None, metavar="N",
@@ -214,6 +227,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
     import sys
     from dataclasses import replace
 
+    from ricochet_math.games.rococo.betting_game import ABSTRACTIONS
     from ricochet_math.games.rococo.equilibrium import levels_frame, solve_equilibrium, write_equilibrium
     from ricochet_math.games.rococo.rules import RococoRules
     from ricochet_math.reports.tables import Number, Percent
@@ -224,7 +238,11 @@ def _equilibrium(args: argparse.Namespace) -> int:
     changes = {k: v for k, v in (("carry_limit", args.carry_limit), ("max_bet", args.max_bet),
                                  ("max_raises", args.max_raises)) if v is not None}
     rules = replace(RococoRules(), **changes)
-    res = solve_equilibrium(args.abstraction, args.iterations, rules=rules, every=args.every,
+    spec = ABSTRACTIONS[args.abstraction]
+    if args.raise_sizes is not None:
+        spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
+                       raise_sizes=args.raise_sizes)
+    res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
                             full_betting=args.full_betting, progress=args.progress)
     if args.out is not None:
         write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))

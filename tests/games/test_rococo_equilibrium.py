@@ -292,7 +292,7 @@ def test_cli_solves_and_writes_a_folder_and_refuses_a_foreign_one(tmp_path):
     out = tmp_path / "eq"
     r = _cli("--iterations", "50", "--carry-limit", "1", "--max-bet", "3", "--max-raises", "2", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    assert "exploitability" in r.stdout and "standard" in r.stdout and "carry probability" in r.stdout
+    assert "exploitability" in r.stdout and "standard" in r.stdout and "carry_probability" in r.stdout
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
         "curves.csv", "levels.csv", "policies.csv", "strategy.csv", "summary.txt"]
     assert "command: ricochet rococo equilibrium --iterations 50" in (out / "summary.txt").read_text()
@@ -303,3 +303,9 @@ def test_cli_solves_and_writes_a_folder_and_refuses_a_foreign_one(tmp_path):
     assert r.returncode == 2 and "was not written by ricochet_math" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert [p.name for p in foreign.iterdir()] == ["notes.txt"] and (foreign / "notes.txt").read_text() == "keep me"
+
+
+def test_cli_refuses_bad_raise_sizes():
+    r = _cli("--raise-sizes", "1,x")
+    assert r.returncode == 2 and "--raise-sizes" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    # sizes outside the table's bets: refused by the game (test_errors_are_one_line), after the draw model loads

@@ -39,7 +39,7 @@ from ricochet_math.games.rococo.betting_game import (
 from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND", "policy_profile", "translate_profile", "pot_best_responses",
-           "pot_value", "terminal_reach", "NAMED_POLICIES"]
+           "pot_value", "terminal_reach", "carry_probabilities", "games_per_pot", "NAMED_POLICIES"]
 
 #: the policies measured against the equilibrium (``naive`` bets as ``standard``: in this first version the
 #: exchange is held at the draw solver's table for both players, so its naive draw does not enter)
@@ -160,6 +160,18 @@ def terminal_reach(bt: BettingTree, sigma: np.ndarray) -> np.ndarray:
     return reach[bt.terminals]
 
 
+def carry_probabilities(bt: BettingTree, profiles) -> np.ndarray:
+    """The probability that each level's game is all checks (its pot carries) under ``profiles``."""
+    carry = bt.kind == KIND_CARRY
+    return np.array([float(terminal_reach(bt, s)[carry].sum()) for s in profiles])
+
+
+def games_per_pot(carry: np.ndarray) -> float:
+    """Expected games per pot, ``1 + c0 + c0 c1 + ...``, from each level's carry probability (the last
+    level's is a showdown, not a carry)."""
+    return float(np.sum(np.concatenate([[1.0], np.cumprod(carry[:-1])])))
+
+
 @dataclass(frozen=True, eq=False)
 class RococoEquilibrium:
     """An equilibrium of heads-up Rococo's betting game at an abstraction (antes per pot throughout).
@@ -169,7 +181,8 @@ class RococoEquilibrium:
     profile's exploitability in the abstract tree (``BRF(0) + BRS(0)``), ``value_bounds`` the bracket of the
     abstract game's value it gives; ``nash_conv_full``: in the tree with every raise size (None when not
     measured); ``policies``: one row per named policy (its exploitability in both trees, its value per pot
-    against the equilibrium from a random seat, as first and as second player); ``curves``: each level's
+    against the equilibrium from a random seat, as first and as second player, and with the policy in both
+    seats the first player's value per pot and the games per pot); ``curves``: each level's
     CFR+ exploitability (NashConv of that level with the next level's value fixed) against iterations;
     ``strategy``: the average strategy of every level.
     """
@@ -196,7 +209,7 @@ class RococoEquilibrium:
     @property
     def games_per_pot(self) -> float:
         """Expected games per pot: ``1 + c0 + c0 c1 + ...`` (the carry probability of each level)."""
-        return float(np.sum(np.concatenate([[1.0], np.cumprod(self.carry[:-1])])))
+        return games_per_pot(self.carry)
 
     def to_frame(self):
         """The strategy table: level, information set, player, discard counts, bucket, moves, action and
@@ -278,8 +291,7 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     seconds["solve"] = time.perf_counter() - start
     start = time.perf_counter()
     brf, brs = pot_best_responses(bt, profiles)
-    carry_prob = np.array([
-        float(terminal_reach(bt, profiles[k])[bt.kind == KIND_CARRY].sum()) for k in range(levels)])
+    carry_prob = carry_probabilities(bt, profiles)
     pol_profiles = {p: [policy_profile(bt, p)] * levels for p in policies}
     rows = {}
     for name, prof in pol_profiles.items():
@@ -288,6 +300,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         as_second = -pot_value(bt, profiles, prof)
         rows[name] = {"policy": name, "exploitability": (f[0] + s[0]) / 2, "vs_equilibrium": (as_first + as_second) / 2,
                       "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
+                      "self_first_player_value": pot_value(bt, prof, prof),
+                      "self_games_per_pot": games_per_pot(carry_probabilities(bt, prof)),
                       "exploitability_full": np.nan}
     seconds["measure"] = time.perf_counter() - start
     sizes = {"abstract": bt.tree.describe().split(": ", 1)[1]}
