@@ -309,3 +309,15 @@ def test_cli_refuses_bad_raise_sizes():
     r = _cli("--raise-sizes", "1,x")
     assert r.returncode == 2 and "--raise-sizes" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     # sizes outside the table's bets: refused by the game (test_errors_are_one_line), after the draw model loads
+
+
+def test_a_policy_the_tree_cannot_play_is_refused_before_the_solve(monkeypatch):
+    import ricochet_math.games.rococo.equilibrium as eq
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved before the policies were checked")
+
+    monkeypatch.setattr(eq, "solve", no_solve)
+    with pytest.raises(StrategyError, match="policy 'loose' raises 3"):
+        eq.solve_equilibrium(Abstraction("u", 1, (1, 2)), 10, rules=RococoRules(max_bet=3, carry_limit=1),
+                             model=small_model())

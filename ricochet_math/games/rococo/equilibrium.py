@@ -276,6 +276,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     bt = build_betting_tree(RococoBettingGame(rules, model, spec))
     seconds["build"] = time.perf_counter() - start
     levels = rules.carry_limit + 1
+    # the policies on the tree before the solve: one the tree cannot play is refused before any work
+    pol_profiles = {p: [policy_profile(bt, p)] * levels for p in policies}
     values = np.zeros(levels)
     profiles: list = [None] * levels
     curves = []
@@ -292,7 +294,6 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     start = time.perf_counter()
     brf, brs = pot_best_responses(bt, profiles)
     carry_prob = carry_probabilities(bt, profiles)
-    pol_profiles = {p: [policy_profile(bt, p)] * levels for p in policies}
     rows = {}
     for name, prof in pol_profiles.items():
         f, s = pot_best_responses(bt, prof)
