@@ -39,11 +39,14 @@ from ricochet_math.games.rococo.betting_game import (
 from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND", "policy_profile", "translate_profile", "pot_best_responses",
-           "pot_value", "terminal_reach", "carry_probabilities", "games_per_pot", "NAMED_POLICIES"]
+           "pot_value", "terminal_reach", "carry_probabilities", "games_per_pot", "NAMED_POLICIES", "GRID_BEST"]
 
 #: the policies measured against the equilibrium (``naive`` bets as ``standard``: in this first version the
 #: exchange is held at the draw solver's table for both players, so its naive draw does not enter)
-NAMED_POLICIES = ("standard", "loose", "naive", "tight", "passive")
+#: the grid best response to ``standard`` (docs/rococo-poker.md, "A best response": open two pair, call two
+#: pair, always blind), its betting thresholds only (there is no blind game in this version)
+GRID_BEST = BettingPolicy("grid-best-vs-standard", open="two pair", call="two pair")
+NAMED_POLICIES = ("standard", "loose", "naive", "tight", "passive", GRID_BEST)
 
 
 def _parse_key(key: str) -> tuple[int, int, int, int, tuple[str, ...]]:
@@ -268,16 +271,14 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     rules = rules or RococoRules()
     if not isinstance(rules, RococoRules):
         raise RicochetError(f"rules must be RococoRules, got {type(rules).__name__}")
-    policies = tuple(policies)
-    for p in policies:
-        policy(p)  # an unknown name is refused before any work
+    policies = tuple(policy(p) for p in policies)  # an unknown name is refused before any work
     seconds = {}
     start = time.perf_counter()
     bt = build_betting_tree(RococoBettingGame(rules, model, spec))
     seconds["build"] = time.perf_counter() - start
     levels = rules.carry_limit + 1
     # the policies on the tree before the solve: one the tree cannot play is refused before any work
-    pol_profiles = {p: [policy_profile(bt, p)] * levels for p in policies}
+    pol_profiles = {p.name: [policy_profile(bt, p)] * levels for p in policies}
     values = np.zeros(levels)
     profiles: list = [None] * levels
     curves = []
@@ -314,8 +315,9 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         full_profiles = [translate_profile(bt, s, fb) for s in profiles]
         f, s = pot_best_responses(fb, full_profiles)
         nash_full = float(f[0] + s[0])
-        for name in policies:
-            prof = [policy_profile(fb, name)] * levels
+        for p in policies:
+            name = p.name
+            prof = [policy_profile(fb, p)] * levels
             f, s = pot_best_responses(fb, prof)
             rows[name]["exploitability_full"] = (f[0] + s[0]) / 2
         seconds["full"] = time.perf_counter() - start
