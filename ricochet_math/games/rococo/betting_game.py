@@ -26,9 +26,9 @@ moves on), both ante again, the pot grown by the two antes; after ``carry_limit`
 is shown down.  Utilities are each player's net over the whole pot (zero-sum: the carried chips count as
 half staked by each, which they were), so a carry is worth the next level's value to the player who will
 then be second: the game at level ``k`` (carried pot ``2 k ante``) has carry terminals worth ``-v(k + 1)``
-to ``A``, where ``v`` is the first player's value; :mod:`~.equilibrium` solves the levels backward from
-``carry_limit`` (whose all-check is a showdown) to 0.  Without a blind game every carried pot at level
-``k`` is the same, so the recursion is exact.
+to ``A``, where ``v`` is the first player's value; :func:`~ricochet_math.games.rococo.equilibrium.solve_equilibrium`
+solves the levels backward from ``carry_limit`` (whose all-check is a showdown) to 0.  Without a blind game
+every carried pot at level ``k`` is the same, so the recursion is exact.
 """
 from __future__ import annotations
 
@@ -233,7 +233,8 @@ class RococoBettingGame(Game):
                 for db in range(4):
                     for bb in range(len(bk.prob[db])):
                         label = f"{da}.{ba}.{db}.{bb}"
-                        p = self.model.discard_prob[da] * bk.prob[da][ba] * self.model.discard_prob[db] * bk.prob[db][bb]
+                        pd = self.model.discard_prob
+                        p = pd[da] * bk.prob[da][ba] * pd[db] * bk.prob[db][bb]
                         self.deals.append((label, float(p)))
                         self.share[label] = showdown_share(bk.dist[da][ba], bk.dist[db][bb])
         total = sum(p for _, p in self.deals)
@@ -337,7 +338,8 @@ class BettingTree:
 
     def level_tree(self, level: int, carry: tuple[float, float] | None) -> GameTree:
         """The tree of one level with its utilities (named by level and carry value, for checkpoints)."""
-        name = f"{self.tree.game}[level {level}, carry {'showdown' if carry is None else repr(tuple(map(float, carry)))}]"
+        what = "showdown" if carry is None else repr(tuple(map(float, carry)))
+        name = f"{self.tree.game}[level {level}, carry {what}]"
         return replace(self.tree, game=name, utility=self.utility(level, carry))
 
 

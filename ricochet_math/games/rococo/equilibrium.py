@@ -38,7 +38,8 @@ from ricochet_math.games.rococo.betting_game import (
 )
 from ricochet_math.games.rococo.rules import RococoRules
 
-__all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND", "policy_profile", "translate_profile", "pot_best_responses",
+__all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND",
+           "policy_profile", "translate_profile", "pot_best_responses",
            "pot_value", "terminal_reach", "carry_probabilities", "games_per_pot", "NAMED_POLICIES", "GRID_BEST"]
 
 #: the policies measured against the equilibrium (``naive`` bets as ``standard``: in this first version the
@@ -151,7 +152,8 @@ def terminal_reach(bt: BettingTree, sigma: np.ndarray) -> np.ndarray:
     child = np.arange(1, n)
     j = child - t.first_child[parents]
     chance = t.player[parents] == CHANCE
-    edge[1:] = np.where(chance, t.chance_prob[1:], sigma[np.where(chance, 0, t.offset[np.maximum(t.infoset[parents], 0)] + j)])
+    entry = np.where(chance, 0, t.offset[np.maximum(t.infoset[parents], 0)] + j)
+    edge[1:] = np.where(chance, t.chance_prob[1:], sigma[entry])
     reach = np.empty(n)
     reach[0] = 1.0
     lo, hi = 0, 1
@@ -300,7 +302,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         f, s = pot_best_responses(bt, prof)
         as_first = pot_value(bt, prof, profiles)
         as_second = -pot_value(bt, profiles, prof)
-        rows[name] = {"policy": name, "exploitability": (f[0] + s[0]) / 2, "vs_equilibrium": (as_first + as_second) / 2,
+        rows[name] = {"policy": name, "exploitability": (f[0] + s[0]) / 2,
+                      "vs_equilibrium": (as_first + as_second) / 2,
                       "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
                       "self_first_player_value": pot_value(bt, prof, prof),
                       "self_games_per_pot": games_per_pot(carry_probabilities(bt, prof)),
