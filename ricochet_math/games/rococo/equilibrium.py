@@ -221,6 +221,10 @@ class RococoEquilibrium:
         its probability."""
         return self.strategy.copy()
 
+    def levels(self):
+        """One row per level: the carried pot (chips), the first player's value and the carry probability."""
+        return levels_frame(self)
+
     def summary(self) -> str:
         full = ("not measured with every raise size" if self.nash_conv_full is None
                 else f"{self.nash_conv_full:.4g} antes per pot with every raise size")
