@@ -116,6 +116,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     e.add_argument("--max-bet", type=whole(1, 1000), default=None, metavar="N", help="largest raise (default 10)")
     e.add_argument("--max-raises", type=whole(0, 100), default=None, metavar="N",
                    help="raises a betting round (default 3)")
+    e.add_argument("--checkpoint", type=writable_folder, default=None, metavar="DIR",
+                   help="keep one checkpoint per level there (every K iterations and at each level's end); a killed "
+                        "run given the same DIR and --iterations resumes with the same digits")
     e.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
                    help="write strategy.csv, curves.csv, levels.csv, policies.csv and summary.txt there (created; "
                         "replaced only if the toolkit wrote it)")
@@ -243,7 +246,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
         spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
                        raise_sizes=args.raise_sizes)
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
-                            full_betting=args.full_betting, progress=args.progress)
+                            full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint)
     if args.out is not None:
         write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))
     if args.format == "table":

@@ -321,3 +321,43 @@ def test_a_policy_the_tree_cannot_play_is_refused_before_the_solve(monkeypatch):
     with pytest.raises(StrategyError, match="policy 'loose' raises 3"):
         eq.solve_equilibrium(Abstraction("u", 1, (1, 2)), 10, rules=RococoRules(max_bet=3, carry_limit=1),
                              model=small_model())
+
+
+def test_checkpoint_folder_resumes_with_the_same_digits_and_refuses_what_is_not_its_own(tmp_path):
+    from ricochet_math.equilibrium.solving import solve
+
+    kw = dict(rules=TINY_RULES, model=small_model(), policies=("standard",), every=20)
+    straight = solve_equilibrium(SPEC, 60, **kw)
+    folder = tmp_path / "ck"
+    done = solve_equilibrium(SPEC, 60, checkpoint=folder, **kw)
+    assert sorted(p.name for p in folder.glob("level-*.npz")) == ["level-00.npz", "level-01.npz", "level-02.npz"]
+    assert np.array_equal(done.values, straight.values)
+    # killed during level 0 after 40 of its 60 iterations: levels 1 and 2 done, level 0 part-way
+    bt = build_betting_tree(RococoBettingGame(TINY_RULES, small_model(), SPEC))
+    (folder / "level-00.npz").unlink()
+    solve(bt.level_tree(0, (-done.values[1], done.values[1])), "cfr+", 40, every=20,
+          checkpoint=folder / "level-00.npz")
+    resumed = solve_equilibrium(SPEC, 60, checkpoint=folder, **kw)
+    assert np.array_equal(resumed.values, straight.values) and resumed.nash_conv == straight.nash_conv
+    assert all(np.array_equal(a, b) for a, b in zip(resumed.profiles, straight.profiles))
+    assert resumed.curves.equals(straight.curves)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    # another count, another abstraction, a damaged level: one line each, nothing written
+    with pytest.raises(RicochetError, match="of a solve of 60 iterations a level, not 80"):
+        solve_equilibrium(SPEC, 80, checkpoint=folder, **kw)
+    other = Abstraction("other", quantiles=1, raise_sizes=(1, 2), policy_edges=False)
+    with pytest.raises(RicochetError, match="level-02.npz is of .*another game or abstraction") as err:
+        solve_equilibrium(other, 60, checkpoint=folder, **kw)
+    assert "\n" not in str(err.value)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    (folder / "level-02.npz").write_bytes(b"not a checkpoint")
+    with pytest.raises(RicochetError, match="level-02.npz"):
+        solve_equilibrium(SPEC, 60, checkpoint=folder, **kw)
+    assert (folder / "level-02.npz").read_bytes() == b"not a checkpoint"
+    # a folder the toolkit did not write
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    with pytest.raises(RicochetError, match="was not written by ricochet_math"):
+        solve_equilibrium(SPEC, 20, checkpoint=mine, **kw)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]

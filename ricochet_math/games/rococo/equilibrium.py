@@ -262,15 +262,50 @@ def _strategy_frame(bt: BettingTree, profiles) -> object:
     return pd.concat(parts, ignore_index=True)
 
 
+#: the marker kind of a checkpoint folder of :func:`solve_equilibrium`
+CHECKPOINT_KIND = "rococo-equilibrium-checkpoint"
+
+
+def _checkpoint_folder(path, iterations: int):
+    """The checkpoint folder, made and marked if new (with the iterations a level it is for); refused (one
+    line) if it holds anything the toolkit did not write as one, or was written for another count."""
+    import json
+    from pathlib import Path
+
+    from ricochet_math.storage import MARKER_NAME, check_output_folder, is_owned_folder, write_marker
+
+    folder = check_output_folder(Path(path), CHECKPOINT_KIND, "checkpoint folder")
+    if is_owned_folder(folder, CHECKPOINT_KIND):
+        held = json.loads((folder / MARKER_NAME).read_text(encoding="utf-8")).get("iterations")
+        if held != iterations:
+            raise RicochetError(f"checkpoint folder {folder} is of a solve of {held!r} iterations a level, not "
+                                f"{iterations:,} (each level's game depends on the deeper levels' values, so a "
+                                "solve resumes only to its own count); nothing was written")
+        return folder
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RicochetError(f"checkpoint folder {folder}: cannot be made ({exc.strerror or exc})") from None
+    write_marker(folder, CHECKPOINT_KIND, iterations=iterations)
+    return folder
+
+
 def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: int = 1000, *,
                       rules: RococoRules | None = None, every: int | None = None, full_betting: bool = False,
-                      policies=NAMED_POLICIES, model=None, progress: bool = False) -> RococoEquilibrium:
+                      policies=NAMED_POLICIES, model=None, progress: bool = False,
+                      checkpoint=None) -> RococoEquilibrium:
     """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
     ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
     each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
     exploitability every ``every`` iterations; then the pot's exploitability, and that of each of
     ``policies``, in the abstract tree and (``full_betting``: a tree 28 times larger, about a minute to
     build at ``tiny``) with every raise size.  ``model``: the draw model (default: the draw solver's).
+    ``checkpoint``: a folder that keeps one layer checkpoint per level (``level-00.npz`` ...), written every
+    ``every`` iterations and at the end of each level; a killed run given the same folder and count resumes
+    (finished levels are read back, not solved again) with the uninterrupted digits.  Refused with one line
+    and nothing written: a folder the toolkit did not write as a checkpoint folder, one written for another
+    iteration count (a level's game depends on the deeper levels' values), a level checkpoint of another
+    game, abstraction or table, or a damaged one (the layer's checks).
     """
     spec = abstraction(abstraction_spec)
     iterations = check_whole(iterations, "iterations", low=1, high=MAX_ITERATIONS)
@@ -278,6 +313,7 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     if not isinstance(rules, RococoRules):
         raise RicochetError(f"rules must be RococoRules, got {type(rules).__name__}")
     policies = tuple(policy(p) for p in policies)  # an unknown name is refused before any work
+    folder = None if checkpoint is None else _checkpoint_folder(checkpoint, iterations)
     seconds = {}
     start = time.perf_counter()
     bt = build_betting_tree(RococoBettingGame(rules, model, spec))
@@ -291,7 +327,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     start = time.perf_counter()
     for k in range(levels - 1, -1, -1):
         carry = None if k == levels - 1 else (-values[k + 1], values[k + 1])
-        res = solve(bt.level_tree(k, carry), "cfr+", iterations, every=every, progress=progress)
+        res = solve(bt.level_tree(k, carry), "cfr+", iterations, every=every, progress=progress,
+                    checkpoint=None if folder is None else folder / f"level-{k:02d}.npz")
         values[k] = res.values[0]
         profiles[k] = res.average
         frame = res.curve_frame()
