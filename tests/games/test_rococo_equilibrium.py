@@ -361,3 +361,32 @@ def test_checkpoint_folder_resumes_with_the_same_digits_and_refuses_what_is_not_
     with pytest.raises(RicochetError, match="was not written by ricochet_math"):
         solve_equilibrium(SPEC, 20, checkpoint=mine, **kw)
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+
+
+def test_the_guide_quotes_the_committed_tables():
+    """docs/rococo-poker.md's equilibrium figures are those of reports/rococo-equilibrium/ (rounded)."""
+    import re
+    from pathlib import Path
+
+    import pandas as pd
+
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "rococo-poker.md").read_text(encoding="utf-8")
+    for folder, raises in (("tiny", "1, 3, 10"), ("tiny-raises-1-2-3-5-10", "1, 2, 3, 5, 10")):
+        here = root / "reports" / "rococo-equilibrium" / folder
+        levels = pd.read_csv(here / "levels.csv")
+        summary = (here / "summary.txt").read_text(encoding="utf-8")
+        nash = float(re.search(r"exploitability \(NashConv\) ([0-9.e-]+) in the abstract", summary).group(1))
+        full = float(re.search(r"tree, ([0-9.e-]+) antes per pot with every raise size", summary).group(1))
+        lo, hi = (float(x) for x in re.search(r"within \[([-0-9.]+), ([-0-9.]+)\]", summary).groups())
+        row = (f"| {raises} | {{}} nodes | {nash:.3g} | {full:.3g} | {levels.first_player_value[0]:.4f} "
+               f"[{lo:.4f}, {hi:.4f}] | {levels.carry_probability[0]:.1%} |")
+        nodes = re.search(r"2 players, ([0-9,]+) nodes", summary).group(1)
+        assert row.format(nodes) in guide, row.format(nodes)
+    policies = pd.read_csv(root / "reports" / "rococo-equilibrium" / "tiny" / "policies.csv").set_index("policy")
+    for name, label in (("standard", "standard (and naive)"), ("loose", "loose"), ("tight", "tight"),
+                        ("passive", "passive")):
+        r = policies.loc[name]
+        line = (f"| {label} | {r.exploitability:.3f} | {r.exploitability_full:.3f} | {r.vs_equilibrium:.3f} | "
+                f"{r.vs_equilibrium_as_first:.3f} | {r.vs_equilibrium_as_second:.3f} | {r.self_games_per_pot:.3f} |")
+        assert line in guide, line
