@@ -390,3 +390,16 @@ def test_the_guide_quotes_the_committed_tables():
         line = (f"| {label} | {r.exploitability:.3f} | {r.exploitability_full:.3f} | {r.vs_equilibrium:.3f} | "
                 f"{r.vs_equilibrium_as_first:.3f} | {r.vs_equilibrium_as_second:.3f} | {r.self_games_per_pot:.3f} |")
         assert line in guide, line
+
+
+@pytest.mark.slow
+def test_the_draw_model_is_the_draw_solver_s_final_distribution():
+    """The discard-count mixture of the conditional final distributions is the optimal drawer's final
+    distribution of the draw solver, exactly up to float rounding (its whole-number counts normalised)."""
+    from ricochet_math.games.rococo.betting_game import draw_model
+    from ricochet_math.games.rococo.solver import solve_draws
+
+    m = draw_model()
+    final = solve_draws(1).final.astype(float)
+    assert m.discard_prob @ m.final == pytest.approx(final / final.sum(), abs=1e-15)
+    assert m.discard_prob == pytest.approx([0.0074630, 0.0699018, 0.1054914, 0.8171438], abs=1e-7)
