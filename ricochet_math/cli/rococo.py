@@ -111,6 +111,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         "the table's bets)")
     e.add_argument("--full-betting", action="store_true",
                    help="also measure the exploitability with every raise size 1..10 (a tree about 28 times larger)")
+    e.add_argument("--exact-cards", action="store_true",
+                   help="also measure with best responses that know their exact final value (the card abstraction's "
+                        "cost; with --full-betting also with every raise size: minutes)")
     e.add_argument("--carry-limit", type=whole(0, 1000), default=None, metavar="N",
                    help="all-check games carried before a showdown (the rules' reading, default 10)")
     e.add_argument("--max-bet", type=whole(1, 1000), default=None, metavar="N", help="largest raise (default 10)")
@@ -246,7 +249,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
         spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
                        raise_sizes=args.raise_sizes)
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
-                            full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint)
+                            full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
+                            exact_cards=args.exact_cards)
     if args.out is not None:
         write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))
     if args.format == "table":
@@ -256,7 +260,9 @@ def _equilibrium(args: argparse.Namespace) -> int:
                                                          "first_player_value": Number(6),
                                                          "carry_probability": Percent(2)}, wide=args.wide)
         print()
-    policies = res.policies if args.full_betting else res.policies.drop(columns=["exploitability_full"])
+    drop = [c for c, on in (("exploitability_full", args.full_betting),
+                            ("exploitability_exact_cards", args.exact_cards)) if not on]
+    policies = res.policies.drop(columns=drop)
     small = {c: Number(6) for c in policies.columns if c != "policy"}
     print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
     return 0

@@ -403,3 +403,41 @@ def test_the_draw_model_is_the_draw_solver_s_final_distribution():
     final = solve_draws(1).final.astype(float)
     assert m.discard_prob @ m.final == pytest.approx(final / final.sum(), abs=1e-15)
     assert m.discard_prob == pytest.approx([0.0074630, 0.0699018, 0.1054914, 0.8171438], abs=1e-7)
+
+
+def test_the_exact_card_best_response():
+    from ricochet_math.games.rococo.exact_cards import exact_card_best_response, pot_exact_card_best_responses
+
+    rules = RococoRules(max_bet=3, max_raises=2, carry_limit=1)
+    # buckets of one value each: knowing the value is knowing the bucket, so it is the layer's best response
+    bt = build_betting_tree(RococoBettingGame(rules, small_model(), Abstraction("t", 1, (1, 3))))
+    assert all(np.count_nonzero(row) == 1 for row in bt.game.buckets.dist[3])
+    rng = np.random.default_rng(11)
+    sigma = rng.random(bt.tree.num_entries)
+    for i in range(bt.tree.num_infosets):
+        sigma[bt.tree.offset[i]:bt.tree.offset[i + 1]] /= sigma[bt.tree.offset[i]:bt.tree.offset[i + 1]].sum()
+    for p in (0, 1):
+        for level, carry in ((0, (0.3, -0.2)), (1, None)):
+            want = best_response(bt.level_tree(level, carry), sigma, p)[0]
+            got = exact_card_best_response(bt, sigma, p, level, None if carry is None else carry[p])
+            assert got == pytest.approx(want, abs=1e-12)
+    # coarse buckets: knowing the value is worth something, never less than nothing
+    coarse = build_betting_tree(RococoBettingGame(rules, two_count_model(),
+                                                  Abstraction("q", 1, (1, 3), policy_edges=False)))
+    res = solve_equilibrium(coarse.game.spec, 100, rules=rules, model=two_count_model(), policies=())
+    f, s = pot_best_responses(coarse, res.profiles)
+    fx, sx = pot_exact_card_best_responses(coarse, res.profiles)
+    assert fx[0] >= f[0] - 1e-12 and sx[0] >= s[0] - 1e-12
+    assert fx[0] + sx[0] > f[0] + s[0] + 0.1  # one bucket per discard count: the cards matter a lot
+
+
+def test_solve_measures_the_card_abstraction_when_asked():
+    rules = RococoRules(max_bet=3, max_raises=2, carry_limit=1)
+    spec = Abstraction("q", 2, (1, 3))
+    res = solve_equilibrium(spec, 100, rules=rules, model=two_count_model(), policies=("standard",),
+                            exact_cards=True, full_betting=True)
+    assert res.nash_conv_exact_cards >= res.nash_conv - 1e-12
+    assert res.nash_conv_exact_cards_full >= max(res.nash_conv_full, res.nash_conv_exact_cards) - 1e-12
+    p = res.policies.set_index("policy").loc["standard"]
+    assert p.exploitability_exact_cards >= p.exploitability - 1e-12
+    assert "exact final value" in res.summary()

@@ -36,6 +36,7 @@ from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.betting_game import (
     KIND_CARRY, Abstraction, BettingTree, RococoBettingGame, abstraction, build_betting_tree, translate_history,
 )
+from ricochet_math.games.rococo.exact_cards import pot_exact_card_best_responses
 from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND",
@@ -206,6 +207,10 @@ class RococoEquilibrium:
     tree_sizes: dict
     seconds: dict
     profiles: tuple = field(repr=False)
+    #: NashConv against best responses that know their exact final values: in the abstract raise tree, and
+    #: with every raise size (None: not measured)
+    nash_conv_exact_cards: float | None = None
+    nash_conv_exact_cards_full: float | None = None
 
     @property
     def first_player_value(self) -> float:
@@ -228,12 +233,17 @@ class RococoEquilibrium:
     def summary(self) -> str:
         full = ("not measured with every raise size" if self.nash_conv_full is None
                 else f"{self.nash_conv_full:.4g} antes per pot with every raise size")
+        cards = ""
+        if self.nash_conv_exact_cards is not None:
+            cards = f"; {self.nash_conv_exact_cards:.4g} against best responses that know their exact final value"
+            if self.nash_conv_exact_cards_full is not None:
+                cards += f" ({self.nash_conv_exact_cards_full:.4g} with every raise size too)"
         lo, hi = self.value_bounds
         return (f"Rococo heads-up equilibrium, abstraction {self.abstraction.name} "
                 f"({self.tree_sizes['abstract']}), CFR+ {self.iterations:,} iterations per level, "
                 f"{len(self.values)} levels: first player's value {self.values[0]:+.4f} antes per pot (the abstract "
                 f"game's value within [{lo:+.4f}, {hi:+.4f}]); exploitability (NashConv) {self.nash_conv:.4g} "
-                f"in the abstract tree, {full}; a pot carries with probability {self.carry[0]:.4f}, "
+                f"in the abstract tree, {full}{cards}; a pot carries with probability {self.carry[0]:.4f}, "
                 f"{self.games_per_pot:.4f} games per pot")
 
 
@@ -293,13 +303,16 @@ def _checkpoint_folder(path, iterations: int):
 def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: int = 1000, *,
                       rules: RococoRules | None = None, every: int | None = None, full_betting: bool = False,
                       policies=NAMED_POLICIES, model=None, progress: bool = False,
-                      checkpoint=None) -> RococoEquilibrium:
+                      checkpoint=None, exact_cards: bool = False) -> RococoEquilibrium:
     """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
     ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
     each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
     exploitability every ``every`` iterations; then the pot's exploitability, and that of each of
     ``policies``, in the abstract tree and (``full_betting``: a tree 28 times larger, about a minute to
     build at ``tiny``) with every raise size.  ``model``: the draw model (default: the draw solver's).
+    ``exact_cards``: also measure with a best response that knows its exact final value
+    (:mod:`~ricochet_math.games.rococo.exact_cards`: the card abstraction's cost), in the abstract tree and,
+    with ``full_betting``, with every raise size too (the equilibrium only; minutes at ``tiny``).
     ``checkpoint``: a folder that keeps one layer checkpoint per level (``level-00.npz`` ...), written every
     ``every`` iterations and at the end of each level; a killed run given the same folder and count resumes
     (finished levels are read back, not solved again) with the uninterrupted digits.  Refused with one line
@@ -348,7 +361,14 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
                       "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
                       "self_first_player_value": pot_value(bt, prof, prof),
                       "self_games_per_pot": games_per_pot(carry_probabilities(bt, prof)),
-                      "exploitability_full": np.nan}
+                      "exploitability_full": np.nan, "exploitability_exact_cards": np.nan}
+        if exact_cards:
+            fx, sx = pot_exact_card_best_responses(bt, prof)
+            rows[name]["exploitability_exact_cards"] = (fx[0] + sx[0]) / 2
+    nash_cards = nash_cards_full = None
+    if exact_cards:
+        fx, sx = pot_exact_card_best_responses(bt, profiles)
+        nash_cards = float(fx[0] + sx[0])
     seconds["measure"] = time.perf_counter() - start
     sizes = {"abstract": bt.tree.describe().split(": ", 1)[1]}
     nash_full = None
@@ -364,13 +384,16 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
             prof = [policy_profile(fb, p)] * levels
             f, s = pot_best_responses(fb, prof)
             rows[name]["exploitability_full"] = (f[0] + s[0]) / 2
+        if exact_cards:
+            fx, sx = pot_exact_card_best_responses(fb, full_profiles)
+            nash_cards_full = float(fx[0] + sx[0])
         seconds["full"] = time.perf_counter() - start
     import pandas as pd
 
     return RococoEquilibrium(
         spec, rules, iterations, values, carry_prob, float(brf[0] + brs[0]), (float(-brs[0]), float(brf[0])),
         nash_full, pd.DataFrame(list(rows.values())), pd.concat(curves[::-1], ignore_index=True),
-        _strategy_frame(bt, profiles), sizes, seconds, tuple(profiles))
+        _strategy_frame(bt, profiles), sizes, seconds, tuple(profiles), nash_cards, nash_cards_full)
 
 
 #: the marker kind of a folder :func:`write_equilibrium` writes
