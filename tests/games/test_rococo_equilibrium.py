@@ -387,9 +387,15 @@ def test_the_guide_quotes_the_committed_tables():
     for name, label in (("standard", "standard (and naive)"), ("loose", "loose"), ("tight", "tight"),
                         ("passive", "passive")):
         r = policies.loc[name]
-        line = (f"| {label} | {r.exploitability:.3f} | {r.exploitability_full:.3f} | {r.vs_equilibrium:.3f} | "
+        line = (f"| {label} | {r.exploitability:.3f} | {r.exploitability_full:.3f} | "
+                f"{r.exploitability_exact_cards:.3f} | {r.vs_equilibrium:.3f} | "
                 f"{r.vs_equilibrium_as_first:.3f} | {r.vs_equilibrium_as_second:.3f} | {r.self_games_per_pot:.3f} |")
         assert line in guide, line
+    summary = (root / "reports" / "rococo-equilibrium" / "tiny" / "summary.txt").read_text(encoding="utf-8")
+    cards, both = re.search(r"; ([0-9.]+) against best responses that know their exact final value \(([0-9.]+) with",
+                            summary).groups()
+    assert f"**{float(cards):.3f}** against best responses that know their exact final value" in guide
+    assert f"**{float(both):.3f}** with both" in guide
 
 
 @pytest.mark.slow
