@@ -97,13 +97,20 @@ html_static_path: list[str] = []
 REPORT = ROOT / "reports" / "publisher"
 _report_dir = DOCS / "_report"
 if (REPORT / "report.html").is_file():
-    _dst = _report_dir / "report"
-    (_dst / "tables").mkdir(parents=True, exist_ok=True)
-    for _src in [REPORT / "report.html", *sorted((REPORT / "tables").glob("*.csv"))]:
-        _to = _dst / _src.relative_to(REPORT)
-        if not _to.exists() or _to.read_bytes() != _src.read_bytes():
-            shutil.copyfile(_src, _to)
-    html_extra_path = [str(_report_dir)]
+    # a folder of the toolkit's like any report folder (ricochet_math.storage): it carries the marker with the
+    # record of the files copied, a rebuild replaces exactly those, and a file someone put there stays; a
+    # folder there that the toolkit did not write (or an edited copy) is left alone, and the site is built
+    # without the copy
+    from ricochet_math.errors import RicochetError
+    from ricochet_math.storage import copy_to_owned_folder
+
+    _copy = {_src.relative_to(REPORT).as_posix(): _src
+             for _src in [REPORT / "report.html", *sorted((REPORT / "tables").glob("*.csv"))]}
+    try:
+        copy_to_owned_folder(_copy, _report_dir / "report", "docs-report-copy", "documentation's report copy")
+        html_extra_path = [str(_report_dir)]
+    except RicochetError as _exc:
+        print(f"docs/conf.py: warning: the report copy was not written: {_exc}", file=sys.stderr)
 
 # ---- the game pages other sessions add (docs/home-game.md, docs/*-poker.md): the index lists the ones that
 # exist, so the site builds before and after they arrive (a toctree entry for a missing page is a warning).

@@ -403,3 +403,90 @@ def home_game_cells() -> list:
         opt.by_order()[["order", "games", "win_rate", "ev", "ev_low", "ev_high"]]
         """),
     ]
+
+
+# ---------------------------------------------------------------------------------------------- 11
+def equilibrium_notebook() -> list:
+    """11: Rococo Poker heads-up at equilibrium (ricochet_math.games.rococo.equilibrium, first version)."""
+    return [
+        md("""
+        # 11 - Rococo Poker heads-up: an equilibrium of the betting round
+
+        `rm.rococo.solve_equilibrium` lays heads-up Rococo's betting round out as a game tree for the
+        equilibrium layer (`rm.equilibrium`), with a *card abstraction* (each player knows the bucket of her
+        final hand, cut at the named policies' thresholds, and both players' numbers of exchanged cards) and
+        an *action abstraction* (raises of 1, 3 or 10), and solves it by CFR+, one carried-pot level at a
+        time (`docs/rococo-poker.md`, "Equilibrium, heads-up").  Then it measures how far the equilibrium
+        and the named policies are from unexploitable.  First version: no blind game, and the exchange is
+        held at the draw solver's heads-up table.
+        """),
+        code("""
+        # The one size parameter: "tiny" (the test suite: a short table, bets 1..3, two raises, two
+        # carries, 100 iterations), "moderate" (the default: the real table at the tiny abstraction) or
+        # "full" (the small abstraction, with every raise size measured).
+        import os
+        from dataclasses import replace
+
+        import ricochet_math as rm
+
+        SIZE = os.environ.get("RICOCHET_NB_SIZE", "moderate")
+        assert SIZE in ("tiny", "moderate", "full"), f"RICOCHET_NB_SIZE must be tiny, moderate or full, not {SIZE!r}"
+        RULES = rm.rococo.RococoRules()
+        if SIZE == "tiny":
+            RULES = replace(RULES, max_bet=3, max_raises=2, carry_limit=2)
+        ABSTRACTION = "small" if SIZE == "full" else "tiny"
+        ITERATIONS = {"tiny": 100, "moderate": 1000, "full": 2000}[SIZE]
+        """),
+        code("""
+        result = rm.rococo.solve_equilibrium(ABSTRACTION, ITERATIONS, rules=RULES, every=max(ITERATIONS // 10, 1),
+                                             full_betting=SIZE == "full")
+        print(result.summary())
+        result.levels()
+        """),
+        md("""
+        ## Convergence
+
+        Each level's exploitability (NashConv: what two best responses gain together, antes) against the
+        CFR+ iterations, on log axes.
+        """),
+        code("""
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        for level, g in result.curves.groupby("level"):
+            ax.loglog(g.iteration, g.nash_conv, marker="o", ms=3, label=f"level {level}")
+        ax.set_xlabel("CFR+ iterations")
+        ax.set_ylabel("NashConv (antes)")
+        ax.legend(fontsize=7, ncol=2)
+        plt.show()
+        """),
+        md("""
+        ## The strategy: how often the first player opens
+
+        A fresh pot (level 0), the first player before anyone acts, the second player having drawn three
+        cards (82% of hands): the probability that she raises (any size), by her own discard count and
+        bucket (placed at the lowest final hand in it).
+        """),
+        code("""
+        s = result.to_frame()
+        first = s[(s.level == 0) & (s.player == "A") & (s.moves == "") & (s.other_discards == 3)]
+        opens = first[first.action != "c"].groupby(["discards", "bucket", "bucket_from"]).probability.sum()
+        opens = opens.reset_index()
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        for d, g in opens.groupby("discards"):
+            ax.plot(g.bucket_from, g.probability, marker="o", label=f"drew {d}")
+        ax.set_xlabel("lowest final-hand value in the bucket (0 = worst high card, 7461 = royal flush)")
+        ax.set_ylabel("P(first player raises)")
+        ax.legend(fontsize=8)
+        plt.show()
+        """),
+        md("""
+        ## The named policies against the equilibrium
+
+        `exploitability`: what a best response wins against the policy per pot, from a random seat;
+        `vs_equilibrium`: the policy's value per pot against the equilibrium strategy.
+        """),
+        code("""
+        result.policies
+        """),
+    ]

@@ -22,7 +22,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling generator modules, however this file is loaded
 
 from nb_cells import code, md  # noqa: E402
-from game_notebooks import freeride_notebook, home_game_cells, ring_poker_notebook, rococo_notebook  # noqa: E402
+from game_notebooks import (  # noqa: E402
+    equilibrium_notebook, freeride_notebook, home_game_cells, ring_poker_notebook, rococo_notebook,
+)
 
 SIZE_CELL = '''\
 # The one size parameter: "tiny" (the test suite: seconds, the figures mean nothing),
@@ -703,6 +705,7 @@ NOTEBOOKS = {
     "09-free-ride-poker": freeride_notebook(),
     "06-home-game": home_game_cells(),
     "10-rule-set-design": NB10,
+    "11-equilibrium": equilibrium_notebook(),
 }
 
 

@@ -10,6 +10,7 @@ they are not public names (not in ``__all__``): code names the module it imports
 """
 from ._version import __version__
 from .errors import CardError, PatternError, RicochetError, RuleError, StrategyError, TableStateError
+from . import equilibrium
 from .evaluator.cards import format_cards, parse_cards
 from .evaluator.evaluation import evaluate, hand_value
 from .evaluator.names import category_name, describe, pattern_of, pattern_value
@@ -46,6 +47,8 @@ __all__ = [
     "__version__",
     # errors
     "RicochetError", "CardError", "PatternError", "RuleError", "StrategyError", "TableStateError",
+    # the equilibrium layer, one namespace (rm.equilibrium.solve, rm.equilibrium.LeducPoker, ...; issue 33)
+    "equilibrium",
     # cards and hand values
     "parse_cards", "format_cards", "hand_value", "evaluate", "describe", "category_name", "pattern_value",
     "pattern_of", "player_classes",

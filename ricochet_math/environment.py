@@ -21,8 +21,10 @@ MAX_THREADS = 1024
 
 
 def _whole(text: str) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (numpy and numba read no other: ``int('٣')`` is 3
+    to Python, not to them), else None."""
     try:
-        return int(text.strip())
+        return int(text.strip()) if text.strip().isascii() else None
     except ValueError:
         return None
 

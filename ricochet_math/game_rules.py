@@ -25,7 +25,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import ClassVar
 
-from ricochet_math.errors import RicochetError, RuleError
+from ricochet_math.errors import RicochetError, RuleError, quote
 
 __all__ = ["GameRules"]
 
@@ -47,7 +47,7 @@ class GameRules:
             if key not in known:
                 near = difflib.get_close_matches(str(key), list(known), n=1)
                 hint = f" (did you mean {near[0]!r}?)" if near else f" (known: {', '.join(known)})"
-                raise RuleError(f"{where}: unknown {cls.GAME} rule option {key!r}{hint}")
+                raise RuleError(f"{where}: unknown {cls.GAME} rule option {quote(key)}{hint}")
             try:
                 kwargs[key] = _from_plain(value, getattr(cls, key, None))
             except RuleError as exc:
@@ -66,7 +66,7 @@ class GameRules:
         try:
             text = p.read_text(encoding="utf-8")
         except OSError as exc:
-            raise RicochetError(f"cannot read the rules file {str(p)!r}: {exc.strerror or exc}") from None
+            raise RicochetError(f"cannot read the rules file {quote(str(p), 300)}: {exc.strerror or exc}") from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -113,7 +113,7 @@ def _from_plain(value, default):
             return type(default)[value.upper()]
         except KeyError:
             names = ", ".join(m.name.lower() for m in type(default))
-            raise RuleError(f"unknown value {value!r}: choose {names}") from None
+            raise RuleError(f"unknown value {quote(value)}: choose {names}") from None
     if isinstance(default, tuple) and isinstance(value, list):
         return tuple(value)
     return value

@@ -13,6 +13,11 @@ Three rules keep an analyst's files safe:
   may be a user's own, so it is refused too.  A symbolic link is never
   followed, an empty folder keeps its permissions, and anything else is
   refused before any work starts, with nothing deleted.
+* **Only our own files in them are replaced.** The marker records every file
+  the toolkit wrote there with its SHA-256.  A rebuild replaces exactly those
+  and keeps every other file (a reviewer's notes, a spreadsheet beside the
+  tables), carried into the new folder before the atomic swap; a recorded file
+  that was edited since is refused, named, before any work.
 * **Work in progress is ours by name and marker.** A report is written in a
   staging folder ``.<name>.tmp-*`` beside its target that carries a staging
   marker from its first moment (with the writer's process id); a later run
@@ -23,26 +28,31 @@ Three rules keep an analyst's files safe:
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import glob
+import inspect
 import hashlib
 import json
 import os
 import shutil
 import stat
 import tempfile
+from dataclasses import dataclass
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote, shorten
 
 __all__ = [
     "MARKER_NAME", "DamagedFileError", "check_writable_file", "check_writable_folder",
     "atomic_write", "atomic_write_text", "save_arrays", "load_arrays",
     "is_owned_folder", "check_output_folder", "prepare_output_folder", "staging_folder", "STAGING_MARKER", "write_marker",
-    "replace_folder", "remove_owned_folder", "remove_stale_staging",
+    "replace_folder", "remove_owned_folder", "remove_stale_staging", "file_sha256", "FolderContents",
+    "folder_contents", "copy_to_owned_folder",
 ]
 
 #: The marker file in every folder the toolkit writes whole.
@@ -74,16 +84,35 @@ def _check_can_write_in(folder: Path, what: str, original: Path) -> None:
         raise RicochetError(f"{what} {original}: cannot write in folder {folder} (permission denied or read-only)")
 
 
+def _refused_by_system(check: Callable) -> Callable:
+    """``check`` with the operating system's refusals (a name too long, a path it cannot look at) turned into
+    one :class:`RicochetError` line naming the path (cut to a readable length) and the reason."""
+    signature = inspect.signature(check)
+
+    @functools.wraps(check)
+    def checked(path, *args, **kwargs):
+        try:
+            return check(path, *args, **kwargs)
+        except OSError as exc:
+            bound = signature.bind(path, *args, **kwargs)
+            bound.apply_defaults()
+            what = bound.arguments.get("what", "path")
+            raise RicochetError(f"{what} {shorten(str(path))}: {exc.strerror or exc}") from None
+    return checked
+
+
+@_refused_by_system
 def check_writable_file(path: str | os.PathLike, what: str = "output file") -> Path:
     """``path`` as a :class:`~pathlib.Path` if a file can be written there; else one :class:`RicochetError`
-    line naming the path and the problem (a folder, a file in the way of its folder, an unwritable folder).
+    line naming the path and the problem (a folder, a file in the way of its folder, an unwritable folder,
+    a name the system refuses).
 
     Call it before the work whose result goes there; missing folders above it are allowed (made later).
     """
     try:
         path = Path(path).expanduser()
     except (TypeError, ValueError) as exc:
-        raise RicochetError(f"{what} {path!r} is not a file path ({exc})") from None
+        raise RicochetError(f"{what} {quote(path)} is not a file path ({exc})") from None
     if str(path) in ("", "."):
         raise RicochetError(f"{what} must name a file, got {str(path)!r}")
     if path.is_dir():
@@ -94,13 +123,14 @@ def check_writable_file(path: str | os.PathLike, what: str = "output file") -> P
     return path
 
 
+@_refused_by_system
 def check_writable_folder(path: str | os.PathLike, what: str = "output folder") -> Path:
     """``path`` as a :class:`~pathlib.Path` if files can be written in it (it exists as a writable folder, or
     can be made); else one :class:`RicochetError` line naming the path and the problem."""
     try:
         path = Path(path).expanduser()
     except (TypeError, ValueError) as exc:
-        raise RicochetError(f"{what} {path!r} is not a folder path ({exc})") from None
+        raise RicochetError(f"{what} {quote(path)} is not a folder path ({exc})") from None
     if path.exists() and not path.is_dir():
         raise RicochetError(f"{what} {path} exists and is not a folder")
     _check_can_write_in(_existing_ancestor(path, what, path), what, path)
@@ -237,38 +267,193 @@ def is_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
     return mark is not None and mark.get("kind") == kind
 
 
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 (hex) of the bytes of the file at ``path``."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+#: the marker of a staging folder (beside the final marker, which is written before the move): removed
+#: only by :func:`replace_folder` just before the folder takes its place
+STAGING_MARKER = ".ricochet-staging.json"
+_MARKERS = frozenset({MARKER_NAME, STAGING_MARKER})
+
+
+def _entries(folder: Path) -> tuple[list[str], list[str]]:
+    """``(files, empty folders)`` below ``folder``, as POSIX paths relative to it, the markers left out.
+
+    A link (to a file or a folder) counts as a file and is never followed."""
+    files, empty = [], []
+    for root, dirs, names in os.walk(folder, followlinks=False):
+        here = Path(root)
+        rel = here.relative_to(folder)
+        links = [d for d in dirs if (here / d).is_symlink()]
+        dirs[:] = sorted(d for d in dirs if d not in links)
+        for name in sorted([*names, *links]):
+            r = (rel / name).as_posix()
+            if r not in _MARKERS:
+                files.append(r)
+        if rel != Path(".") and not names and not dirs and not links:
+            empty.append(rel.as_posix())
+    return files, empty
+
+
+def _recorded(mark: Mapping | None) -> dict[str, str] | None:
+    """The marker's record of the files the toolkit wrote (path -> SHA-256), or None for a marker of a
+    version that kept no record."""
+    files = (mark or {}).get("files")
+    if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        return files
+    return None
+
+
+def _is_unchanged(folder: Path, rel: str, sha: str) -> bool:
+    path = folder / rel
+    return path.is_file() and not path.is_symlink() and file_sha256(path) == sha
+
+
+@dataclass(frozen=True)
+class FolderContents:
+    """An owned folder sorted into the toolkit's files and the rest (paths relative to the folder).
+
+    ``ours``: recorded files still as written; ``edited``: recorded files changed since (or now a link or a
+    folder); ``foreign``: files (and links) the toolkit did not write; ``empty``: empty folders a user made;
+    ``recorded``: whether the marker holds a record (markers of older versions do not: then every file is
+    ``foreign`` and only a file the new folder writes again counts as the toolkit's)."""
+
+    ours: tuple[str, ...]
+    edited: tuple[str, ...]
+    foreign: tuple[str, ...]
+    empty: tuple[str, ...]
+    recorded: bool
+
+
+def folder_contents(folder: str | os.PathLike) -> FolderContents:
+    """Sort the files of a toolkit folder by its marker's record (:class:`FolderContents`)."""
+    folder = Path(folder)
+    record = _recorded(_marker(folder))
+    files, empty = _entries(folder)
+    ours, edited, foreign = [], [], []
+    for rel in files:
+        if record is None or rel not in record:
+            foreign.append(rel)
+        elif _is_unchanged(folder, rel, record[rel]):
+            ours.append(rel)
+        else:
+            edited.append(rel)
+    return FolderContents(tuple(ours), tuple(edited), tuple(foreign), tuple(empty), record is not None)
+
+
+def _edited_refusal(folder: Path, rel: str, what: str) -> RicochetError:
+    return RicochetError(
+        f"{what} {folder}: {rel} was changed since ricochet_math wrote it (it differs from the folder's "
+        f"record in {MARKER_NAME}); nothing was changed: rename it (a renamed file is kept as yours) or "
+        "move it away, or choose another folder")
+
+
 def check_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
     """Refuse (one line, :class:`~ricochet_math.errors.RicochetError`) a target folder the toolkit may not
-    replace: a file, a link, or a non-empty folder it did not write.  Returns the path."""
+    rebuild: a file, a link, a non-empty folder it did not write, or a folder of its own in which a file it
+    wrote was edited since (the first such file is named).  Files a user added to a toolkit folder are no
+    reason to refuse: a rebuild keeps them (:func:`replace_folder`).  Returns the path."""
     folder = Path(folder)
     if folder.is_symlink():
         raise RicochetError(f"{what} {folder} is a symbolic link: give the folder itself")
     if folder.exists() and not folder.is_dir():
         raise RicochetError(f"{what} {folder} exists and is not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not is_owned_folder(folder, kind):
-        raise RicochetError(
-            f"{what} {folder} exists and was not written by ricochet_math (no {MARKER_NAME}); "
-            "nothing was changed: choose a new or empty folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        if not is_owned_folder(folder, kind):
+            raise RicochetError(
+                f"{what} {folder} exists and was not written by ricochet_math (no {MARKER_NAME}); "
+                "nothing was changed: choose a new or empty folder")
+        edited = folder_contents(folder).edited
+        if edited:
+            raise _edited_refusal(folder, edited[0], what)
     return folder
 
 
-def write_marker(folder: str | os.PathLike, kind: str, **info) -> None:
-    """Mark ``folder`` as a ``kind`` folder written by the toolkit (``info``: JSON-able facts about it)."""
+def write_marker(folder: str | os.PathLike, kind: str, *, record_files: bool = False, **info) -> None:
+    """Mark ``folder`` as a ``kind`` folder written by the toolkit (``info``: JSON-able facts about it).
+
+    ``record_files``: record every file now in the folder with its SHA-256 (``files`` in the marker), so a
+    rebuild replaces exactly those and keeps whatever a user adds later."""
+    folder = Path(folder)
+    if record_files:
+        info["files"] = {rel: file_sha256(folder / rel) for rel in _entries(folder)[0]}
     text = json.dumps({"tool": _TOOL, "kind": kind, **info}, indent=1, sort_keys=True) + "\n"
-    atomic_write(Path(folder) / MARKER_NAME, lambda fh: fh.write(text.encode("utf-8")))
+    atomic_write(folder / MARKER_NAME, lambda fh: fh.write(text.encode("utf-8")))
 
 
-def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str) -> None:
+def _carry(src: Path, dst: Path) -> None:
+    """Put the file (or link) ``src`` at ``dst`` too, leaving ``src`` as it is: a hard link where the file
+    system allows it (no copy of the bytes), else a copy with its times and mode."""
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+        return
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _make_folders(rel: Path, target: Path, new: Path) -> None:
+    """Make ``new / rel`` and the folders above it, each with the mode of its twin in ``target``."""
+    for part in reversed([rel, *rel.parents][:-1]):
+        d = new / part
+        if not d.exists():
+            d.mkdir()
+            with contextlib.suppress(OSError):
+                d.chmod(stat.S_IMODE((target / part).stat().st_mode))
+
+
+def _clash(new: Path, rel: str) -> bool:
+    """Whether the user's ``rel`` cannot sit in ``new``: the new folder writes that path, or a file of it
+    stands where one of ``rel``'s folders would be."""
+    p = Path(rel)
+    return (new / p).exists() or (new / p).is_symlink() or any(
+        (new / q).exists() and not (new / q).is_dir() for q in p.parents if q != Path("."))
+
+
+def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str,
+                   what: str = "output folder") -> tuple[str, ...]:
     """Move the finished folder ``new`` to ``target``, replacing an empty folder or an older ``kind`` folder
-    there.
+    there, and keep every file in it that the toolkit did not write.  Returns the kept files.
 
-    ``target`` is checked again here (it may have changed while the work ran); a
-    folder the toolkit did not write is never moved or deleted.  The new folder
-    takes the permissions of the folder it replaces (an analyst's ``chmod 700``
-    stays), or the default for a new folder (``0o777`` less the umask).
+    The rule for a rebuild: the old folder's marker records each file the toolkit wrote with its
+    SHA-256; exactly those are replaced.  A file a user added (a reviewer's notes, a spreadsheet beside the
+    tables) is carried into the new folder at the same path, and so is an empty folder a user made; a file
+    of the toolkit's that was edited since is refused (:func:`check_output_folder`), and so is a user's file
+    at a path the new folder writes itself, in one line naming it, with nothing changed.  (An old marker
+    without a record: every file the new folder does not write again is kept.)
+
+    ``target`` is checked again here (it may have changed while the work ran); a folder the toolkit did not
+    write is never moved or deleted.  The swap is atomic: the user's files are linked into ``new`` first
+    (never moved), then ``target`` and ``new`` change places; the old folder is removed only after, and
+    only what it holds of the toolkit's (a file added in between is moved over, never deleted).  The new
+    folder takes the permissions of the folder it replaces (an analyst's ``chmod 700`` stays), or the
+    default for a new folder (``0o777`` less the umask).
     """
     new, target = Path(new), Path(target)
-    check_output_folder(target, kind)
+    check_output_folder(target, kind, what)
+    kept: tuple[str, ...] = ()
+    if target.is_dir():
+        contents = folder_contents(target)
+        kept = contents.foreign
+        if not contents.recorded:  # a marker of an older version: the files the new folder writes were ours
+            kept = tuple(rel for rel in kept if not (new / rel).is_file())
+        for rel in kept:
+            if _clash(new, rel):
+                raise RicochetError(
+                    f"{what} {target}: {rel} is not a file ricochet_math wrote, and the new folder writes a "
+                    "file of that name; nothing was changed: rename or move it and run again")
+        for rel in kept:
+            _make_folders(Path(rel).parent, target, new)
+            _carry(target / rel, new / rel)
+        for rel in contents.empty:
+            _make_folders(Path(rel), target, new)
     new.chmod(stat.S_IMODE(target.stat().st_mode) if target.is_dir() else 0o777 & ~_umask())
     (new / STAGING_MARKER).unlink(missing_ok=True)
     old = None
@@ -277,7 +462,41 @@ def replace_folder(new: str | os.PathLike, target: str | os.PathLike, kind: str)
         os.replace(target, old)  # onto the fresh empty folder: atomic on POSIX
     os.replace(new, target)
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        _remove_old(old, target, set(kept))
+    return kept
+
+
+def _remove_old(old: Path, target: Path, kept: set[str]) -> None:
+    """Remove the replaced folder ``old``: the toolkit's files in it, and the user's files already carried
+    into ``target``.  A file that is neither (one added in the instant of the swap) is moved into
+    ``target``; if that cannot be done, ``old`` stays where it is, with that file in it."""
+    record = _recorded(_marker(old))
+    stay = False
+    for rel in _entries(old)[0]:
+        path = old / rel
+        if rel in kept and (target / rel).exists():
+            path.unlink()  # carried: the new folder holds it
+        elif record is not None and rel in record and _is_unchanged(old, rel, record[rel]):
+            path.unlink()
+        elif record is None and rel not in kept and (target / rel).is_file():
+            path.unlink()  # an old marker without a record: a file the new folder wrote again
+        elif not _clash(target, rel):
+            _make_folders(Path(rel).parent, old, target)
+            os.replace(path, target / rel)
+        else:
+            stay = True
+    if stay:
+        return
+    _remove_markers_and_folders(old)
+
+
+def _remove_markers_and_folders(folder: Path) -> None:
+    """Remove the markers of ``folder`` and its folders, deepest first, once no file is left in them."""
+    for name in _MARKERS:
+        (folder / name).unlink(missing_ok=True)
+    for root, _dirs, _files in sorted(os.walk(folder), key=lambda w: -len(w[0])):
+        with contextlib.suppress(OSError):
+            Path(root).rmdir()
 
 
 def _umask() -> int:
@@ -286,13 +505,26 @@ def _umask() -> int:
     return mask
 
 
-def remove_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
-    """Delete ``folder`` if (and only if) the toolkit wrote it as a ``kind`` folder; returns whether it did."""
+def remove_owned_folder(folder: str | os.PathLike, kind: str, ours: Callable[[str], bool] | None = None) -> bool:
+    """Delete the toolkit's files in ``folder`` if (and only if) the toolkit wrote it as a ``kind`` folder,
+    then the folder itself if nothing else is left in it; returns whether the folder is gone.
+
+    The toolkit's files are those its marker records, unchanged; in a folder that grows file by file (a
+    report's work folder, whose marker keeps no record) those whose relative path ``ours`` accepts.  A file
+    a user put there stays, and so does the folder around it."""
     folder = Path(folder)
     if not is_owned_folder(folder, kind):
         return False
-    shutil.rmtree(folder, ignore_errors=True)
-    return True
+    record = _recorded(_marker(folder))
+    for rel in _entries(folder)[0]:
+        mine = (_is_unchanged(folder, rel, record[rel]) if record is not None and rel in record
+                else record is None and ours is not None and ours(rel) and not (folder / rel).is_symlink())
+        if mine:
+            (folder / rel).unlink()
+    if _entries(folder)[0]:
+        return False
+    _remove_markers_and_folders(folder)
+    return not folder.exists()
 
 
 # ----------------------------------------------------------------------------
@@ -300,11 +532,9 @@ def remove_owned_folder(folder: str | os.PathLike, kind: str) -> bool:
 # ----------------------------------------------------------------------------
 
 _STAGING = "staging"
-#: the marker of a staging folder (beside the final marker, which is written before the move): removed
-#: only by :func:`replace_folder` just before the folder takes its place
-STAGING_MARKER = ".ricochet-staging.json"
 
 
+@_refused_by_system
 def prepare_output_folder(folder: str | os.PathLike, kind: str, what: str = "output folder") -> Path:
     """Check ``folder`` before any work: the absolute path (a link is never resolved) if the toolkit may
     write a ``kind`` folder there, else one :class:`RicochetError` line.
@@ -345,6 +575,26 @@ def staging_folder(target: str | os.PathLike, kind: str) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return tmp
+
+
+def copy_to_owned_folder(sources: Mapping[str, str | os.PathLike], target: str | os.PathLike, kind: str,
+                         what: str = "output folder") -> tuple[str, ...]:
+    """Write ``target`` as a ``kind`` folder holding a copy of each file of ``sources`` (relative path in
+    the folder -> file to copy), by the rules of every folder the toolkit writes: checked first
+    (:func:`prepare_output_folder`), staged beside it, marked with its record, then swapped in, keeping the
+    files a user added (:func:`replace_folder`).  Returns those kept files."""
+    target = prepare_output_folder(target, kind, what)
+    tmp = staging_folder(target, kind)
+    try:
+        for rel, src in sources.items():
+            dst = tmp / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+        write_marker(tmp, kind, record_files=True)
+        return replace_folder(tmp, target, kind, what)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 def _host() -> str:

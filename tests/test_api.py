@@ -28,6 +28,7 @@ ALLOWED: set[tuple[str, str]] = set()  # (importer, imported) pairs allowed agai
 LAYERS = {
     "errors": 0, "environment": 0, "_numba": 0, "_version": 0, "storage": 0, "arguments": 0, "random_streams": 0, "game_rules": 0,
     "progress": 0,
+    "equilibrium": 0.5,  # in the foundation's reach: imports only the foundation (see EQUILIBRIUM_MAY_IMPORT)
     "evaluator": 1,
     "rules": 2,
     "strategies": 3,
@@ -41,7 +42,11 @@ LAYERS = {
 FACADE = 9  # the package root: imports everything, imported by nothing inside the package
 #: the parts of the package a game may import besides its own package (docs/architecture.md)
 GAME_MAY_IMPORT = {"errors", "_numba", "_version", "storage", "arguments", "random_streams", "game_rules",
-                   "progress", "evaluator", "solvers", "reports"}
+                   "progress", "equilibrium", "evaluator", "solvers", "reports"}
+#: the foundation modules the equilibrium layer may import besides its own package (docs/architecture.md)
+EQUILIBRIUM_MAY_IMPORT = {"errors", "arguments", "_numba", "storage", "random_streams", "progress"}
+#: layer packages the façade exposes whole, as one namespace each (``from . import equilibrium``)
+NAMESPACES = {"equilibrium"}
 
 
 def _module_name(path: Path) -> str:
@@ -108,6 +113,14 @@ def test_a_game_imports_only_the_foundation_evaluator_solvers_and_reports():
             bad.append((m, t))
     assert not bad, "a game imports more than the foundation, evaluator, solvers and reports:\n" + "\n".join(
         f"  {m} -> {t}" for m, t in sorted(bad))
+
+
+def test_the_equilibrium_layer_imports_only_the_foundation():
+    bad = sorted((m, t) for m, targets in GRAPH.items() if m.split(".")[1:2] == ["equilibrium"] for t in targets
+                 if t.split(".")[1] not in EQUILIBRIUM_MAY_IMPORT | {"equilibrium"})
+    assert not bad, "the equilibrium layer imports more than the foundation:\n" + "\n".join(
+        f"  {m} -> {t}" for m, t in bad)
+    assert any(m.startswith(f"{PACKAGE}.equilibrium.") for m in GRAPH), "the layer is there"
 
 
 def _private_imports(module: str) -> list[str]:
@@ -192,8 +205,9 @@ def _facade_imports() -> list[tuple[str, list[str]]]:
     """``(module, names)`` of each ``from .module import`` in ``ricochet_math/__init__.pyi``, in order: the stub
     that declares the façade's names, which ``__init__.py`` loads from there on first use (lazy_loader)."""
     tree = ast.parse((ROOT / "__init__.pyi").read_text(encoding="utf-8"))
-    return [(f"{PACKAGE}.{n.module}", [a.asname or a.name for a in n.names]) for n in tree.body
-            if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
+    return [(f"{PACKAGE}.{n.module or n.names[0].name}", [a.asname or a.name for a in n.names]) for n in tree.body
+            if isinstance(n, ast.ImportFrom) and n.level == 1
+            and (n.module or [a.name for a in n.names] in ([name] for name in NAMESPACES))]
 
 
 def test_every_public_name_exists():

@@ -48,7 +48,8 @@ def test_site_has_every_part(site):
     index = _page(site, "index.html")
     for link in ("getting-started.html", "rules.html", "cli/index.html", "api/index.html", "architecture.html",
                  "methods/solo.html", "methods/perfect-lookahead.html", "methods/control-variates.html",
-                 "methods/kickout.html", "methods/tuning.html", "methods/rule-set-design.html", "methods/published.html"):
+                 "methods/kickout.html", "methods/tuning.html", "methods/rule-set-design.html", "methods/published.html",
+                 "methods/equilibrium.html"):
         assert link in index, link
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):  # every notebook is a page
         assert f"notebooks/{nb.stem}.html" in index, nb.stem

@@ -40,6 +40,10 @@ LIBRARY = json.loads((FUZZ / "library.json").read_text())
 CLI = json.loads((FUZZ / "cli.json").read_text())
 RULE_FILES = sorted((FUZZ / "rules").glob("*.toml"))
 CHECKPOINT_FILES = sorted((FUZZ / "checkpoints").glob("*"))
+#: what ``{big}`` in the corpus stands for: a 100,000-character argument (issue 35)
+BIG = "A" * 100_000
+#: the longest refusal line a command may print, whatever its input (values are quoted to 60 characters)
+LONGEST_LINE = 1000
 
 #: library functions the corpus calls, by name: the public API and the output-path checks
 CALLS = {name: getattr(rm, name) for name in rm.__all__ if callable(getattr(rm, name))} | {
@@ -60,7 +64,7 @@ def scratch(tmp_path, monkeypatch):
     (tmp_path / "a-folder").mkdir()
     monkeypatch.chdir(tmp_path)
     names = {"{tmp}": str(tmp_path), "{file}": str(tmp_path / "a-file.txt"),
-             "{dir}": str(tmp_path / "a-folder"), "{fuzz}": str(FUZZ)}
+             "{dir}": str(tmp_path / "a-folder"), "{fuzz}": str(FUZZ), "{big}": BIG}
     return tmp_path, names
 
 
@@ -262,14 +266,15 @@ def test_evaluate_refuses_anything_but_hands(rows):
 
 def _cli_case(case):
     marks = [pytest.mark.xfail(reason=case["xfail"], strict=False)] if case["xfail"] else []
-    return pytest.param(case["argv"], bool(case["xfail"]), marks=marks, id=" ".join(case["argv"])[:70])
+    name = " ".join(case["argv"])[:70] + "".join(f" [{k}={v}]" for k, v in case.get("env", {}).items())
+    return pytest.param(case["argv"], case.get("env", {}), bool(case["xfail"]), marks=marks, id=name)
 
 
-@pytest.mark.parametrize("argv,known_gap", [_cli_case(c) for c in CLI])
-def test_cli_refuses_in_one_line(argv, known_gap, scratch):
+@pytest.mark.parametrize("argv,extra_env,known_gap", [_cli_case(c) for c in CLI])
+def test_cli_refuses_in_one_line(argv, extra_env, known_gap, scratch):
     tmp, names = scratch
     before = _tree(tmp)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1", **_fill(extra_env, names)}
     proc = subprocess.run([sys.executable, "-m", "ricochet_math", *_fill(argv, names)], cwd=tmp, env=env,
                           capture_output=True, text=True,
                           # a known gap may refuse only after minutes of work (published --write): a refusal
@@ -279,4 +284,5 @@ def test_cli_refuses_in_one_line(argv, known_gap, scratch):
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr[-500:])
     assert len(lines) == 1 and lines[0].startswith("ricochet: error: "), lines
+    assert len(lines[0]) <= LONGEST_LINE, f"a {len(lines[0]):,}-character line: {lines[0][:200]}"
     assert _tree(tmp) == before, "a refused command wrote or changed files"

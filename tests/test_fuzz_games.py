@@ -202,6 +202,12 @@ CLI = [
     ["ring", "report", "--out", "/proc/x", "--games", "100"],
     ["rococo", "simulate", "--pots", "0"],
     ["rococo", "simulate", "--policies", "standard,loose,tight", "--blind-value"],
+    ["rococo", "equilibrium", "--iterations", "-1"],
+    ["rococo", "equilibrium", "--iterations", "10000000000"],
+    ["rococo", "equilibrium", "--abstraction", "huge"],
+    ["rococo", "equilibrium", "--raise-sizes", "0,3"],
+    ["rococo", "equilibrium", "--out", "/proc/x"],
+    ["rococo", "equilibrium", "--checkpoint", "/proc/x"],
     ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--samples", "-1"],
     ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--hero-chips", "-1"],
     ["freeride", "solve", "--hand", "7s 8h Kd Qc 2s", "--up", "Ad 9s", "--opp-up", "2c 7d", "--opp-chips", "-5"],
@@ -213,6 +219,18 @@ CLI = [
     ["tune", "--bet", "cover", "--target", "0.96", "--n-best", "1000000000"],
     ["tune", "--bet", "cover", "--target", "0.96", "--bounds", "junk"],
     ["kickout", "--players", "1", "--target", "0"],
+    # issue 35, wrongly accepted: specs with an empty or repeated part, other scripts' digits, 100,000 characters
+    ["home", "simulate", "--seed", "1", "--games", "50", "--strategy", "pot-odds:"],
+    ["home", "simulate", "--seed", "1", "--games", "50", "--strategy", "one", "pot-odds:", "limit", "min-lift"],
+    ["home", "play", "--seed", "١"],
+    ["home", "simulate", "--games", "50", "--limit", "٥"],
+    ["ring", "simulate", "--games", "10", "--players", "٣"],
+    ["ring", "simulate", "--games", "10", "--strategy", "A" * 100_000],
+    ["rococo", "simulate", "--pots", "10", "--policies", "standard,loose,"],
+    ["rococo", "draw", "Kh Kd 7c 4s 2h", "--opponents", "٢"],
+    ["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,TT:wary:wary"],
+    ["freeride", "simulate", "--games", "5", "--strategies", "computer;"],
+    ["freeride", "play", "--seed", "０"],
 ]
 
 

@@ -284,3 +284,19 @@ def test_cli_report_with_a_hostile_rule_name_writes_nothing(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "key 'name'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("check", ["file", "folder", "report folder"])
+def test_a_name_the_system_refuses_is_one_short_line_from_the_library(tmp_path, check):
+    """A 100,000-character name (the system refuses it) from a library call: one short RicochetError line,
+    not the OSError that quoted the whole name (issue 35)."""
+    from ricochet_math.storage import check_writable_file, check_writable_folder, prepare_output_folder
+
+    call = {"file": check_writable_file, "folder": check_writable_folder,
+            "report folder": lambda p: prepare_output_folder(p, "report")}[check]
+    with pytest.raises(RicochetError, match="File name too long") as info:
+        call(tmp_path / ("A" * 100_000))
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+    import ricochet_math as rm
+    with pytest.raises(RicochetError, match="checkpoint .*File name too long"):
+        rm.simulate(rounds=10, checkpoint="A" * 100_000)

@@ -61,7 +61,7 @@ REPORTS = {
     "casino": lambda out: rp.build_report(out_dir=out, players=[1], size="tiny", seed=7, progress=False,
                                           reproducible=True),
     "home": lambda out: rm.home.build_report(out, size="tiny", seed=1),
-    "ring": lambda out: rm.ring.build_report(out, games=10, seed=1, timing_holdings=1),
+    "ring": lambda out: rm.ring.build_report(out, games=10, pair_games=10, seed=1, timing_holdings=1),
     "rococo": lambda out: rm.rococo.build_report(out, size="tiny", seed=1),
     "freeride": lambda out: rm.freeride.build_report(out, games=10, rounds=10, seed=1),
 }

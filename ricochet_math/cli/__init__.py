@@ -6,7 +6,7 @@ table of contents (no discovery by name).
 """
 from __future__ import annotations
 
-from ricochet_math.cli import design, engine, freeride, home, report, ring, rococo, sidebets, solver  # noqa: F401  (each registers its subcommands)
+from ricochet_math.cli import design, engine, equilibrium, freeride, home, report, ring, rococo, sidebets, solver  # noqa: F401  (each registers its subcommands)
 from ricochet_math.cli.app import build_parser, main, registry
 
 __all__ = ["main", "build_parser", "registry"]

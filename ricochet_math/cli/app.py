@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING
 # pandas or scipy (issue 26; tests/cli/test_cli_startup.py).  The handlers import the library.
 from ricochet_math import environment
 from ricochet_math._version import __version__
-from ricochet_math.arguments import check_seed
-from ricochet_math.errors import RicochetError
+from ricochet_math.arguments import check_seed, number_from_text, whole_from_text
+from ricochet_math.errors import RicochetError, quote, shorten
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +113,7 @@ def subcommand(
 
     def decorate(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
         if name in _REGISTRY and _REGISTRY[name].run is not run:
-            raise ValueError(f"subcommand {name!r} is registered twice")
+            raise ValueError(f"subcommand {quote(name)} is registered twice")
         _REGISTRY[name] = Subcommand(name, help, example, arguments or (lambda parser: None), run)
         return run
 
@@ -138,28 +138,25 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
 
 
 def seed_argument(text: str) -> int:
-    """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1, else a one-line usage error."""
+    """``--seed`` as argparse reads it: a whole number from 0 to 2**128 - 1 in ASCII digits, else a one-line
+    usage error."""
     try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    try:
-        return check_seed(value, "the seed", allow_none=False)
+        return check_seed(whole_from_text(text), "the seed", allow_none=False)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``low`` to ``high`` (``1_000`` and ``1,000`` read as 1000),
-    else a one-line usage error naming the range.  Every whole-number option has one."""
+    """An argparse ``type``: a whole number from ``low`` to ``high`` in ASCII digits (``1_000`` and ``1,000``
+    read as 1000; ``'１２'``, ``'٣'`` and ``'0x10'`` are refused), else a one-line usage error naming the
+    range.  Every whole-number option has one (a fixed choice too: ``type=whole(1, 2), choices=(1, 2)``)."""
     def parse(text: str) -> int:
         try:
-            value = int(text.replace("_", "").replace(",", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            value = whole_from_text(text)
+        except RicochetError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got "
-                                             f"{text if len(text) <= 24 else text[:20] + '...'}")
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got {shorten(text)}")
         return value
 
     parse.__name__ = "whole number"
@@ -168,16 +165,16 @@ def whole(low: int, high: int) -> Callable[[str], int]:
 
 
 def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
-    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high``, else a
-    one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
+    """An argparse ``type``: a finite number from ``low`` (excluded when ``above``) to ``high`` in ASCII
+    digits, else a one-line usage error naming the range (``nan`` and ``inf`` are refused)."""
     def parse(text: str) -> float:
         try:
-            value = float(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+            value = number_from_text(text)
+        except RicochetError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if not math.isfinite(value) or value > high or value < low or (above and value == low):
             raise argparse.ArgumentTypeError(f"must be a finite number in {'(' if above else '['}{low:g}, {high:g}], "
-                                             f"got {text}")
+                                             f"got {shorten(text)}")
         return value
 
     parse.__name__ = "number"
@@ -256,6 +253,8 @@ def writable_file(text: str) -> str:
         check_writable_file(text)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses to look at (too long: ENAMETOOLONG)
+        raise argparse.ArgumentTypeError(f"cannot use the path {quote(text)}: {exc.strerror or exc}") from None
     return text
 
 
@@ -268,6 +267,8 @@ def writable_folder(text: str) -> str:
         check_writable_folder(text)
     except RicochetError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name the system refuses to look at (too long: ENAMETOOLONG)
+        raise argparse.ArgumentTypeError(f"cannot use the path {quote(text)}: {exc.strerror or exc}") from None
     return text
 
 
@@ -332,7 +333,7 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
     elif fmt == "json":
         out.write(frame.to_json(orient="records", indent=2, force_ascii=False) + "\n")
     else:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        raise ValueError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
 
 
 # --------------------------------------------------------------------------
@@ -350,9 +351,23 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(_report(f"{message} (see '{self.prog} --help')"))
 
 
+#: the longest error line :func:`_report` prints, and the longest word in it (a message quotes values through
+#: errors.quote; this is the backstop for one that does not, such as argparse's "invalid choice:
+#: '<100,000 characters>'"; a word as long as a deep path is left whole)
+MAX_ERROR_LINE, MAX_ERROR_WORD = 1000, 300
+
+
+def _capped(text: str) -> str:
+    """``text`` with every word longer than :data:`MAX_ERROR_WORD` cut as :func:`~ricochet_math.errors.shorten`
+    cuts it, and the whole to about :data:`MAX_ERROR_LINE` characters."""
+    line = " ".join(w if len(w) <= MAX_ERROR_WORD else shorten(w) for w in text.split())
+    return line if len(line) <= MAX_ERROR_LINE else shorten(line, MAX_ERROR_LINE - 30)
+
+
 def _report(message: object, status: int = 2) -> int:
-    """Print ``ricochet: error: MESSAGE`` as one line on stderr; return ``status``."""
-    one_line = " ".join(str(message).split()) or type(message).__name__
+    """Print ``ricochet: error: MESSAGE`` as one line of at most about :data:`MAX_ERROR_LINE` characters on
+    stderr; return ``status``."""
+    one_line = _capped(str(message)) or type(message).__name__
     sys.stderr.write(f"{PROG}: error: {one_line}\n")
     return status
 
@@ -472,6 +487,8 @@ def _rules(args: argparse.Namespace) -> int:
     from ricochet_math.rules.ruleset import load_rules
 
     if args.list:
+        if args.file is not None:  # not silently ignored
+            raise RicochetError(f"--list shows the shipped rule sets and takes no FILE, got {quote(args.file)}")
         frame = pd.DataFrame(
             [(name, load_rules(name).description) for name in shipped_rule_sets()],
             columns=["name", "description"],

@@ -9,7 +9,9 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, number,
     print_frame, print_wrapped, subcommand, whole, writable_file,
 )
+from ricochet_math.arguments import number_from_text, split_items
 from ricochet_math.cli.sidebets import grid_options
+from ricochet_math.errors import RicochetError
 
 # The library loads in the handler: building the parser stays light (issue 26).  The defaults and the bound the
 # help shows are the library's (design.kickout.DEFAULT_GRID, design.rule_set.DEFAULT_OTHERS, MAX_RESOLVES and
@@ -52,9 +54,9 @@ def _percent_or_fraction(text: str) -> float:
     """95.97 (percent), 95.97% or 0.9597 -> 0.9597."""
     t = text.strip()
     try:
-        x = float(t[:-1]) if t.endswith("%") else float(t)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        x = number_from_text(t[:-1] if t.endswith("%") else t)
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return x / 100.0 if t.endswith("%") or x > 2.0 else x
 
 
@@ -109,14 +111,16 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_design_arguments,
 )
 def _design(args: argparse.Namespace) -> int:
-    from ricochet_math.design.rule_set import convexity_by_players, design_rule_set
+    from ricochet_math.design.rule_set import check_design_files, convexity_by_players, design_rule_set
     from ricochet_math.reports.tables import Percent
     from ricochet_math.engine.deal import parse_players
     from ricochet_math.storage import atomic_write_text
 
     rules = load_rules_option(args)
+    if args.write:  # refused before the design runs: a file the toolkit did not write is never replaced
+        check_design_files(args.write)
     free, step, bounds = grid_options(args, rules.bonus)
-    others = [o.strip() for o in args.others.split(",") if o.strip()]
+    others = split_items(args.others, "--others") if args.others.strip() else []  # '': none
     result = design_rule_set(
         rules, tuple(args.band), reading=args.reading, vary=args.vary, objective=args.objective, target=args.target,
         players=parse_players(args.players), grid=args.grid if args.grid else DEFAULT_GRID, lines=free, step=step,

@@ -9,6 +9,7 @@ from ricochet_math.cli.app import (
     add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
+from ricochet_math.arguments import split_items
 from ricochet_math.errors import RuleError
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def _rules(args: argparse.Namespace) -> FreeRideRules:
 
 
 def _strategies(args: argparse.Namespace) -> list[str]:
-    names = [s.strip() for s in args.strategies.split(";") if s.strip()] if args.strategies else ["computer"]
+    names = split_items(args.strategies, "--strategies", sep=";") if args.strategies else ["computer"]
     if args.players is not None:
         if not 1 <= args.players <= 6:
             raise RuleError(f"--players must be 1..6, got {args.players}")

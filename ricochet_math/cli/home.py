@@ -54,8 +54,8 @@ def _rules_options(parser, players_default: int = 4) -> None:
                         help=f"players 2..8 (default {players_default})")
     parser.add_argument("--variant", choices=VARIANTS, default="home",
                         help="home (default) or ricochet2 (Ricochet Poker II: 1 card, limit 5, no jokers)")
-    parser.add_argument("--start-cards", type=int, default=1, choices=(1, 2), help="starting cards (default 1)")
-    parser.add_argument("--limit", type=int, default=5, choices=(5, 6, 7), help="hand limit (default 5)")
+    parser.add_argument("--start-cards", type=whole(1, 2), default=1, choices=(1, 2), help="starting cards (default 1)")
+    parser.add_argument("--limit", type=whole(5, 7), default=5, choices=(5, 6, 7), help="hand limit (default 5)")
     parser.add_argument("--stuck", choices=STUCK_RULES, default="out",
                         help="a lowest hand that cannot receive a card: out (default) or showdown")
     parser.add_argument("--tie-ends", action="store_true",

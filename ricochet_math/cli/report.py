@@ -11,6 +11,7 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     subcommand, writable_folder,
 )
+from ricochet_math.arguments import whole_from_text
 from ricochet_math.errors import RicochetError
 
 # The library loads in the handlers: building the parser stays light (issue 26).
@@ -31,9 +32,9 @@ def _players(text: str):
 
 def _positive(text: str) -> int:
     try:
-        value = int(text.replace(",", "").replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        value = whole_from_text(text)
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value

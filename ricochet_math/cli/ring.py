@@ -32,7 +32,7 @@ OBJECTIVES = ("strongest", "points")
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3), help="2 or 3 players (default: 2)")
+    p.add_argument("--players", type=whole(2, 3), default=2, choices=(2, 3), help="2 or 3 players (default: 2)")
     p.add_argument("--joker", default="bug", choices=("bug", "wild", "dead"),
                    help="what a joker is worth (default: bug, the publisher's advice for its home game)")
     p.add_argument("--no-rotate", action="store_true",

@@ -8,7 +8,8 @@ from ricochet_math.cli.app import (
     add_progress_option, add_workers_option,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
-from ricochet_math.errors import RicochetError
+from ricochet_math.arguments import split_items
+from ricochet_math.errors import RicochetError, quote
 
 # The game loads in the handlers: building the parser stays light (issue 26).
 
@@ -24,10 +25,23 @@ def _seated(args: argparse.Namespace) -> list[str]:
 
 
 def _policies(text: str) -> list[str]:
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        names = split_items(text, "the policies")
+    except RicochetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     if not 2 <= len(names) <= 6:
-        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {text!r}")
+        raise argparse.ArgumentTypeError(f"give 2 to 6 comma-separated policies, got {quote(text)}")
     return names
+
+
+def _raise_sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(sorted({int(t) for t in text.split(",") if t.strip()}))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1 or max(sizes) > 1000:
+        raise argparse.ArgumentTypeError(f"give comma-separated whole raise sizes 1..1000, got {text!r}")
+    return sizes
 
 
 #: one example per action, shown in its --help (tests parse each)
@@ -36,7 +50,12 @@ EXAMPLES = {
     "simulate": "ricochet rococo simulate --policies standard,loose --pots 100000 --seed 2026",
     "report": "ricochet rococo report --size tiny --out reports/rococo-tiny",
     "play": "ricochet rococo play --policies blinder,loose --seed 7",
+    "equilibrium": "ricochet rococo equilibrium --abstraction tiny --iterations 1000 --every 100 --out eq-tiny",
 }
+#: copies of the library's choices (the parser stays light; tests check they agree):
+#: betting_game.ABSTRACTIONS and equilibrium.solving.MAX_ITERATIONS
+ABSTRACTION_NAMES = ("tiny", "small", "default")
+MAX_ITERATIONS = 10 ** 9
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +67,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     d = action("draw", help="the 26 keeps of a hand: pot share against N optimal drawers, "
                                      "final-hand odds; or --table: the strategy table")
     d.add_argument("hand", nargs="?", default=None, help='five cards, quoted: "Kh Kd 7c 4s 2h"')
-    d.add_argument("--opponents", type=int, default=1, choices=range(1, 6), metavar="N",
+    d.add_argument("--opponents", type=whole(1, 5), default=1, choices=range(1, 6), metavar="N",
                    help="opponents who also draw optimally (1..5, default 1)")
     d.add_argument("--table", action="store_true",
                    help="the strategy table for N = 1..5 instead: by dealt category and best keep (table), or "
@@ -82,12 +101,44 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--policies", type=_policies, default=["standard", "loose"],
                    help="comma-separated policy per seat (default standard,loose)")
     add_seed_option(p)
+    e = action("equilibrium", help="heads-up equilibrium of the betting round (CFR+ on an abstraction), its "
+                                   "exploitability and the named policies against it")
+    e.add_argument("--abstraction", choices=ABSTRACTION_NAMES, default="tiny",
+                   help="card and raise-size abstraction: tiny (the policies' thresholds), small (3 slices), "
+                        "default (8 slices); raises 1, 3, 10 (default tiny)")
+    e.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=1000, metavar="N",
+                   help="CFR+ iterations at each level of the carried-pot recursion (default 1,000)")
+    e.add_argument("--every", type=whole(1, MAX_ITERATIONS), default=None, metavar="K",
+                   help="measure each level's exploitability every K iterations (default: at the end)")
+    e.add_argument("--raise-sizes", type=_raise_sizes, default=None, metavar="A,B,...",
+                   help="the abstract tree's raise sizes instead of the abstraction's 1,3,10 (each 1..1000, within "
+                        "the table's bets)")
+    e.add_argument("--full-betting", action="store_true",
+                   help="also measure the exploitability with every raise size 1..10 (a tree about 28 times larger)")
+    e.add_argument("--exact-cards", action="store_true",
+                   help="also measure with best responses that know their exact final value (the card abstraction's "
+                        "cost; with --full-betting also with every raise size: minutes)")
+    e.add_argument("--carry-limit", type=whole(0, 1000), default=None, metavar="N",
+                   help="all-check games carried before a showdown (the rules' reading, default 10)")
+    e.add_argument("--max-bet", type=whole(1, 1000), default=None, metavar="N", help="largest raise (default 10)")
+    e.add_argument("--max-raises", type=whole(0, 100), default=None, metavar="N",
+                   help="raises a betting round (default 3)")
+    e.add_argument("--checkpoint", type=writable_folder, default=None, metavar="DIR",
+                   help="keep one checkpoint per level there (every K iterations and at each level's end); a killed "
+                        "run given the same DIR and --iterations resumes with the same digits")
+    e.add_argument("--out", type=writable_folder, default=None, metavar="DIR",
+                   help="write strategy.csv, curves.csv, levels.csv, policies.csv and summary.txt there (created; "
+                        "replaced only if the toolkit wrote it)")
+    add_progress_option(e)
+    add_format_option(e)
 
 
-@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play), report",
+@subcommand("rococo", help="Rococo Poker: draw solver (draw), policy simulations (simulate), a hand history (play), "
+                           "report, heads-up equilibrium (equilibrium)",
             example='ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2', arguments=_arguments)
 def _rococo(args: argparse.Namespace) -> int:
-    return {"draw": _draw, "simulate": _simulate, "play": _play, "report": _report}[args.action](args)
+    return {"draw": _draw, "simulate": _simulate, "play": _play, "report": _report,
+            "equilibrium": _equilibrium}[args.action](args)
 
 
 def _draw(args: argparse.Namespace) -> int:
@@ -178,6 +229,46 @@ def _play(args: argparse.Namespace) -> int:
     seed = resolve_seed(args.seed)
     print(play_pot(_seated(args), seed).text())
     print(f"(seed {seed})")
+    return 0
+
+
+def _equilibrium(args: argparse.Namespace) -> int:
+    import shlex
+    import sys
+    from dataclasses import replace
+
+    from ricochet_math.games.rococo.betting_game import ABSTRACTIONS
+    from ricochet_math.games.rococo.equilibrium import levels_frame, solve_equilibrium, write_equilibrium
+    from ricochet_math.games.rococo.rules import RococoRules
+    from ricochet_math.reports.tables import Number, Percent
+    from ricochet_math.storage import prepare_output_folder
+
+    if args.out is not None:  # refused before the solve, not after it
+        prepare_output_folder(args.out, "rococo-equilibrium")
+    changes = {k: v for k, v in (("carry_limit", args.carry_limit), ("max_bet", args.max_bet),
+                                 ("max_raises", args.max_raises)) if v is not None}
+    rules = replace(RococoRules(), **changes)
+    spec = ABSTRACTIONS[args.abstraction]
+    if args.raise_sizes is not None:
+        spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
+                       raise_sizes=args.raise_sizes)
+    res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
+                            full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
+                            exact_cards=args.exact_cards)
+    if args.out is not None:
+        write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))
+    if args.format == "table":
+        print_wrapped(res.summary())
+        print()
+        print_frame(levels_frame(res), "table", formats={"level": Number(0), "carried": Number(0),
+                                                         "first_player_value": Number(6),
+                                                         "carry_probability": Percent(2)}, wide=args.wide)
+        print()
+    drop = [c for c, on in (("exploitability_full", args.full_betting),
+                            ("exploitability_exact_cards", args.exact_cards)) if not on]
+    policies = res.policies.drop(columns=drop)
+    small = {c: Number(6) for c in policies.columns if c != "policy"}
+    print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
     return 0
 
 

@@ -11,7 +11,8 @@ from ricochet_math.cli.app import (
     add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
     print_wrapped, subcommand, writable_file,
 )
-from ricochet_math.errors import RuleError
+from ricochet_math.arguments import named_values, number_from_text, split_items
+from ricochet_math.errors import RicochetError, RuleError, quote
 
 # The library loads in the handlers: building the parser stays light (issue 26).
 
@@ -156,54 +157,45 @@ def _fraction(text: str) -> float:
     try:
         return float(t[:-1]) / 100.0 if t.endswith("%") else float(t)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {quote(text)}") from None
 
 
 def _line_values(items, what: str):
-    """``["N", "line=N"]`` -> (default or None, {line: N})."""
-    default, per_line = None, {}
-    for item in items or ():
-        key, sep, value = item.rpartition("=")
-        if sep and not key:
-            raise RuleError(f"bad {what} {item!r}: write N or LINE=N")
-        if sep:
-            per_line[key.strip()] = value.strip()
-        else:
-            default = value.strip()
-    return default, per_line
+    """``["N", "line=N"]`` -> (default or None, {line: N}); a line given twice is refused, not the last kept."""
+    return named_values(items, what, error=RuleError)
 
 
 def grid_options(args: argparse.Namespace, table) -> tuple[list[str], dict, dict]:
     """``--lines``, ``--step`` and ``--bounds`` (as ``ricochet tune`` and ``ricochet design`` take them) for a
     paytable: the free lines, their steps and their bounds (``{}``: the defaults)."""
-    free = [k.strip() for k in args.lines.split(",") if k.strip()] if args.lines else list(table.keys())
+    free = split_items(args.lines, "--lines", error=RuleError) if args.lines else list(table.keys())
     default_step, step_lines = _line_values(args.step, "--step")
     step = {k: _number(default_step, "--step") if default_step is not None else 1 for k in free}
     for k, v in step_lines.items():
         if k not in free:
-            raise RuleError(f"--step names line {k!r}, which is not among the free lines ({', '.join(free)})")
+            raise RuleError(f"--step names line {quote(k)}, which is not among the free lines ({', '.join(free)})")
         step[k] = _number(v, "--step")
     bounds = {}
     bound_default, bound_lines = _line_values(args.bounds, "--bounds")
     if bound_default is not None:  # "--bounds junk": a bound names its line, or it would be silently dropped
-        raise RuleError(f"bad --bounds {bound_default!r}: write LINE=LO:HI")
+        raise RuleError(f"bad --bounds {quote(bound_default)}: write LINE=LO:HI")
     for k, v in bound_lines.items():
         if k not in free:
-            raise RuleError(f"--bounds names line {k!r}, which is not among the free lines ({', '.join(free)})")
+            raise RuleError(f"--bounds names line {quote(k)}, which is not among the free lines ({', '.join(free)})")
         lo, sep, hi = v.partition(":")
         if not sep:
-            raise RuleError(f"bad --bounds {k}={v!r}: write LINE=LO:HI")
+            raise RuleError(f"bad --bounds {k}={quote(v)}: write LINE=LO:HI")
         bounds[k] = (_number(lo, "--bounds"), _number(hi, "--bounds"))
     return free, step, bounds
 
 
 def _number(text: str, what: str) -> float:
     try:
-        x = float(text)
-    except ValueError:
-        raise RuleError(f"bad {what} {text!r}: not a number") from None
+        x = number_from_text(text, what)
+    except RicochetError as exc:
+        raise RuleError(str(exc)) from None
     if not math.isfinite(x) or x < 0 or x > 1e9:
-        raise RuleError(f"bad {what} {text!r}: give a finite number from 0 to 1e9")
+        raise RuleError(f"bad {what} {quote(text)}: give a finite number from 0 to 1e9")
     return int(x) if x.is_integer() else x
 
 

@@ -132,6 +132,12 @@ def _published_arguments(parser):
             example="ricochet published --rounds 2000 --readings perfect pot-odds-now --write reports",
             arguments=_published_arguments)
 def _published(args) -> int:
+    if (args.search or args.precision is not None) and args.store is None:
+        # the store lives in the cache folder: one that is not usable is refused here, in one line, before
+        # anything loads the hand tables (whose cache it is too: that would add a warning line)
+        from ricochet_math.evaluator.tables import require_cache_dir
+
+        require_cache_dir("the reading search's store")
     from ricochet_math.reports.published import (
         READINGS, best_response, check_readings, published_figures, write_best_response,
     )

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.design.bet import ExactBet
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.evaluation import NUM_VALUES, ROYAL_FLUSH_VALUE, value_counts_5
 from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.ruleset import Paytable, RuleSet, load_rules
@@ -277,20 +277,20 @@ def cover_progressive(source: RuleSet | Paytable | str | None = None, *, reset: 
     """
     table = cover_paytable(source)
     if not (isinstance(reset, (int, float)) and math.isfinite(reset) and reset >= 0):
-        raise RuleError(f"progressive reset must be a finite number >= 0, got {reset!r}")
+        raise RuleError(f"progressive reset must be a finite number >= 0, got {quote(reset)}")
     if not (isinstance(meter_rate, (int, float)) and 0 <= meter_rate < 1):
-        raise RuleError(f"progressive meter rate must be a fraction in [0, 1), got {meter_rate!r}")
+        raise RuleError(f"progressive meter rate must be a fraction in [0, 1), got {quote(meter_rate)}")
     if line is None:
         royal = [l.key for l in table.lines if l.value() == ROYAL_FLUSH_VALUE]
         if not royal:
             raise RuleError("the Cover paytable has no royal flush line for the progressive jackpot")
         line = royal[-1]
     if line not in table:
-        raise RuleError(f"the Cover paytable has no line {line!r}; lines: {', '.join(table.keys())}")
+        raise RuleError(f"the Cover paytable has no line {quote(line)}; lines: {', '.join(table.keys())}")
     result = cover(table)
     (jackpot,) = [l for l in result.lines if l.key == line]
     if jackpot.combinations == 0:
-        raise RuleError(f"Cover line {line!r} pays no hand (a later line shares its threshold)")
+        raise RuleError(f"Cover line {quote(line)} pays no hand (a later line shares its threshold)")
     p_jack = jackpot.combinations / result.hands
     base = sum(l.combinations * (1.0 + l.pays) for l in result.lines if l.key != line and l.pays > 0) / result.hands
     return ProgressiveResult(result, line, float(reset), float(meter_rate), base, p_jack)

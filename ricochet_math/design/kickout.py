@@ -18,6 +18,8 @@ A threshold is a hand pattern (``99``, ``KKQ``, ``TTxx``, ``222``, ``A2345``,
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +27,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.engine.deal import check_players
-from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.errors import PatternError, RuleError, quote
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.executors import executor_for_run
@@ -43,8 +45,12 @@ DEFAULT_GRID = (
 
 def parse_grid(grid) -> list[tuple[str, int]]:
     """``[(pattern, value)]`` sorted by value; bad patterns raise one line naming the pattern."""
-    if isinstance(grid, str):
-        grid = [g for g in grid.replace(",", " ").split() if g]
+    if isinstance(grid, str) and grid.strip():  # split at commas or spaces; an empty pattern is refused
+        text, grid = grid, re.split(r"\s*,\s*|\s+", grid.strip())
+        if "" in grid:
+            raise PatternError(f"threshold grid {quote(text)} has an empty pattern (two commas, or one at an end)")
+    elif isinstance(grid, str):
+        grid = []
     out = []
     for g in grid:
         try:

@@ -68,7 +68,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.design.optimiser_milp import (
     check_reachable, grid_miss_message, linear_model, milp_n_best, secant_model,
 )
@@ -155,7 +155,7 @@ def tune_paytable(
     if isinstance(rtp_function, LinearRTP):
         missing = [k for k in problem.free if k not in rtp_function.coefficients]
         if missing:
-            raise RuleError(f"the RTP function has no coefficient for line {missing[0]!r}")
+            raise RuleError(f"the RTP function has no coefficient for line {quote(missing[0])}")
         model = linear_model(problem, rtp_function)
         check_reachable(problem, model, exact=True)
         points, limited = milp_n_best(problem, model, n_best)
@@ -256,7 +256,7 @@ def _read_figures(out: Any) -> dict[str, float]:
     else:
         figures = {"rtp": float(out)}
     if "rtp" not in figures or not math.isfinite(figures["rtp"]):
-        raise RuleError(f"the RTP function returned no finite RTP: {out!r}")
+        raise RuleError(f"the RTP function returned no finite RTP: {quote(out)}")
     return figures
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.rules.ruleset import Paytable
 
 __all__ = [
@@ -92,7 +92,7 @@ def make_problem(
         base = {str(k): v for k, v in base_pays.items()}
         for k, v in base.items():
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-                raise RuleError(f"base pays of line {k!r} must be a finite number >= 0, got {v!r}")
+                raise RuleError(f"base pays of line {quote(k)} must be a finite number >= 0, got {quote(v)}")
         base = {k: float(v) for k, v in base.items()}
     else:
         raise RuleError(f"base pays must be a mapping line -> pays or a Paytable, got {type(base_pays).__name__}")
@@ -110,7 +110,7 @@ def make_problem(
         free_list = [free_lines] if isinstance(free_lines, str) else list(free_lines)
         for k in free_list:
             if k not in base:
-                raise RuleError(f"unknown paytable line {k!r}; lines: {', '.join(keys)}")
+                raise RuleError(f"unknown paytable line {quote(k)}; lines: {', '.join(keys)}")
         free_set = set(free_list)
         if not free_set:
             raise RuleError("no free lines to tune")
@@ -119,7 +119,7 @@ def make_problem(
     # Target and window.
     if isinstance(target, (tuple, list)):
         if len(target) != 2:
-            raise RuleError(f"a target RTP range is (lo, hi), got {target!r}")
+            raise RuleError(f"a target RTP range is (lo, hi), got {quote(target)}")
         lo_t, hi_t = (_check_target(t) for t in target)
         if lo_t > hi_t:
             raise RuleError(f"target RTP range is reversed: {lo_t:.4%} > {hi_t:.4%}")
@@ -127,7 +127,7 @@ def make_problem(
     else:
         t = _check_target(target)
         if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 1:
-            raise RuleError(f"tolerance must be a fraction in [0, 1), got {tolerance!r}")
+            raise RuleError(f"tolerance must be a fraction in [0, 1), got {quote(tolerance)}")
         window, center, point = (t - tolerance, t + tolerance), t, True
 
     # Steps and bounds.
@@ -135,12 +135,12 @@ def make_problem(
     for k in free:
         s = step.get(k, 1) if isinstance(step, Mapping) else step
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
-            raise RuleError(f"step of line {k!r} must be a number > 0, got {s!r}")
+            raise RuleError(f"step of line {quote(k)} must be a number > 0, got {quote(s)}")
         steps[k] = float(s)
     if isinstance(step, Mapping):
         for k in step:
             if k not in free_set:
-                raise RuleError(f"step given for line {k!r}, which is not a free line")
+                raise RuleError(f"step given for line {quote(k)}, which is not a free line")
     lo: dict[str, int] = {}
     hi: dict[str, int] = {}
     for k in free:
@@ -155,18 +155,18 @@ def make_problem(
                 try:
                     b_lo, b_hi = (float(x) for x in b)
                 except (TypeError, ValueError):
-                    raise RuleError(f"bounds of line {k!r} must be (lo, hi), got {b!r}") from None
+                    raise RuleError(f"bounds of line {quote(k)} must be (lo, hi), got {quote(b)}") from None
         if not (0 <= b_lo <= b_hi and math.isfinite(b_hi)):
-            raise RuleError(f"bounds of line {k!r} must satisfy 0 <= lo <= hi, got ({b_lo:g}, {b_hi:g})")
+            raise RuleError(f"bounds of line {quote(k)} must satisfy 0 <= lo <= hi, got ({b_lo:g}, {b_hi:g})")
         lo[k] = math.ceil(b_lo / steps[k] - 1e-9)
         hi[k] = math.floor(b_hi / steps[k] + 1e-9)
         if lo[k] > hi[k]:
             raise RuleError(f"no multiple of step {steps[k]:g} lies within the bounds ({b_lo:g}, {b_hi:g}) "
-                            f"of line {k!r}")
+                            f"of line {quote(k)}")
     if isinstance(bounds, Mapping):
         for k in bounds:
             if k not in free_set:
-                raise RuleError(f"bounds given for line {k!r}, which is not a free line")
+                raise RuleError(f"bounds given for line {quote(k)}, which is not a free line")
 
     if monotonic:
         for a, b in zip(keys, keys[1:]):
@@ -174,17 +174,17 @@ def make_problem(
                 raise RuleError(f"paytable is not monotonic: {b} pays {base[b]:g} but {a}, a worse hand, "
                                 f"pays {base[a]:g}; fix it or pass monotonic=False")
     if isinstance(resolution, bool) or not isinstance(resolution, (int, float)) or not 0 < resolution < 0.1:
-        raise RuleError(f"resolution must be a small positive fraction, got {resolution!r}")
+        raise RuleError(f"resolution must be a small positive fraction, got {quote(resolution)}")
     if isinstance(n_best, bool) or not isinstance(n_best, int) or n_best < 1:
-        raise RuleError(f"n_best must be a whole number >= 1, got {n_best!r}")
+        raise RuleError(f"n_best must be a whole number >= 1, got {quote(n_best)}")
     return TuningProblem(keys, base, free, steps, lo, hi, window, center, point, monotonic, resolution)
 
 
 def _check_target(t: Any) -> float:
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-        raise RuleError(f"target RTP must be a number (a fraction such as 0.95), got {t!r}")
+        raise RuleError(f"target RTP must be a number (a fraction such as 0.95), got {quote(t)}")
     if not 0 < t < 2:
-        raise RuleError(f"target RTP {t!r} is outside (0, 2): give it as a fraction, e.g. 0.95 for 95%")
+        raise RuleError(f"target RTP {quote(t)} is outside (0, 2): give it as a fraction, e.g. 0.95 for 95%")
     return float(t)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.design.optimiser_problem import plain_number
 from ricochet_math.rules.checks import check_name, name_from_stem
 from ricochet_math.rules.files import paytables_dir
@@ -151,7 +151,7 @@ def override_toml(rules: RuleSet, section: str, pays: Mapping[str, float], *, pa
     table: Paytable = getattr(rules, section)
     unknown = [k for k in pays if k not in table]
     if unknown:
-        raise RuleError(f"[{section}] has no line {unknown[0]!r}")
+        raise RuleError(f"[{section}] has no line {quote(unknown[0])}")
     parent = extends_parent(rules, path)
     stem = Path(path).stem if path is not None else f"{rules.name}-tuned"
     name = check_name(name, "", "name") if name else name_from_stem(stem)

@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.design.bet import ExactBet
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator import classes as evaluator_classes
 from ricochet_math.evaluator.cards import RANK_NAMES, RANK_PLURALS
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -260,7 +260,7 @@ class QuickdrawResult(ExactBet):
             index = np.array([0 if lab[0] == lab[1] else 1 for lab in self.classes], dtype=np.int64)
             n, labels = 2, ("Pair", "High card")
         else:
-            raise ValueError(f"by must be 'class', 'group' or 'category', got {by!r}")
+            raise ValueError(f"by must be 'class', 'group' or 'category', got {quote(by)}")
         combos = np.zeros((n, _N_CAT), dtype=np.int64)
         wins = np.zeros((n, _N_CAT), dtype=np.int64)
         np.add.at(combos, index, self.combinations)
@@ -295,7 +295,7 @@ def quickdraw(rules: RuleSet | str | None = None, *, comparison: str | None = No
     pays = rules.quickdraw.pays if pays is None else pays
     check_comparison(comparison)
     if isinstance(pays, bool) or not isinstance(pays, (int, float)) or not math.isfinite(pays) or pays < 0:
-        raise RuleError(f"Quickdraw payout must be a finite number >= 0, got {pays!r}")
+        raise RuleError(f"Quickdraw payout must be a finite number >= 0, got {quote(pays)}")
     counts, wins = quickdraw_counts()
     labels, _, _, class_of = player_classes()
     r = COMPARISON_CHOICES.index(comparison)

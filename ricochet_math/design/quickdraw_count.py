@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.evaluator.evaluation import (
     FIVE_CARD_KEY, NUM_VALUES, PARTIAL_BASE, all_five_card_values, eval5, partial_key, reference_partial_key,
@@ -84,7 +84,7 @@ def quickdraw_wins(player_key: int, comparison: str) -> int:
 def check_comparison(comparison: str) -> None:
     """Raise one line of :class:`~ricochet_math.errors.RuleError` unless ``kicker`` or ``top-cards``."""
     if comparison not in COMPARISON_CHOICES:
-        raise RuleError(f"Quickdraw comparison {comparison!r} is not allowed; choose one of "
+        raise RuleError(f"Quickdraw comparison {quote(comparison)} is not allowed; choose one of "
                         + ", ".join(f'"{c}"' for c in COMPARISON_CHOICES))
 
 

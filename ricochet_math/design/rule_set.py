@@ -50,7 +50,7 @@ returned with ``feasible = False`` and the miss.
 """
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 import json
 import math
 import sys
@@ -78,11 +78,12 @@ from ricochet_math.solvers.executors import executor_for_run
 from ricochet_math.solvers.montecarlo import simulate_to_precision
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.solo_kernel import bonus_lines
-from ricochet_math.storage import atomic_write_text, check_writable_file
+from ricochet_math.storage import atomic_write_text, check_writable_file, file_sha256
 from ricochet_math.strategies.registry import get_strategy
 
 __all__ = ["VARY", "DESIGN_SCHEMA", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
-           "design_rule_set", "design_sidecar_path", "MAX_RESOLVES", "DEFAULT_RESOLVES", "convexity_by_players"]
+           "design_rule_set", "design_sidecar_path", "check_design_files", "MAX_RESOLVES", "DEFAULT_RESOLVES",
+           "convexity_by_players"]
 
 VARY = ("kickout", "bonus")
 #: the other player models the design is shown under: the best publisher-like reading, the dealer-only
@@ -287,14 +288,19 @@ class RuleSetDesign:
 
     def write_toml(self, path: str | Path, *, name: str | None = None) -> Path:
         """Write :meth:`to_toml` to ``path`` and the design's tables beside it
-        (:func:`design_sidecar_path`), each whole or not at all.  Returns the TOML's path."""
-        path = check_writable_file(path, "designed rule-set file")
-        side = check_writable_file(design_sidecar_path(path), "design record")
+        (:func:`design_sidecar_path`), each whole or not at all.  Returns the TOML's path.
+
+        An existing file at either path is replaced only if this toolkit wrote the pair and neither was
+        edited since (:func:`check_design_files`); otherwise one :class:`~ricochet_math.errors.RuleError`
+        line, with nothing written."""
+        path, side = check_design_files(path)
         text = self.to_toml(path, name=name)
         atomic_write_text(path, text, "designed rule-set file")
-        # the record names the rule set as written (its SHA-256 with the files it extends), so a report can
-        # tell a record from an edited file
-        record = self.sidecar() | {"designed_sha256": load_rules(path).sha256, "rules_file": Path(path).name}
+        # the record names the rule set as written (its SHA-256 with the files it extends, and the file's own
+        # bytes), so a report can tell a record from an edited file and a rewrite can tell ours from a user's
+        record = self.sidecar() | {"designed_sha256": load_rules(path).sha256, "rules_file": Path(path).name,
+                                   "rules_file_sha256": file_sha256(path)}
+        record["record_sha256"] = _record_digest(record)
         atomic_write_text(side, json.dumps(record, indent=1) + "\n", "design record")
         return path
 
@@ -303,6 +309,50 @@ def design_sidecar_path(rules_path: str | Path) -> Path:
     """The design record written beside a designed rule set: ``NAME.design.json``."""
     p = Path(rules_path)
     return p.with_name(p.stem + ".design.json")
+
+
+def _record_digest(record: Mapping) -> str:
+    """The SHA-256 of a design record's content (every key but the digest itself), as written canonically."""
+    body = {k: v for k, v in record.items() if k != "record_sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def check_design_files(path: str | Path) -> tuple[Path, Path]:
+    """``(rules file, design record)`` if :meth:`RuleSetDesign.write_toml` may write them, else one
+    :class:`~ricochet_math.errors.RuleError` line naming the file; call it before the design runs.
+
+    Either may be new.  An existing one is replaced only when it is the toolkit's and unchanged: the record
+    must be a design record whose content matches its own digest, and the rules file must be the one that
+    record names, with the bytes it recorded (a record of an older version, without those digests: the rule
+    set it recorded).  A file a user wrote or edited there is never overwritten."""
+    path = check_writable_file(path, "designed rule-set file")
+    side = check_writable_file(design_sidecar_path(path), "design record")
+    record = None
+    if side.exists():
+        try:
+            record = json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            record = None
+        if (not isinstance(record, dict) or record.get("schema") != DESIGN_SCHEMA
+                or record.get("record_sha256", _record_digest(record)) != _record_digest(record)):
+            raise RuleError(f"design record {side} exists and is not a design record ricochet_math wrote (or was "
+                            "edited since); nothing was written: choose another --write file or move it away")
+    if path.exists() and not _is_designed_file(path, record):
+        raise RuleError(f"designed rule-set file {path} exists and was not written by ricochet design (or was "
+                        f"edited since, or its {side.name} is missing); nothing was written: choose another "
+                        "--write file or move it away")
+    return path, side
+
+
+def _is_designed_file(path: Path, record: Mapping | None) -> bool:
+    if record is None or record.get("rules_file") != path.name:
+        return False
+    if "rules_file_sha256" in record:
+        return file_sha256(path) == record["rules_file_sha256"]
+    try:  # a record of an older version: it kept the rule set's SHA-256 only
+        return load_rules(path).sha256 == record.get("designed_sha256")
+    except RuleError:
+        return False
 
 
 # ---------------------------------------------------------------------------- checks

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ricochet_math.design.optimiser_problem import TuningProblem, plain_number
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 
 __all__ = ["OBJECTIVES", "DesignModel", "DesignChoice", "Relaxation", "score", "search_design", "relaxed_miss",
            "enumerate_designs"]
@@ -365,7 +365,7 @@ class _Program:
 
 def _check_objective(objective: str) -> None:
     if objective not in OBJECTIVES:
-        raise RuleError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+        raise RuleError(f"unknown objective {quote(objective)}; choose one of {', '.join(OBJECTIVES)}")
 
 
 def search_design(model: DesignModel, band, objective: str = "band", target: float | None = None) -> DesignChoice:

@@ -41,7 +41,7 @@ from ricochet_math.design.cover import cover, cover_paytable
 from ricochet_math.design.optimiser import enumerate_paytables, tune_paytable
 from ricochet_math.design.optimiser_problem import LinearRTP, plain_number
 from ricochet_math.design.optimiser_result import Candidate, TuningResult, override_toml
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.ruleset import MAX_PLAYERS, Paytable, RuleSet, load_rules
 from ricochet_math.solvers.montecarlo import simulate
@@ -102,14 +102,14 @@ def tune_cover(
         raise RuleError(f"rule set {rules.name} has no Cover lines to tune")
     for line in rules.cover:
         if line.pays <= 0:
-            raise RuleError(f"Cover line {line.key!r} pays 0 (it loses like no line); "
+            raise RuleError(f"Cover line {quote(line.key)} pays 0 (it loses like no line); "
                             "remove it or give it a payout before tuning")
     bounds = options.get("bounds")
     if bounds is not None:
         items = bounds.items() if isinstance(bounds, Mapping) else [("every line", bounds)]
         for key, b in items:
             if isinstance(b, (tuple, list)) and len(b) == 2 and isinstance(b[0], (int, float)) and b[0] <= 0:
-                raise RuleError(f"bounds of {key!r} start at {b[0]:g}: Cover pays must stay above 0 "
+                raise RuleError(f"bounds of {quote(key)} start at {b[0]:g}: Cover pays must stay above 0 "
                                 "(a line paying 0 loses like no line)")
     return tune_paytable(cover_rtp_function(rules.cover), rules.cover, free_lines, target,
                          rules=rules, section="cover", **options)
@@ -169,7 +169,7 @@ def bonus_rtp_function_mc(rules: RuleSet | str | None = None, players: int = 2, 
     for line in rules.bonus:
         key = str(line.hand_pattern).lower().replace(" ", "_")
         if key not in cats:
-            raise RuleError(f"bonus line {line.key!r} ({line.hand_pattern}) is not a hand category: "
+            raise RuleError(f"bonus line {quote(line.key)} ({line.hand_pattern}) is not a hand category: "
                             "tuning at several players needs category lines (straight .. royal_flush)")
         freq[line.key] = float(s[f"bonus_{key}"].estimate)
     constant = float(s["rtp_initial"].estimate) - sum(freq[ln.key] * float(ln.pays) for ln in rules.bonus)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ricochet_math.arguments import check_seed
-from ricochet_math.errors import CardError, RuleError, TableStateError
+from ricochet_math.arguments import check_seed, split_items, whole_from_text
+from ricochet_math.errors import CardError, RicochetError, RuleError, TableStateError, quote
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import ORDER_KEY
 from ricochet_math.rules.ruleset import MAX_PLAYERS
@@ -29,7 +29,7 @@ __all__ = [
 def check_players(n) -> int:
     """``n`` as an int in ``1..7`` or :class:`RuleError`."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= int(n) <= MAX_PLAYERS:
-        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
+        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {quote(n)}")
     return int(n)
 
 
@@ -40,18 +40,17 @@ def parse_players(spec) -> tuple[int, ...]:
     """
     if isinstance(spec, str):
         out: list[int] = []
-        for part in spec.replace(" ", "").split(","):
-            if not part:
-                continue
+        # an empty item ("2,,4", "2,") is refused, not skipped; counts are ASCII digits ("٣" is not 3)
+        for part in split_items(spec, "player counts", error=RuleError):
             lo, sep, hi = part.partition("-")
             try:
-                a = int(lo)
-                b = int(hi) if sep else a
-            except ValueError:
-                raise RuleError(f"bad player counts {spec!r}: --players must be a count or a range "
+                a = whole_from_text(lo, "a player count", grouping=False)
+                b = whole_from_text(hi, "a player count", grouping=False) if sep else a
+            except RicochetError:
+                raise RuleError(f"bad player counts {quote(spec)}: --players must be a count or a range in ASCII digits "
                                 "such as 1-7, 2,4,7 or 3") from None
             if a > b:
-                raise RuleError(f"bad player counts {spec!r}: range {part} runs backwards")
+                raise RuleError(f"bad player counts {quote(spec)}: range {part} runs backwards")
             out.extend(range(a, b + 1))
         values = out
     elif isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
@@ -60,7 +59,7 @@ def parse_players(spec) -> tuple[int, ...]:
         try:
             values = list(spec)
         except TypeError:
-            raise RuleError(f"bad player counts {spec!r}") from None
+            raise RuleError(f"bad player counts {quote(spec)}") from None
     if not values:
         raise RuleError("no player counts given")
     return tuple(sorted({check_players(n) for n in values}))
@@ -186,7 +185,7 @@ def _checked_table(dealer, players, actions) -> tuple[tuple, tuple, tuple]:
     """``face_up_table``'s checks: the table as ``(dealer, players, actions)`` of kernel integers."""
     seen: dict[int, str] = {}  # card -> where it is, for duplicate messages
     if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__"):
-        raise TableStateError(f"players must be a sequence of two-card hands, got {players!r:.60}")
+        raise TableStateError(f"players must be a sequence of two-card hands, got {quote(players)}")
     players = list(players)
     d = parse_cards(dealer, count=5, where="the dealer's hand")
     seen.update({int(c): "the dealer's hand" for c in d})

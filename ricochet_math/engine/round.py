@@ -65,7 +65,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ricochet_math.arguments import check_seed
-from ricochet_math.errors import CardError, RicochetError, RuleError, TableStateError
+from ricochet_math.errors import CardError, RicochetError, RuleError, TableStateError, quote
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, TWO_CARD_KEY, eval5
 from ricochet_math.evaluator.names import describe
@@ -280,7 +280,7 @@ class Round:
                     raise RuleError(f"a round dealt face up has no deck: give the three cards seat {seat + 1} drew")
                 self._tell_cards(action, f"seat {seat + 1}'s draw")
             elif not (isinstance(action, str) and action == "play"):
-                raise RuleError(f"action must be 'fold' or 'play', got {action!r}")
+                raise RuleError(f"action must be 'fold' or 'play', got {quote(action)}")
             self.action[seat] = "play"
             self.pot += 1
             self.wagered[seat] = 2.0

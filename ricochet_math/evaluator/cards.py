@@ -25,12 +25,13 @@ array([51, 34, 45], dtype=int8)
 """
 from __future__ import annotations
 
+import numbers
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 import numpy as np
 
-from ricochet_math.errors import CardError
+from ricochet_math.errors import CardError, quote
 
 __all__ = [
     "RANKS",
@@ -107,7 +108,7 @@ def parse_card(text: str, *, where: str = "", jokers: bool = False) -> int:
     joker text gives 52 (:func:`parse_cards` numbers a second one 53).
     """
     if isinstance(text, (bool, np.bool_)):
-        raise CardError(f"{text!r} is not a card{_at(where)}: give card text such as 'As' or a number 0..51")
+        raise CardError(f"{quote(text)} is not a card{_at(where)}: give card text such as 'As' or a number 0..51")
     if isinstance(text, (int, np.integer)):
         if 0 <= int(text) < 52 or (jokers and int(text) in JOKERS):
             return int(text)
@@ -119,18 +120,18 @@ def parse_card(text: str, *, where: str = "", jokers: bool = False) -> int:
     if token.lower() in _JOKER_WORDS:
         if jokers:
             return JOKERS[0]
-        raise CardError(f"joker {text!r}{_at(where)}: this game is played without jokers")
+        raise CardError(f"joker {quote(text)}{_at(where)}: this game is played without jokers")
     if len(token) < 2:
-        raise CardError(f"malformed card {text!r}{_at(where)}: expected rank then suit, e.g. 'As' or '10h'")
+        raise CardError(f"malformed card {quote(text)}{_at(where)}: expected rank then suit, e.g. 'As' or '10h'")
     rank_text, suit_text = token[:-1], token[-1]
     if suit_text == "\ufe0f" and len(token) >= 3:
         rank_text, suit_text = token[:-2], token[-2:]
     rank = _RANK_LOOKUP.get(rank_text.upper())
     if rank is None:
-        raise CardError(f"unknown rank {rank_text!r} in card {text!r}{_at(where)}: ranks are 2-9, T (or 10), J, Q, K, A")
+        raise CardError(f"unknown rank {quote(rank_text)} in card {quote(text)}{_at(where)}: ranks are 2-9, T (or 10), J, Q, K, A")
     suit = _SUIT_LOOKUP.get(suit_text.lower())
     if suit is None:
-        raise CardError(f"unknown suit {suit_text!r} in card {text!r}{_at(where)}: suits are c d h s (or ♣ ♦ ♥ ♠)")
+        raise CardError(f"unknown suit {quote(suit_text)} in card {quote(text)}{_at(where)}: suits are c d h s (or ♣ ♦ ♥ ♠)")
     return card(rank, suit)
 
 
@@ -154,9 +155,10 @@ def parse_cards(
     """
     if isinstance(text, str):
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
-    elif isinstance(text, (bytes, bytearray)) or not isinstance(text, Iterable):
+    elif isinstance(text, (bytes, bytearray, Mapping, Set)) or not isinstance(text, Iterable) or \
+            (isinstance(text, np.ndarray) and text.ndim != 1):  # a dict or a set has no card order
         raise CardError(f"cards must be text such as 'As Kd' or a list of cards{_at(where)}, "
-                        f"got a {type(text).__name__}")
+                        f"got a {type(text).__name__}" + (f" of shape {text.shape}" if isinstance(text, np.ndarray) else ""))
     else:
         tokens = list(text)
     cards = [parse_card(t, where=where, jokers=jokers) for t in tokens]
@@ -164,7 +166,7 @@ def parse_cards(
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
             want = " or ".join(str(a) for a in allowed)
-            raise CardError(f"expected {want} cards{_at(where)}, got {len(cards)}: {' '.join(map(str, tokens)) or '(none)'}")
+            raise CardError(f"expected {want} cards{_at(where)}, got {len(cards)}: {quote(' '.join(map(str, tokens))) if tokens else '(none)'}")
     # ``dead`` may say where each card already is ({card: "seat 1's hand"}),
     # so a card used twice on the table is reported with both places.
     elsewhere = {int(d): w for d, w in dead.items()} if isinstance(dead, dict) else {int(d): "" for d in dead}
@@ -173,10 +175,10 @@ def parse_cards(
         cards = _number_jokers(tokens, cards, elsewhere, where)
     for tok, c in zip(tokens, cards):
         if c in seen:
-            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({quote(tok)}){_at(where)}")
         if c in elsewhere:
             also = f" (already in {elsewhere[c]})" if elsewhere[c] else ""
-            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({tok!r}){_at(where)}{also}")
+            raise CardError(f"duplicate card {format_card(c, jokers=True)} ({quote(tok)}){_at(where)}{also}")
         seen.add(c)
     return np.asarray(cards, dtype=np.int8)
 
@@ -191,7 +193,7 @@ def _number_jokers(tokens, cards: list[int], elsewhere: dict[int, str], where: s
             free = [j for j in JOKERS if j not in used]
             if not free:
                 also = "".join(f" (one already in {elsewhere[j]})" for j in JOKERS if elsewhere.get(j))
-                raise CardError(f"a third joker {tok!r}{_at(where)}: the deck has only two{also}")
+                raise CardError(f"a third joker {quote(tok)}{_at(where)}: the deck has only two{also}")
             c = free[0]
             used.add(c)
         out.append(c)
@@ -201,6 +203,8 @@ def _number_jokers(tokens, cards: list[int], elsewhere: dict[int, str], where: s
 def format_card(c: int, *, symbols: bool = False, jokers: bool = False) -> str:
     """Text of kernel card ``c``: ``As`` (or ``A♠`` with ``symbols=True``); with ``jokers=True`` a
     joker (52, 53) is ``Jk`` (``🃏``)."""
+    if isinstance(c, (bool, np.bool_)) or not isinstance(c, numbers.Integral):  # int() would take True, 3.7, "5"
+        raise CardError(f"a card number must be a whole number 0..51, got {type(c).__name__} {quote(c)}")
     c = int(c)
     if jokers and c in JOKERS:
         return JOKER_SYMBOL if symbols else JOKER_TEXT
@@ -213,6 +217,9 @@ def format_card(c: int, *, symbols: bool = False, jokers: bool = False) -> str:
 def format_cards(cards: Iterable[int], *, symbols: bool = False, jokers: bool = False) -> str:
     """Space-separated text of several kernel cards; with ``jokers=True`` the jokers (52, 53) read ``Jk``
     (``🃏``), otherwise a card outside 0..51 is refused (a game without jokers never shows one)."""
+    if isinstance(cards, (str, bytes, bytearray, Mapping, Set)) or not isinstance(cards, Iterable) or \
+            (isinstance(cards, np.ndarray) and cards.ndim != 1):
+        raise CardError(f"format_cards needs a sequence of card numbers, got {type(cards).__name__} {quote(cards)}")
     return " ".join(format_card(c, symbols=symbols, jokers=jokers) for c in cards)
 
 

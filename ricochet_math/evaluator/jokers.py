@@ -73,7 +73,7 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 
 from ricochet_math._numba import njit, pnjit, prange
-from ricochet_math.errors import CardError
+from ricochet_math.errors import CardError, quote
 from ricochet_math.evaluator.cards import (
     JOKERS, N_CARDS, RANK_PLURALS, RANKS, format_card, is_joker, parse_cards,
 )
@@ -158,7 +158,7 @@ _STRAIGHT_WITH, _SUITED_WITH = _joker_rank_tables()
 def joker_deck(n_jokers: int = 2) -> np.ndarray:
     """``int64``: the 52 cards in kernel order, then ``n_jokers`` (0..2) jokers (52, 53)."""
     if isinstance(n_jokers, bool) or not isinstance(n_jokers, (int, np.integer)) or not 0 <= n_jokers <= 2:
-        raise CardError(f"a deck holds 0, 1 or 2 jokers, got {n_jokers!r}")
+        raise CardError(f"a deck holds 0, 1 or 2 jokers, got {quote(n_jokers)}")
     return np.arange(52 + int(n_jokers), dtype=np.int64)
 
 
@@ -306,7 +306,7 @@ def _rule(rule) -> int:
         return int(_RULE_NAMES[rule.strip().lower()])
     if isinstance(rule, (int, np.integer)) and not isinstance(rule, bool) and int(rule) in (0, 1, 2):
         return int(rule)
-    raise CardError(f"unknown joker rule {rule!r}: use bug, wild or dead")
+    raise CardError(f"unknown joker rule {quote(rule)}: use bug, wild or dead")
 
 
 def _checked_hand(cards_or_text) -> np.ndarray:

@@ -13,10 +13,13 @@ so the rules layer checks patterns without compiling the evaluation kernels.
 """
 from __future__ import annotations
 
+import numbers
 import re
 from functools import lru_cache
 
-from ricochet_math.errors import PatternError
+import numpy as np
+
+from ricochet_math.errors import CardError, PatternError, quote
 from ricochet_math.evaluator.cards import RANK_NAMES, RANK_PLURALS, RANKS
 from ricochet_math.evaluator.tables import (
     CATEGORY_NAMES, FLUSH_CAT, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, NUM_VALUES, PAIR, ROYAL_FLUSH_VALUE,
@@ -24,7 +27,7 @@ from ricochet_math.evaluator.tables import (
 )
 
 __all__ = [
-    "BONUS_CATEGORY_NAMES", "category_name", "bonus_category", "describe", "value_from_name",
+    "BONUS_CATEGORY_NAMES", "check_hand_value", "category_name", "bonus_category", "describe", "value_from_name",
     "pattern_value", "pattern_of",
 ]
 
@@ -32,22 +35,33 @@ __all__ = [
 BONUS_CATEGORY_NAMES = CATEGORY_NAMES + ("Royal flush",)
 
 
-def _check_value(value) -> int:
-    v = int(value)
-    if not 0 <= v < NUM_VALUES:
-        raise PatternError(f"hand value {v} is outside 0..{NUM_VALUES - 1}")
-    return v
+def check_hand_value(value, where: str = "") -> int:
+    """``value`` as an ``int`` if it is a dense hand value ``0..7461``: a Python or numpy integer, not a
+    ``bool``, a float (``3.0``, NaN), an array, card text or a string of digits.  The one check of every
+    public function of the evaluator that takes a hand value (:func:`describe`, :func:`category_name`,
+    :func:`bonus_category`, :func:`pattern_of`), as :func:`~ricochet_math.evaluator.cards.parse_cards` is
+    of those that take cards; a :class:`~ricochet_math.errors.CardError` otherwise, as
+    :func:`~ricochet_math.evaluator.evaluation.evaluate` raises."""
+    at = f" in {where}" if where else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        hint = " (cards? rm.hand_value reads card text)" if isinstance(value, str) else ""
+        raise CardError(f"a hand value must be a whole number 0..{NUM_VALUES - 1}{at}, got "
+                        f"{type(value).__name__} {quote(value)}{hint}")
+    if not 0 <= value < NUM_VALUES:
+        raise CardError(f"hand value {quote(int(value))} is outside 0..{NUM_VALUES - 1}{at}")
+    return int(value)
+
 
 
 def category_name(value) -> str:
     """Category name of a value; the top straight flush is called ``Royal flush``."""
-    v = _check_value(value)
+    v = check_hand_value(value)
     return "Royal flush" if v == ROYAL_FLUSH_VALUE else CATEGORY_NAMES[hand_classes()[v].category]
 
 
 def bonus_category(value) -> int:
     """Category code with royal flush split out as 9 (for bonus and paytable lines)."""
-    v = _check_value(value)
+    v = check_hand_value(value)
     return 9 if v == ROYAL_FLUSH_VALUE else int(hand_classes()[v].category)
 
 
@@ -56,7 +70,7 @@ _RANK_WORDS = tuple(n.lower() for n in RANK_NAMES)
 
 def describe(value) -> str:
     """Readable name of a hand value, e.g. ``Pair of Kings, Q-3-2``, ``Straight, five high``."""
-    hc = hand_classes()[_check_value(value)]
+    hc = hand_classes()[check_hand_value(value)]
     r = hc.ranked
     kick = "-".join(RANKS[x] for x in r[1:])
     c = hc.category
@@ -86,10 +100,12 @@ def _names() -> dict[str, int]:
 
 def value_from_name(name: str) -> int:
     """Inverse of :func:`describe` (case-insensitive)."""
+    if not isinstance(name, str):
+        raise PatternError(f"a hand name is text such as 'Pair of Kings, Q-3-2', got {type(name).__name__}")
     try:
         return _names()[" ".join(name.lower().split())]
     except KeyError:
-        raise PatternError(f"unknown hand name {name!r}") from None
+        raise PatternError(f"unknown hand name {quote(name)}") from None
 
 
 _WORD_PATTERNS = {
@@ -130,7 +146,6 @@ def _pattern_groups(p: str) -> list[tuple[int, str]]:
     return groups
 
 
-@lru_cache(maxsize=512)
 def pattern_value(pattern: str) -> int:
     """The weakest five-card hand value matching a hand pattern (spec, "Kickout thresholds").
 
@@ -144,8 +159,16 @@ def pattern_value(pattern: str) -> int:
     >>> describe(pattern_value("TTxx"))
     'Two pair, Tens and Twos, 3'
     """
-    if not isinstance(pattern, str) or not pattern.strip():
-        raise PatternError(f"empty hand pattern {pattern!r}")
+    if not isinstance(pattern, str):  # checked before the memo: a list is unhashable, 5 is not a pattern
+        raise PatternError(f"a hand pattern is text such as 'KKQ' or 'flush', got {type(pattern).__name__} "
+                           f"{quote(pattern)}")
+    if not pattern.strip():
+        raise PatternError(f"empty hand pattern {quote(pattern)}")
+    return _pattern_value(pattern)
+
+
+@lru_cache(maxsize=512)
+def _pattern_value(pattern: str) -> int:
     text = " ".join(pattern.strip().lower().split())
     classes = hand_classes()
     if text in _WORD_PATTERNS:
@@ -158,20 +181,20 @@ def pattern_value(pattern: str) -> int:
     p = text.upper().replace("10", "T").replace(" ", "").replace("-", "")
     if not _PATTERN_RE.match(p):
         raise PatternError(
-            f"bad hand pattern {pattern!r}: use ranks 2-9 T J Q K A and x (e.g. KKQ, TTxx, 222, A2345) "
+            f"bad hand pattern {quote(pattern)}: use ranks 2-9 T J Q K A and x (e.g. KKQ, TTxx, 222, A2345) "
             "or a category word (flush, full house, ...)"
         )
     groups = _pattern_groups(p)
     counts = [c for c, _ in groups]
     if any(c > 4 for c in counts):
-        raise PatternError(f"bad hand pattern {pattern!r}: more than four cards of one rank")
+        raise PatternError(f"bad hand pattern {quote(pattern)}: more than four cards of one rank")
     fixed = [ch for _, ch in groups if ch != "X"]
     if len(fixed) != len(set(fixed)):
-        raise PatternError(f"bad hand pattern {pattern!r}: a rank appears in two groups")
+        raise PatternError(f"bad hand pattern {quote(pattern)}: a rank appears in two groups")
     want = [(c, -1 if ch == "X" else RANKS.index(ch)) for c, ch in groups]
     shape = tuple(sorted(counts, reverse=True))
     if tuple(counts) != shape:
-        raise PatternError(f"bad hand pattern {pattern!r}: write the larger group first (e.g. KKKxx, TTxx)")
+        raise PatternError(f"bad hand pattern {quote(pattern)}: write the larger group first (e.g. KKKxx, TTxx)")
     if len(p) == 5 and shape == (1, 1, 1, 1, 1) and "X" not in p:
         ranks = tuple(sorted((RANKS.index(ch) for ch in p), reverse=True))
         cat, ranked, _ = classify(ranks, False)
@@ -180,7 +203,7 @@ def pattern_value(pattern: str) -> int:
         return class_values()[(HIGH_CARD, ranked, False)]
     category = _SHAPE_CATEGORY.get(shape, HIGH_CARD if shape[0] == 1 else None)
     if category is None:
-        raise PatternError(f"bad hand pattern {pattern!r}: no five-card hand has that shape")
+        raise PatternError(f"bad hand pattern {quote(pattern)}: no five-card hand has that shape")
     for hc in classes:
         if hc.category != category or hc.flush:
             continue
@@ -191,7 +214,7 @@ def pattern_value(pattern: str) -> int:
             for hg, (wc, wr) in zip(hc.groups, want)
         ):
             return hc.value
-    raise PatternError(f"bad hand pattern {pattern!r}: no five-card hand matches it")
+    raise PatternError(f"bad hand pattern {quote(pattern)}: no five-card hand matches it")
 
 
 def pattern_of(value) -> str:
@@ -200,7 +223,7 @@ def pattern_of(value) -> str:
     ``pattern_value(pattern_of(v)) == v`` for every non-flush value; for
     flushes and straight flushes the :func:`describe` name is the round-trip form.
     """
-    hc = hand_classes()[_check_value(value)]
+    hc = hand_classes()[check_hand_value(value)]
     if hc.flush:
         return describe(value)
     if hc.category == STRAIGHT:

@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from ricochet_math._numba import njit
+from ricochet_math.errors import RicochetError, quote, shorten
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -57,7 +58,7 @@ __all__ = [
     "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH",
     "NUM_VALUES", "ROYAL_FLUSH_VALUE",
     "HandClass", "hand_classes", "class_values", "Tables", "build_tables", "load_tables", "table_sizes",
-    "classify", "cache_dir", "check_tables",
+    "classify", "cache_dir", "cache_problem", "usable_cache_dir", "require_cache_dir", "check_tables",
 ]
 
 # Category codes, weakest first.  Royal flush is the top straight flush, not a category.
@@ -364,6 +365,77 @@ def cache_dir() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "ricochet_math"))
 
 
+#: the verdict of :func:`cache_problem` by folder (probed once a process; the warning is printed once)
+_CACHE_VERDICTS: dict[str, str | None] = {}
+
+
+def _cache_variable() -> str:
+    """The setting the cache folder comes from, as a warning names it."""
+    for name in ("RICOCHET_CACHE_DIR", "XDG_CACHE_HOME"):
+        if os.environ.get(name):
+            return f"{name}={quote(os.environ[name])}"
+    return "the default ~/.cache"
+
+
+def cache_problem(folder: Path | None = None) -> str | None:
+    """Why the cache folder (``folder``, default :func:`cache_dir`) cannot be used, or None when it can: it
+    is a regular file, lies under one, or cannot be created or written (probed by creating and removing a
+    temporary file in it, which also holds for root, for whom permission bits do not).  Probed once a
+    process per folder."""
+    try:
+        folder = cache_dir() if folder is None else Path(folder)
+    except (OSError, RuntimeError) as exc:  # no home directory
+        return f"no cache folder can be found ({exc})"
+    key = str(folder)
+    if key not in _CACHE_VERDICTS:
+        _CACHE_VERDICTS[key] = _probe_folder(folder)
+    return _CACHE_VERDICTS[key]
+
+
+def _probe_folder(folder: Path) -> str | None:
+    name = shorten(str(folder), 200)
+    try:
+        if folder.exists() and not folder.is_dir():
+            return f"{name} is not a folder"
+        above = next((p for p in folder.parents if p.exists()), None)
+        if not folder.exists() and above is not None and not above.is_dir():
+            return f"{name} lies under {shorten(str(above), 200)}, which is not a folder"
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:  # not writable, or a name the system refuses to look at (too long)
+        return f"{name} cannot be written ({exc.strerror or exc})"
+    return None
+
+
+_WARNED: set[str] = set()
+
+
+def usable_cache_dir() -> Path | None:
+    """:func:`cache_dir` when it is a folder that can be written, else None after one warning line on stderr
+    (once a process per folder): the toolkit then runs without its cache (tables rebuilt, exact analyses
+    recomputed), never silently.  A command that needs a store there refuses instead
+    (:func:`require_cache_dir`)."""
+    problem = cache_problem()
+    if problem is None:
+        return cache_dir()
+    if problem not in _WARNED:
+        _WARNED.add(problem)
+        print(f"ricochet_math: warning: the cache folder ({_cache_variable()}) is not usable: {problem}; running "
+              "without the cache", file=sys.stderr)
+    return None
+
+
+def require_cache_dir(what: str) -> Path:
+    """:func:`cache_dir` for ``what`` needs it (a store of finished work), or one :class:`RicochetError` line."""
+    problem = cache_problem()
+    if problem is not None:
+        raise RicochetError(f"{what} needs the cache folder ({_cache_variable()}), which is not usable: {problem}; "
+                            "set RICOCHET_CACHE_DIR to a folder that can be written")
+    return cache_dir()
+
+
 def _cache_path() -> Path:
     digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     return cache_dir() / f"tables-{digest}.npz"
@@ -420,13 +492,16 @@ def load_tables() -> Tables:
     """The tables, from the on-disk cache when present (keyed by this file's hash), else built.
 
     The cache lives in ``$RICOCHET_CACHE_DIR`` or ``~/.cache/ricochet_math``; a
-    cache that cannot be read or written (missing, read-only, corrupt, being
-    written by another process) is ignored and the tables are rebuilt.  A cache
+    cache folder that is not usable (a file, under a file, not writable) is one warning line on
+    stderr (:func:`usable_cache_dir`) and the tables are built; a cache file that cannot be read or
+    written (missing, corrupt, being written by another process) is ignored and the tables are rebuilt.  A cache
     that reads but fails :func:`check_tables` (damaged or forged content) is
     refused with one line on stderr naming the file, and rebuilt over it.
     Writers go through a private temporary file and an atomic rename, so
     concurrent test workers never see a half-written cache.
     """
+    if usable_cache_dir() is None:  # a file, under a file, not writable: one warning line, then no cache
+        return build_tables()
     try:
         path = _cache_path()
     except (OSError, RuntimeError):  # no home directory

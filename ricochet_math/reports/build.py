@@ -104,10 +104,12 @@ is complete.
 Whose folder it is
 ------------------
 A finished report folder carries a marker file (``.ricochet-output.json``:
-rule set, seed, size).  ``out_dir`` may be new, empty, or a report folder the
-toolkit wrote (the marker, or only ``report.html``, ``report.pdf`` and
-``tables/*.csv`` from before the marker); anything else is refused with one
-line before any work starts, and nothing in it is touched.
+rule set, seed, size, and every file the report wrote with its SHA-256).
+``out_dir`` may be new, empty, or a report folder the toolkit wrote (the
+marker); anything else is refused with one line before any work starts, and
+nothing in it is touched.  A rebuild replaces exactly the files the marker
+records and keeps every file the user added; a recorded file edited since is
+refused, named, before any work (:func:`ricochet_math.storage.replace_folder`).
 
 >>> from ricochet_math.reports.build import build_report
 >>> result = build_report(players=[1, 2], size="tiny", out_dir="/tmp/ricochet-doc-report",
@@ -150,6 +152,7 @@ class ReportResult:
     size: str
     seconds: float
     notes: tuple[str, ...] = ()     # what was left out and why (the PDF without the ``pdf`` extra)
+    kept: tuple[str, ...] = ()      # files in the folder that the toolkit did not write, kept by the rebuild
 
     @property
     def html(self) -> Path:
@@ -170,8 +173,12 @@ class ReportResult:
     def summary(self) -> str:
         written = [self.html.name] + [p.name for p in (self.pdf, self.workbook)
                                       if p.relative_to(self.out_dir) in self.files] + ["tables/*.csv"]
-        return (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
+        text = (f"report written to {self.out_dir} ({len(self.files)} files, size {self.size}, "
                 f"{self.seconds:.0f} s): {', '.join(written)}")
+        if self.kept:
+            shown = ", ".join(self.kept[:3]) + (f" and {len(self.kept) - 3} more" if len(self.kept) > 3 else "")
+            text += f"\nkept {len(self.kept)} file{'s' * (len(self.kept) != 1)} of yours in it: {shown}"
+        return text
 
 
 def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, rounds: int | None = None,
@@ -185,8 +192,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     1..7; ``"2-4"`` style text accepted).  ``rounds``: Monte Carlo rounds per
     player count for perfect play and each solver reading (default: the
     size's).  ``seed``: the one seed of every Monte Carlo run.  ``out_dir``:
-    the folder to write (default ``reports/<rule set name>``; replaced
-    whole when the new report is complete).  ``size``: ``"tiny"``,
+    the folder to write (default ``reports/<rule set name>``; its report
+    files are replaced when the new report is complete, and files you added there are kept).  ``size``: ``"tiny"``,
     ``"small"`` or ``"full"`` (:data:`SIZES`).  ``progress``: progress bars
     on stderr.  ``reproducible``: leave the date and run times out, so that
     every file is byte-identical between builds.  ``executor``: where the Monte
@@ -254,4 +261,4 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
     files, notes = written.files, written.notes
     jobs.remove_work_folder(work)
     return ReportResult(out_dir=out, files=files, tables=tables, size=preset.name,
-                        seconds=time.perf_counter() - t_start, notes=notes)
+                        seconds=time.perf_counter() - t_start, notes=notes, kept=written.kept)

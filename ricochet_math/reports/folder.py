@@ -9,6 +9,12 @@ as numbers) and ``report.pdf`` (WeasyPrint from the same HTML, where the
 is written in a temporary folder beside ``out`` and moved into place only when
 complete, with the toolkit's marker, so a failure leaves nothing half-written
 and a folder the toolkit did not write is never replaced.
+
+The marker records every file the report wrote with its SHA-256.  A rebuild
+replaces exactly those and keeps whatever else is in the folder (a reviewer's
+notes, a spreadsheet beside the tables); a file of the report's that was edited
+since is not overwritten: the rebuild is refused, naming it
+(:func:`ricochet_math.storage.replace_folder`).
 """
 from __future__ import annotations
 
@@ -27,11 +33,13 @@ __all__ = ["WrittenReport", "write_report_folder"]
 @dataclass(frozen=True)
 class WrittenReport:
     """What :func:`write_report_folder` wrote: the files (relative to the folder), the CSV tables read back
-    (full precision), and notes for the reader (for example why there is no PDF)."""
+    (full precision), notes for the reader (for example why there is no PDF), and the files of the user's
+    that the folder held and still holds (relative paths)."""
 
     files: tuple[Path, ...]
     tables: dict[str, Any]
     notes: tuple[str, ...]
+    kept: tuple[str, ...] = ()
 
 
 def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any], title: str,
@@ -55,9 +63,9 @@ def write_report_folder(out: Path, sections: Sequence, extra: Mapping[str, Any],
             render.render_pdf(tmp / "report.html", tmp / "report.pdf")
         tables = render.read_csvs(csvs)
         files = tuple(sorted(p.relative_to(tmp) for p in tmp.rglob("*") if p.is_file() and p.name != STAGING_MARKER))
-        write_marker(tmp, kind, **marker)
-        replace_folder(tmp, out, kind)
+        write_marker(tmp, kind, record_files=True, **marker)
+        kept = replace_folder(tmp, out, kind, "report folder")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return WrittenReport(files=files, tables=tables, notes=(no_pdf,) if no_pdf else ())
+    return WrittenReport(files=files, tables=tables, notes=(no_pdf,) if no_pdf else (), kept=kept)

@@ -26,7 +26,7 @@ from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
 from ricochet_math.engine.sums import ChunkSums
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.reports.document import slug
 from ricochet_math.reports.published import PublishedFigures
 from ricochet_math.solvers.montecarlo import SimulationResult
@@ -73,7 +73,22 @@ def work_folder(out: Path) -> Path:
 
 def remove_work_folder(work: Path) -> None:
     """Delete the work folder, only if it is the toolkit's own."""
-    remove_owned_folder(work, WORK_KIND)
+    remove_owned_folder(work, WORK_KIND, ours=_is_work_file)
+
+
+#: what the toolkit writes in a work folder: stored jobs (``job-*``) and Monte Carlo checkpoints (``sim-*``,
+#: :mod:`~ricochet_math.reports.compute`)
+_WORK_PREFIXES = ("job-", "sim-")
+
+
+def _is_work_file(rel: str) -> bool:
+    """Whether ``rel`` (a path in a work folder) is a file the toolkit writes there: a stored job or
+    checkpoint, or a killed write's temporary file of one.  A file a user put there stays, and the folder."""
+    if "/" in rel:
+        return False
+    if rel.endswith(".npz"):
+        return rel.startswith(_WORK_PREFIXES)
+    return rel.endswith(".tmp") and rel.startswith(tuple("." + p for p in _WORK_PREFIXES))
 
 
 # ----------------------------------------------------------------------------
@@ -144,7 +159,7 @@ def load_result(path: Path) -> Any:
             return arrays["value"]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise DamagedFileError(f"{path}: stored result does not fit its schema ({exc})") from None
-    raise DamagedFileError(f"{path}: unknown stored result type {kind!r}")
+    raise DamagedFileError(f"{path}: unknown stored result type {quote(kind)}")
 
 
 # ----------------------------------------------------------------------------

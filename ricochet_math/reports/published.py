@@ -26,7 +26,7 @@ import pandas as pd
 
 from ricochet_math.arguments import check_finite, check_seed, check_whole
 from ricochet_math.engine.deal import check_players
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.reports.reading_search import cell_figures, default_store, extend_to_precision
@@ -304,7 +304,7 @@ def _check_precision(precision) -> dict:
     """``{"rtp", "fold", "win"}`` half-widths (fractions) from one or two numbers in percentage points."""
     values = (precision,) if isinstance(precision, (int, float)) else tuple(precision)
     if not 1 <= len(values) <= 2:
-        raise RuleError(f"precision: give one or two half-widths in percentage points, got {precision!r}")
+        raise RuleError(f"precision: give one or two half-widths in percentage points, got {quote(precision)}")
     rtp, freq = (check_finite(v, "precision (percentage points)", low=1e-4, high=50.0) / 100.0
                  for v in (values * 2)[:2])
     return {"rtp": rtp, "fold": freq, "win": freq}
@@ -397,7 +397,7 @@ def check_published_folder(directory) -> Path:
 def _check_counts(players) -> tuple[int, ...]:
     """Player counts (an iterable of whole numbers 1..7), checked before any run starts."""
     if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__"):
-        raise RuleError(f"players must be a list of player counts, got {players!r}")
+        raise RuleError(f"players must be a list of player counts, got {quote(players)}")
     return tuple(check_players(n) for n in players)
 
 
@@ -407,6 +407,6 @@ def check_readings(readings) -> tuple[str, ...]:
     readings = (readings,) if isinstance(readings, str) else tuple(readings)
     for r in readings:
         if r not in ALL_READINGS:
-            raise RuleError(f"unknown reading {r!r}; choose from {', '.join(READINGS)} or a publisher-like "
+            raise RuleError(f"unknown reading {quote(r)}; choose from {', '.join(READINGS)} or a publisher-like "
                             f"reading pub-POT-TARGET[-no-bonus] ({FAMILY_NAMES[0]}, ..., {FAMILY_NAMES[-1]})")
     return readings

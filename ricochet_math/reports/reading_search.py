@@ -62,7 +62,7 @@ except ImportError:  # not on Windows: the store is then not locked
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import RicochetError
-from ricochet_math.evaluator.tables import cache_dir
+from ricochet_math.evaluator.tables import require_cache_dir
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.storage import atomic_write_text
@@ -348,8 +348,9 @@ def _cells_for(n_values=range(2, 8)):
 
 
 def default_store() -> Path:
-    """The store's default folder: ``reading-search`` in the toolkit's cache folder."""
-    return cache_dir() / "reading-search"
+    """The store's default folder: ``reading-search`` in the toolkit's cache folder (a cache folder that is
+    not usable is refused in one line: the search keeps its finished work there)."""
+    return require_cache_dir("the reading search's store") / "reading-search"
 
 
 def _page_cells(page: str, n_values=range(2, 8)):

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.errors import PatternError, RuleError, shorten, quote
 from ricochet_math.evaluator.names import pattern_value
 from ricochet_math.rules.toml_writer import toml_value
 
@@ -94,12 +94,7 @@ def check_pays(value: Any, where: str | KeyOrigins, key: str) -> None:
     # compared before any float conversion: TOML integers have no size limit (float(10**400) overflows)
     if not (isinstance(value, int) or math.isfinite(value)) or not 0 <= value <= MAX_PAYS:
         raise RuleError(f"{prefix(where, key)}: payout must be a finite number >= 0 and at most "
-                        f"{MAX_PAYS:,.0f} ante units, got {_short(show(value))}")
-
-
-def _short(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters for a message (a 400-digit payout stays one readable line)."""
-    return text if len(text) <= limit else text[:limit] + "..."
+                        f"{MAX_PAYS:,.0f} ante units, got {shorten(show(value))}")
 
 
 def check_bool(value: Any, where: str | KeyOrigins, key: str) -> None:
@@ -120,7 +115,7 @@ def check_pattern(pattern: str, where: str | KeyOrigins, key: str) -> None:
     try:
         pattern_value(pattern)
     except PatternError as exc:
-        raise RuleError(f"{prefix(where, key)}: threshold {pattern!r} does not parse: {exc}") from None
+        raise RuleError(f"{prefix(where, key)}: threshold {quote(pattern)} does not parse: {exc}") from None
 
 
 def check_name(value: Any, where: str | KeyOrigins, key: str = "name") -> str:

@@ -49,7 +49,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.rules.checks import KeyOrigins, prefix, show
 
 __all__ = ["DEFAULT_RULES", "NESTED_TOO_DEEPLY", "paytables_dir", "shipped_rule_sets", "resolve_rules_path", "parse_toml",
@@ -91,9 +91,9 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
         return paytables_dir() / DEFAULT_RULES
     if not isinstance(source, (str, os.PathLike)):
         raise RuleError(f"a rule set is a file path, a shipped rule-set name or a RuleSet, "
-                        f"got a {type(source).__name__}: {_short_repr(source)}")
+                        f"got a {type(source).__name__}: {quote(source)}")
     if not str(source).strip() or "\0" in str(source):
-        raise RuleError(f"rule-set file not found: {str(source)!r} is not a file name")
+        raise RuleError(f"rule-set file not found: {quote(str(source))} is not a file name")
     path = Path(source).expanduser()
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
@@ -107,13 +107,8 @@ def resolve_rules_path(source: str | Path | None = None, *, relative_to: Path | 
             if shipped.is_file():
                 return shipped
     except OSError as exc:  # a name too long for the file system, a folder that cannot be read
-        raise RuleError(f"rule-set file not found: {_short_repr(str(source))} ({exc.strerror})") from None
-    raise RuleError(f"rule-set file not found: {_short_repr(str(path))}")
-
-
-def _short_repr(value, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
+        raise RuleError(f"rule-set file not found: {quote(str(source))} ({exc.strerror})") from None
+    raise RuleError(f"rule-set file not found: {quote(str(path))}")
 
 
 def parse_toml(text: str, where: str) -> dict:

@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ricochet_math.errors import PatternError, RuleError
+from ricochet_math.arguments import whole_from_text
+from ricochet_math.errors import PatternError, RicochetError, RuleError, quote
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.rules.checks import (
     KeyOrigins, check_bool, check_choice, check_keys, check_name, check_pattern, check_pays, did_you_mean,
@@ -154,7 +155,7 @@ class Paytable:
         """A copy with new payouts for existing lines (``with_pays(flush=6)``)."""
         unknown = [k for k in pays if k not in self]
         if unknown:
-            raise RuleError(f"paytable has no line {unknown[0]!r}{did_you_mean(unknown[0], self.keys())}")
+            raise RuleError(f"paytable has no line {quote(unknown[0])}{did_you_mean(unknown[0], self.keys())}")
         for k, v in pays.items():
             check_pays(v, "", k)
         return Paytable(tuple(dataclasses.replace(l, pays=pays.get(l.key, l.pays)) for l in self.lines))
@@ -467,9 +468,11 @@ def _build(raw: dict, where: KeyOrigins, *, default_name: str, sha256: str) -> R
     # [kickout]: "1".."7" -> pattern, all required.
     kick = raw["kickout"]
     for key in kick:
-        if not (key.isascii() and key.isdigit()):  # not str.isdigit alone: it also takes '²', which int() refuses
-            raise RuleError(f"{prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}")
-        if not 1 <= int(key) <= MAX_PLAYERS or key != str(int(key)):
+        try:  # the one grammar of whole numbers as text: ASCII digits ('٣' and '²' are not player counts)
+            count = whole_from_text(key, grouping=False)
+        except RicochetError:
+            raise RuleError(f"{prefix(where, f'kickout.{key}')}: not a player count; keys are the numbers of players 1..{MAX_PLAYERS}") from None
+        if not 1 <= count <= MAX_PLAYERS or key != str(count):
             raise RuleError(f"{prefix(where, f'kickout.{key}')}: player count must be 1..{MAX_PLAYERS}")
     patterns = []
     for n in range(1, MAX_PLAYERS + 1):
@@ -545,4 +548,4 @@ def _build_paytable(table: dict, where: KeyOrigins, section: str) -> Paytable:
 
 def _check_players(n: Any) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PLAYERS:
-        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {n!r}")
+        raise RuleError(f"number of players must be 1..{MAX_PLAYERS}, got {quote(n)}")

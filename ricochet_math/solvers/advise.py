@@ -24,7 +24,7 @@ import pandas as pd
 
 from ricochet_math.engine.deal import FaceUpTable, face_up_table
 from ricochet_math.engine.round import Round
-from ricochet_math.errors import TableStateError
+from ricochet_math.errors import TableStateError, quote
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.names import describe
 from ricochet_math.rules.ruleset import load_rules
@@ -115,4 +115,4 @@ def _check_reading(reading: str) -> None:
     if reading not in READING_NAMES:
         close = difflib.get_close_matches(reading, READING_NAMES, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TableStateError(f"unknown strategy reading {reading!r}{hint}; choose from {', '.join(READING_NAMES)}")
+        raise TableStateError(f"unknown strategy reading {quote(reading)}{hint}; choose from {', '.join(READING_NAMES)}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ricochet_math.errors import StrategyError
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import SoloAnalysis, solo_analysis
 
@@ -55,13 +55,13 @@ def exact_rtp_row(rules=None, solo: SoloAnalysis | None = None, *, reading: str 
     ``method`` is ``exact``, or ``exact over K of 169 classes`` for a sampled analysis.
     """
     if reading not in EXACT_READINGS:
-        raise StrategyError(f"the exact one-player row needs reading perfect or perfect-no-bonus, not {reading!r}")
+        raise StrategyError(f"the exact one-player row needs reading perfect or perfect-no-bonus, not {quote(reading)}")
     rules = load_rules(rules)
     if solo is None:
         solo = solo_analysis(rules, classes=classes, use_bonus=EXACT_READINGS[reading], progress=progress)
     elif solo.use_bonus != EXACT_READINGS[reading]:
         raise StrategyError(f"the solo analysis given {'uses' if solo.use_bonus else 'ignores'} the bonus when "
-                            f"deciding; reading {reading!r} needs one that "
+                            f"deciding; reading {quote(reading)} needs one that "
                             f"{'uses' if EXACT_READINGS[reading] else 'ignores'} it")
     figures = exact_figures(solo)
     row: dict[str, object] = {"rules": rules.name, "players": 1, "strategy": reading, "rounds": None}

@@ -35,7 +35,7 @@ import numpy as np
 from ricochet_math.arguments import check_whole
 from ricochet_math.engine.kernel import KernelSetup, prepare, run_chunk
 from ricochet_math.engine.sums import ChunkSums
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.random_streams import chunk_seed
 from ricochet_math.rules.ruleset import RuleSet
 
@@ -158,10 +158,10 @@ class DaskExecutor:
             try:
                 client = Client(client)
             except (OSError, ValueError, TimeoutError) as exc:
-                raise RicochetError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
+                raise RicochetError(f"cannot reach the Dask scheduler {quote(client)}: {exc}") from None
         elif not isinstance(client, Client):
             raise RicochetError(f"a Dask executor needs a dask.distributed.Client or a scheduler address "
-                                f"'tcp://HOST:PORT', got {client!r}")
+                                f"'tcp://HOST:PORT', got {quote(client)}")
         self.client = client
 
     def close(self) -> None:

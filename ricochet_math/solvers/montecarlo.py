@@ -57,7 +57,7 @@ from ricochet_math.arguments import check_finite, check_level, check_seed, check
 from ricochet_math.engine.kernel import prepare, run_chunk
 from ricochet_math.engine.sums import N_CATEGORIES, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.random_streams import resolve_seed
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.checks import MAX_PAYS
@@ -634,7 +634,7 @@ def rtp_table(rules: RuleSet | str | None = None, players: Sequence[int] = range
     try:
         counts = [check_players(n) for n in players]
     except TypeError:
-        raise RicochetError(f"players must be a player count or a list of them, got {players!r}") from None
+        raise RicochetError(f"players must be a player count or a list of them, got {quote(players)}") from None
     if not counts:
         raise RicochetError("players must name at least one player count")
     if rounds is not None:

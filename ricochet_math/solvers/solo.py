@@ -49,7 +49,7 @@ from ricochet_math.evaluator.cards import RANKS, parse_cards
 from ricochet_math.evaluator.classes import player_classes
 from ricochet_math.evaluator.evaluation import NUM_VALUES, evaluate
 from ricochet_math.evaluator.names import describe, pattern_value
-from ricochet_math.evaluator.tables import cache_dir
+from ricochet_math.evaluator.tables import cache_dir, usable_cache_dir
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers import solo_kernel
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
@@ -390,6 +390,8 @@ def _load_cached(key):
     """The counts stored under ``key``, or None when there are none.  A damaged or foreign file (a
     crash or a full disk while writing with an older version, a bad copy) is noted on stderr and
     recomputed, never a traceback: the recomputed counts replace it."""
+    if usable_cache_dir() is None:  # not a usable folder: one warning line, then computed without the cache
+        return None
     path = _cache_path(key)
     if not path.exists():
         return None
@@ -407,6 +409,8 @@ def _save_cached(key, weighted, decisions, done, seconds):
     a second; a cache that cannot be written is skipped.  Writers use unique temporary
     names and an atomic rename (:func:`~ricochet_math.storage.save_arrays`), so two processes
     finishing the same analysis leave one whole file."""
+    if usable_cache_dir() is None:
+        return
     path = _cache_path(key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

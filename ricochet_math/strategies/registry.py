@@ -78,7 +78,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ricochet_math.errors import StrategyError
+from ricochet_math.arguments import spec_parts
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.evaluator.cards import RANKS, parse_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, ORDER_KEY, TWO_CARD_KEY, partial_key
 from ricochet_math.evaluator.tables import NUM_VALUES
@@ -234,7 +235,7 @@ def _two_rank_key(text: str, where: str) -> int:
     t = text.strip().upper().replace("10", "T")
     if not 1 <= len(t) <= 2 or any(ch not in RANKS for ch in t):
         raise StrategyError(
-            f"bad hand pattern {text!r} in {where}: write one or two ranks from {RANKS}, e.g. beats:A9 or beats:77"
+            f"bad hand pattern {quote(text)} in {where}: write one or two ranks from {RANKS}, e.g. beats:A9 or beats:77"
         )
     ranks = [RANKS.index(ch) for ch in t]
     cards = np.array([r * 4 + i for i, r in enumerate(ranks)], dtype=np.int64)
@@ -290,7 +291,9 @@ def get_strategy(name: str | Strategy) -> Strategy:
     if isinstance(name, Strategy):
         return name
     if not isinstance(name, str) or not name.strip():
-        raise StrategyError(f"strategy must be a name such as 'always' or 'perfect', got {name!r}")
+        raise StrategyError(f"strategy must be a name such as 'always' or 'perfect', got {quote(name)}")
+    # the one spec grammar: 'beats:' (an empty parameter list), 'beats:A9:' and 'beats: A9' are refused here
+    head, params = spec_parts(name, "strategy", error=StrategyError)
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     if key in _FIXED:
@@ -302,16 +305,16 @@ def get_strategy(name: str | Strategy) -> Strategy:
         if mine in READING_NAMES and others in READING_NAMES:
             return Strategy(key, Code.look_ahead, readings=readings(key),
                             description=f"reading {mine} for this seat, modelling every later seat as {others}")
-    if key.startswith("beats:"):
-        pattern = name.strip()[len("beats:"):]
-        threshold = _two_rank_key(pattern, f"strategy {name!r}")
+    if head.lower() == "beats" and len(params) == 1:
+        pattern = params[0]
+        threshold = _two_rank_key(pattern, f"strategy {quote(name)}")
         canonical = "beats:" + pattern.strip().upper().replace("10", "T")
         return Strategy(canonical, Code.beats, key=threshold,
                         description=f"play when the two cards beat {pattern.strip().upper()}")
     known = list(_FIXED) + list(_ALIASES) + ["beats:A9"] + list(_FAMILY)
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
     hint = f"; did you mean '{_ALIASES.get(close[0], close[0])}'?" if close else ""
-    raise StrategyError(f"unknown strategy {name!r}{hint} (known: {', '.join(strategy_names())})")
+    raise StrategyError(f"unknown strategy {quote(name)}{hint} (known: {', '.join(strategy_names())})")
 
 
 def resolve_strategies(spec, players: int) -> tuple[Strategy, ...]:
@@ -325,7 +328,7 @@ def resolve_strategies(spec, players: int) -> tuple[Strategy, ...]:
         if len(items) != players:
             raise StrategyError(f"{len(items)} strategies given for {players} players: give one, or one per seat")
         return tuple(items)
-    raise StrategyError(f"strategy must be a name, a Strategy or a list of them, got {spec!r}")
+    raise StrategyError(f"strategy must be a name, a Strategy or a list of them, got {quote(spec)}")
 
 
 def policy_array(strategies: Sequence[Strategy]) -> np.ndarray:

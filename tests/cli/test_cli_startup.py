@@ -60,8 +60,9 @@ def test_every_help_and_usage_error_loads_no_layer_of_the_library():
     done = _python(_EVERY_HELP)
     assert done.returncode == 0, done.stderr[-2000:]
     count, heavy, layers = done.stdout.splitlines()
-    # the root, 18 commands and the 16 actions of the four games; --help exits 0, usage errors 2
-    assert count == "35 [0, 2]"
+    # the root, 19 commands, the 17 actions of the four games and the 2 of equilibrium; --help exits 0,
+    # usage errors 2
+    assert count == "39 [0, 2]"
     assert heavy == "[]"
     assert layers == "[]"
 
@@ -75,9 +76,10 @@ def test_python_m_ricochet_math_help_exits_0():
 
 def _copies():
     """(the CLI's copy, the library's value) of each parse-time choice or default the CLI keeps itself."""
-    from ricochet_math.cli import design, freeride, home, report, ring
+    from ricochet_math.cli import design, equilibrium, freeride, home, report, ring
     from ricochet_math.design.kickout import DEFAULT_GRID
     from ricochet_math.design.rule_set import DEFAULT_OTHERS, DEFAULT_RESOLVES, MAX_RESOLVES
+    from ricochet_math.equilibrium.solving import GAME_NAMES, MAX_ITERATIONS, SOLVER_NAMES
     from ricochet_math.games.freeride.rules import OPENINGS
     from ricochet_math.games.home.report import HOME_SIZES
     from ricochet_math.games.home.rules import STUCK_RULES, VARIANTS
@@ -102,10 +104,13 @@ def _copies():
         "ring.DEFAULT_STRATEGY": (ring.DEFAULT_STRATEGY, DEFAULT_STRATEGY),
         "ring.OBJECTIVES": (ring.OBJECTIVES, OBJECTIVES),
         "freeride.OPENINGS": (freeride.OPENINGS, OPENINGS),
+        "equilibrium.GAME_NAMES": (equilibrium.GAME_NAMES, GAME_NAMES),
+        "equilibrium.SOLVER_NAMES": (equilibrium.SOLVER_NAMES, SOLVER_NAMES),
+        "equilibrium.MAX_ITERATIONS": (equilibrium.MAX_ITERATIONS, MAX_ITERATIONS),
     }
 
 
 def test_each_parse_time_copy_agrees_with_the_library():
     copies = _copies()
-    assert len(copies) == 14
+    assert len(copies) == 17
     assert {name: pair for name, pair in copies.items() if pair[0] != pair[1]} == {}

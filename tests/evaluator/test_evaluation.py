@@ -600,10 +600,33 @@ def test_pattern_value_rejects_non_strings():
         pattern_value(None)
     with pytest.raises(PatternError):
         value_from_name("Pair of Jokers, 3-2")
-    with pytest.raises(PatternError):
+    # a hand value is checked as evaluate checks cards: a CardError (issue 35), with the pattern errors' one line
+    with pytest.raises(CardError, match="outside 0..7461"):
         describe(NUM_VALUES)
-    with pytest.raises(PatternError):
+    with pytest.raises(CardError, match="outside 0..7461"):
         describe(-1)
+    with pytest.raises(PatternError, match="hand pattern is text"):
+        pattern_value(["KKQ"])  # a list: refused before the memo (unhashable)
+    with pytest.raises(PatternError, match="hand name is text"):
+        value_from_name(5)
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), np.array([1, 2]), np.array(5), float("nan"), float("inf"),
+                                 3.0, np.float64(4.0), "As Ks Qs Js Ts", "5", "", None, [1, 2, 3, 4, 5], b"x", {}, 1j])
+@pytest.mark.parametrize("call", [describe, category_name, pattern_of, bonus_category])
+def test_every_hand_value_entry_point_refuses_anything_but_a_hand_value(call, bad):
+    """One check (names.check_hand_value) for every public function that takes a hand value: a CardError line."""
+    with pytest.raises(CardError, match="hand value") as exc:
+        call(bad)
+    assert "\n" not in str(exc.value)
+    assert call(np.int16(7461)) == call(7461)
+
+
+@pytest.mark.parametrize("bad", [True, 3.0, 3.5, "5", None, -1, 10**30, {1: 2}, {1, 2}, np.array(5), np.zeros((2, 2), int)])
+def test_card_entry_points_refuse_what_is_not_cards(bad):
+    for call in (format_cards, lambda cards: parse_cards(cards, count=5), hand_value):
+        with pytest.raises(CardError):
+            call(bad)
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,9 @@ one JSON line per case.  A case whose answer does not come within ``timeout`` se
 worker is killed), one during which the worker dies is a ``crash`` (its exit status, e.g. -11 for a
 segmentation fault); a fresh worker takes the cases after it.  :func:`run_cases` is one guard for one list.
 
-Outcomes: ``refused`` (a :class:`~ricochet_math.errors.RicochetError` with a one-line message),
-``multiline`` (a RicochetError of several lines), ``traceback`` (any other exception), ``accepted``
+Outcomes: ``refused`` (a :class:`~ricochet_math.errors.RicochetError` with a one-line message of at most
+:data:`LONGEST_MESSAGE` characters), ``multiline`` (a RicochetError of several lines), ``overlong`` (one
+longer than that: it quoted a whole 100,000-character argument), ``traceback`` (any other exception), ``accepted``
 (the call returned; ``value`` holds what it returned when that is a dict, e.g. ``cli``'s), ``hang``,
 ``crash``.  ``seconds``: the call's own time in the worker.
 """
@@ -28,6 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: extra seconds for a fresh worker's first case: the import and the kernels' loading or compilation
 START_SECONDS = 120.0
+
+#: the longest message a refusal may have (values are quoted to 60 characters: errors.quote)
+LONGEST_MESSAGE = 1000
 
 
 class Guard:
@@ -151,8 +155,9 @@ def _worker() -> None:
             answer = {"outcome": "accepted", "error": "", "message": ""}
         except RicochetError as exc:
             msg = str(exc)
-            answer = {"outcome": "refused" if "\n" not in msg.strip() else "multiline",
-                      "error": type(exc).__name__, "message": msg}
+            # one line, quoting at most a few hundred characters of any value (issue 35: not a 100 KB line)
+            outcome = "multiline" if "\n" in msg.strip() else "overlong" if len(msg) > LONGEST_MESSAGE else "refused"
+            answer = {"outcome": outcome, "error": type(exc).__name__, "message": msg[:2000]}
         except Exception as exc:  # noqa: BLE001 - what the fuzz counts
             answer = {"outcome": "traceback", "error": type(exc).__name__, "message": str(exc)[:300]}
         answer["seconds"] = round(time.perf_counter() - t0, 3)  # where a run's time goes

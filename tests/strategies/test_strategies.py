@@ -68,8 +68,13 @@ def test_beats_patterns():
     assert ace9.key == partial_key_of("Ac 9d")
     assert get_strategy("beats:10").key == partial_key_of("Tc")
     assert get_strategy("beats:77").key == partial_key_of("7c 7d")
-    for bad in ("beats:", "beats:AKQ", "beats:A1", "beats:xx"):
+    for bad in ("beats:AKQ", "beats:A1", "beats:xx"):
         with pytest.raises(StrategyError, match="bad hand pattern"):
+            get_strategy(bad)
+    # the spec grammar (ricochet_math.arguments.spec_parts) refuses these before the pattern is read (issue 35)
+    for bad, why in (("beats:", "empty parameter list"), ("beats:A9:", "empty parameter"), ("beats: A9", "space"),
+                     ("always:", "empty parameter list"), ("beats::A9", "empty parameter"), (":A9", "no name")):
+        with pytest.raises(StrategyError, match=why):
             get_strategy(bad)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.games.freeride.kernel import NET_OFFSET, play_games, play_rounds
 from ricochet_math.games.freeride.rules import MAX_SEATS, FreeRideRules
 from ricochet_math.games.freeride.strategies import get_strategy
@@ -39,7 +39,7 @@ def _names(strategies) -> list[str]:
 def table_strategies(strategies, rules: FreeRideRules) -> list[str]:
     """The seats of a table: the given strategies, filled with ``computer`` players up to ``min_seats``."""
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
-        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {quote(strategies)}")
     strategies = list(strategies)
     if not 1 <= len(strategies) <= MAX_SEATS:
         raise RuleError(f"give 1..{MAX_SEATS} strategies, got {len(strategies)}")
@@ -182,7 +182,7 @@ def _check(strategies, rules):
     rules = rules or FreeRideRules()
     check_instance(rules, FreeRideRules, "rules")
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
-        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {quote(strategies)}")
     strategies = tuple(_names(table_strategies(strategies, rules)))
     if len(strategies) < 2:
         raise RuleError("a game needs at least 2 seats")
@@ -250,7 +250,7 @@ def best_response(candidates: Sequence = CANDIDATES, seats: Sequence[int] = (2, 
     seed = check_seed(seed)
     for what, values in (("seats", seats), ("candidates", candidates)):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
-            raise RuleError(f"{what} must be a non-empty list, got {values!r:.60}")
+            raise RuleError(f"{what} must be a non-empty list, got {quote(values)}")
     seats = [check_whole(n, "seats", low=2, high=MAX_SEATS) for n in seats]
     for c in (*candidates, field):
         get_strategy(c)  # an unknown name is refused before any game is played

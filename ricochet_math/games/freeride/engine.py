@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ricochet_math.arguments import check_whole
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.cards import format_card, format_cards
 from ricochet_math.evaluator.evaluation import eval5
 from ricochet_math.evaluator.names import describe
@@ -69,7 +69,7 @@ class Round:
         try:
             deck = [int(c) for c in deck]
         except (TypeError, ValueError, OverflowError):
-            raise RuleError(f"a deck is a list of card numbers 0..51, got {deck!r:.60}") from None
+            raise RuleError(f"a deck is a list of card numbers 0..51, got {quote(deck)}") from None
         if len(set(deck)) != len(deck) or len(deck) < HAND * n or not all(0 <= c <= 51 for c in deck):
             raise RuleError(f"a deck of distinct cards with at least {HAND * n} cards is needed")
         self.rules, self.n = rules, n
@@ -325,7 +325,7 @@ def play_game(rules: FreeRideRules | None = None, strategies: Sequence = ("compu
     if not isinstance(rules, FreeRideRules):
         raise RuleError(f"rules must be FreeRideRules or None, got {type(rules).__name__}")
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__len__"):
-        raise RuleError(f"strategies must be a list of one strategy per seat, got {strategies!r:.60}")
+        raise RuleError(f"strategies must be a list of one strategy per seat, got {quote(strategies)}")
     if not 2 <= len(strategies) <= MAX_SEATS:
         raise RuleError(f"a game needs 2 to {MAX_SEATS} seats (fill it with computer players: rules.seats_for), "
                         f"got {len(strategies)}")
@@ -334,12 +334,12 @@ def play_game(rules: FreeRideRules | None = None, strategies: Sequence = ("compu
         ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(resolve_seed(seed))
         decks = game_decks(ss)
     elif isinstance(decks, (str, bytes)) or not hasattr(decks, "__iter__"):
-        raise RuleError(f"decks must be an iterable of decks (one per round), got {decks!r:.60}")
+        raise RuleError(f"decks must be an iterable of decks (one per round), got {quote(decks)}")
     decks = iter(decks)
     if chips is None:
         chips = [rules.start_chips] * len(strategies)
     elif isinstance(chips, (str, bytes)) or not hasattr(chips, "__len__") or len(chips) != len(strategies):
-        raise RuleError(f"chips must give one whole number per seat ({len(strategies)}), got {chips!r:.60}")
+        raise RuleError(f"chips must give one whole number per seat ({len(strategies)}), got {quote(chips)}")
     chips = [check_whole(c, "a seat's chips", low=0, high=10**9) for c in chips]
     carry, records = 0, []
     for index in range(rules.max_rounds):

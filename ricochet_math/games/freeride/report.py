@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from ricochet_math.arguments import check_seed, check_whole
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.games.freeride.analysis import (
     CANDIDATES, best_response, free_ride_value, simulate_games, simulate_rounds,
 )
@@ -175,7 +175,7 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     seed = check_seed(seed, allow_none=False)
     for what, values in (("seats", seats), ("candidates", candidates)):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
-            raise RuleError(f"{what} must be a non-empty list, got {values!r:.60}")
+            raise RuleError(f"{what} must be a non-empty list, got {quote(values)}")
     seats = tuple(check_whole(n, "seats", low=2, high=6) for n in seats)
     out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
 
@@ -330,7 +330,8 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     written = write_report_folder(out, sections, {"provenance": prov_frame}, title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "games": games, "rules_sha256": digest})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
-                        seconds=time.perf_counter() - t0, notes=written.notes)
+                        seconds=time.perf_counter() - t0, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the summary table's own columns (the shared schema and _COLUMNS declare the others)

@@ -37,7 +37,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.game_rules import GameRules
 
 __all__ = ["FreeRideRules", "OPENINGS", "ODD_CHIPS", "MAX_SEATS", "MAX_CHIPS", "MAX_ROUNDS", "HAND", "PLAYS", "rules_vector", "RuleSlot"]
@@ -85,27 +85,27 @@ class FreeRideRules(GameRules):
 
     def __post_init__(self) -> None:
         if self.opening not in OPENINGS:
-            raise RuleError(f"unknown opening {self.opening!r}; choose one of {', '.join(OPENINGS)}")
+            raise RuleError(f"unknown opening {quote(self.opening)}; choose one of {', '.join(OPENINGS)}")
         if self.odd_chips not in ODD_CHIPS:
-            raise RuleError(f"unknown odd_chips {self.odd_chips!r}; choose one of {', '.join(ODD_CHIPS)}")
+            raise RuleError(f"unknown odd_chips {quote(self.odd_chips)}; choose one of {', '.join(ODD_CHIPS)}")
         try:
             costs = () if isinstance(self.fold_costs, (str, bytes)) else tuple(self.fold_costs)
         except TypeError:  # not a sequence: refused below
             costs = ()
         if len(costs) != 5 or any(not _whole_in(c, 0, MAX_CHIPS) for c in costs):
             raise RuleError(f"fold_costs must be five whole numbers from 0 to {MAX_CHIPS:,} (0..4 cards face up), "
-                            f"got {self.fold_costs!r:.60}")
+                            f"got {quote(self.fold_costs)}")
         object.__setattr__(self, "fold_costs", tuple(int(c) for c in costs))
         for name, low, high in (("start_chips", 1, MAX_CHIPS), ("showdown_loss", 1, MAX_CHIPS),
                                 ("min_seats", 1, MAX_SEATS), ("max_rounds", 1, MAX_ROUNDS)):
             v = getattr(self, name)
             if not _whole_in(v, low, high):
-                raise RuleError(f"{name} must be a whole number from {low:,} to {high:,}, got {v!r:.40}")
+                raise RuleError(f"{name} must be a whole number from {low:,} to {high:,}, got {quote(v, 40)}")
 
     def seats_for(self, players: int) -> int:
         """Seats at the table for ``players`` players: filled with computer players up to ``min_seats``."""
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 1 <= players <= MAX_SEATS:
-            raise RuleError(f"players must be 1..{MAX_SEATS}, got {players!r}")
+            raise RuleError(f"players must be 1..{MAX_SEATS}, got {quote(players)}")
         return max(int(players), self.min_seats)
 
     def fold_cost(self, face_up: int) -> int:

@@ -17,14 +17,14 @@ of equal value go to the first in :func:`itertools.combinations` order of the ha
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import StrategyError
+from ricochet_math.arguments import spec_parts, split_items
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, eval5, partial_key
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.evaluator.subsets import next_subset
@@ -63,10 +63,10 @@ class Threshold:
 
     def __post_init__(self) -> None:
         if self.show not in SHOWS:
-            raise StrategyError(f"unknown show rule {self.show!r}; choose one of {', '.join(SHOWS)}")
+            raise StrategyError(f"unknown show rule {quote(self.show)}; choose one of {', '.join(SHOWS)}")
         t = tuple(int(x) for x in self.thresholds)
         if len(t) != 5 or any(not 0 <= x <= 7462 for x in t):
-            raise StrategyError(f"thresholds must be five hand values 0..7462, got {self.thresholds!r}")
+            raise StrategyError(f"thresholds must be five hand values 0..7462, got {quote(self.thresholds)}")
         object.__setattr__(self, "thresholds", t)
 
     def decide(self, view: View) -> int:
@@ -118,7 +118,7 @@ def plan_of(face_up, hand) -> tuple[int, tuple[int, ...]]:
 
 def _pattern(text: str, where: str) -> int:
     text = text.strip()
-    if text.lower() in ("", "any", "x", "0"):
+    if text.lower() in ("any", "x", "0"):  # an empty threshold is refused by the spec grammar first
         return 0
     try:
         return int(pattern_value(text))
@@ -136,8 +136,6 @@ PRESETS = {
     "hider": ("x,x,88,TT", "hide", True),
 }
 
-_SPEC = re.compile(r"^t(?:hreshold)?:([^:]+)(?::(strong|weak|hide))?(?::(wary))?$", re.I)
-
 
 def get_strategy(name) -> Threshold:
     """A strategy by name: a preset (:data:`PRESETS`) or ``t:P1,P2,P3,P4[:show][:wary]`` with hand
@@ -146,21 +144,27 @@ def get_strategy(name) -> Threshold:
     if isinstance(name, Threshold):
         return name
     if not isinstance(name, str):
-        raise StrategyError(f"a strategy is a name, got {name!r}")
+        raise StrategyError(f"a strategy is a name, got {quote(name)}")
+    # the one spec grammar (an empty or trailing part refused); patterns may be words ("full house")
+    head, params = spec_parts(name, "Free Ride strategy", spaces=True, error=StrategyError)
     key = name.strip()
-    if key.lower() in PRESETS:
-        spec, show, wary = PRESETS[key.lower()]
-        label = key.lower()
+    if head.lower() in PRESETS and not params:
+        spec, show, wary = PRESETS[head.lower()]
+        label = head.lower()
+    elif head.lower() in ("t", "threshold") and params:
+        spec, flags, label = params[0], [f.lower() for f in params[1:]], key
+        shows = [f for f in flags if f in SHOWS]
+        if any(f not in SHOWS and f != "wary" for f in flags) or len(shows) > 1 or flags.count("wary") > 1:
+            raise StrategyError(f"Free Ride strategy {quote(name)}: after the thresholds come at most one of "
+                                f"{', '.join(SHOWS)} and wary, each once")
+        show, wary = shows[0] if shows else "strong", "wary" in flags
     else:
-        m = _SPEC.match(key)
-        if not m:
-            raise StrategyError(f"unknown Free Ride strategy {name!r}; use one of {', '.join(PRESETS)} "
-                                "or t:P1,P2,P3,P4[:strong|weak|hide][:wary]")
-        spec, show, wary, label = m.group(1), (m.group(2) or "strong").lower(), bool(m.group(3)), key
-    parts = spec.split(",")
+        raise StrategyError(f"unknown Free Ride strategy {quote(name)}; use one of {', '.join(PRESETS)} "
+                            "or t:P1,P2,P3,P4[:strong|weak|hide][:wary]")
+    parts = split_items(spec, f"Free Ride strategy {quote(name)}: the thresholds", error=StrategyError)
     if len(parts) != 4:
-        raise StrategyError(f"strategy {name!r}: give four thresholds (1..4 cards face up), got {len(parts)}")
-    t = [_pattern(p, f"strategy {name!r}") for p in parts]
+        raise StrategyError(f"strategy {quote(name)}: give four thresholds (1..4 cards face up), got {len(parts)}")
+    t = [_pattern(p, f"strategy {quote(name)}") for p in parts]
     return Threshold((t[0], *t), show, wary, label)
 
 

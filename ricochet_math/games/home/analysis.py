@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.evaluator.cards import RANKS
 from ricochet_math.games.home.deal import batch_decks
 from ricochet_math.games.home.engine import STATUS_NAMES, play_deck
@@ -296,7 +296,7 @@ def _strategies(strategies, rules: HomeRules, kernel: bool = True) -> tuple[Home
     if isinstance(strategies, HomeStrategy):
         strategies = [strategies]
     if not isinstance(strategies, (str, list, tuple)):
-        raise RicochetError(f"strategies must be a strategy name or one per seat, got {strategies!r:.60}")
+        raise RicochetError(f"strategies must be a strategy name or one per seat, got {quote(strategies)}")
     if not isinstance(strategies, str) and all(isinstance(s, HomeStrategy) for s in strategies):
         strategies = tuple(strategies) * (rules.players if len(strategies) == 1 else 1)
         if len(strategies) != rules.players:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_seed
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.games.home.analysis import contrast_table, simulate, simulate_games
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
@@ -78,7 +78,7 @@ def home_report_tables(size: str = "small", seed: int = 2026, *, workers: int | 
     players; the contrast with casino Ricochet; the solver's depth error.  ``progress``: a bar on stderr over
     the runs (with the rate and the time left; none when stderr is not a terminal)."""
     if size not in HOME_SIZES:
-        raise RicochetError(f"report size must be one of {', '.join(HOME_SIZES)}, got {size!r}")
+        raise RicochetError(f"report size must be one of {', '.join(HOME_SIZES)}, got {quote(size)}")
     seed = check_seed(seed, allow_none=False)
     spec = HOME_SIZES[size]
     order_rows, seat_rows, tests, shape, start = [], [], [], [], None
@@ -315,7 +315,8 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
                                   "Ricochet home game and Ricochet Poker II: is every seat fair?",
                                   [f"size {size}, seed {seed}"], date, KIND, {"size": size, "seed": seed})
     return ReportResult(out_dir=folder, files=written.files, tables=tables, size=size,
-                        seconds=time.perf_counter() - start, notes=written.notes)
+                        seconds=time.perf_counter() - start, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the name before the game contract (issue 26)

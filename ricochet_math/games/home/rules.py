@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 
 import pandas as pd
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.game_rules import GameRules
 
 __all__ = ["HomeRules", "VARIANTS", "STUCK_RULES", "MIN_PLAYERS", "MAX_PLAYERS"]
@@ -59,7 +59,7 @@ class HomeRules(GameRules):
         def whole(name, allowed):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-                raise RuleError(f"home rules: {name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+                raise RuleError(f"home rules: {name} must be one of {', '.join(map(str, allowed))}, got {quote(value)}")
         whole("players", range(MIN_PLAYERS, MAX_PLAYERS + 1))
         whole("start_cards", (1, 2))
         whole("hand_limit", (5, 6, 7))
@@ -67,9 +67,9 @@ class HomeRules(GameRules):
             if not isinstance(getattr(self, name), bool):
                 raise RuleError(f"home rules: {name} must be true or false, got {getattr(self, name)!r}")
         if self.variant not in VARIANTS:
-            raise RuleError(f"home rules: variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+            raise RuleError(f"home rules: variant must be one of {', '.join(VARIANTS)}, got {quote(self.variant)}")
         if self.stuck not in STUCK_RULES:
-            raise RuleError(f"home rules: stuck must be one of {', '.join(STUCK_RULES)}, got {self.stuck!r}")
+            raise RuleError(f"home rules: stuck must be one of {', '.join(STUCK_RULES)}, got {quote(self.stuck)}")
         if self.variant == "ricochet2" and (self.start_cards, self.hand_limit, self.jokers) != (1, 5, False):
             raise RuleError("home rules: Ricochet Poker II is played with one starting card, a five-card limit "
                             "and no jokers (variant = \"home\" for the variations)")

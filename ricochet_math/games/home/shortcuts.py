@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.games.home.deal import batch_decks
 from ricochet_math.games.home.engine import HomeGame
 from ricochet_math.games.home.exact import solve_exact
@@ -74,7 +74,7 @@ def shortcut_error(rules: HomeRules, positions, *, depths=(1, 2), rules_names=("
     check_instance(rules, HomeRules, "rules")
     budget = check_whole(budget, "budget", high=10**9)
     if isinstance(depths, (str, bytes)) or not hasattr(depths, "__iter__") or not len(depths := tuple(depths)):
-        raise RicochetError(f"depths must be a list of whole numbers 1..100, got {depths!r:.60}")
+        raise RicochetError(f"depths must be a list of whole numbers 1..100, got {quote(depths)}")
     depths = tuple(check_whole(d, "a depth", high=100) for d in depths)
     positions = list(positions) if hasattr(positions, "__iter__") and not isinstance(positions, str) else None
     if positions is None or not all(isinstance(p, Position) for p in positions):

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_whole
-from ricochet_math.errors import RicochetError, TableStateError
+from ricochet_math.errors import RicochetError, TableStateError, quote
 from ricochet_math.evaluator.cards import parse_cards
 from ricochet_math.games.home.hands import hand_keys, show
 from ricochet_math.games.home.rules import HomeRules
@@ -49,24 +49,24 @@ def _check_position(pos) -> None:
     the solvers loop for ever): one :class:`TableStateError` line naming what is wrong."""
     hands = pos.hands
     if not isinstance(hands, tuple) or not 2 <= len(hands) <= 8:
-        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {hands!r:.80}")
+        raise TableStateError(f"a position's hands must be a tuple of 2 to 8 seats, got {quote(hands, 80)}")
     seen = 0
     for s, h in enumerate(hands):
         if h is None:
             continue
         if not isinstance(h, tuple) or not 1 <= len(h) <= 8 or not all(
                 isinstance(c, (int, np.integer)) and not isinstance(c, bool) and 0 <= c < 54 for c in h):
-            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {h!r:.80}")
+            raise TableStateError(f"seat {s + 1}'s hand must be a tuple of 1 to 8 cards 0..53, got {quote(h, 80)}")
         for c in h:
             if seen >> int(c) & 1:
                 raise TableStateError(f"card {c} is in two hands of the position")
             seen |= 1 << int(c)
     if isinstance(pos.pot, bool) or not isinstance(pos.pot, (int, np.integer)) or not 0 <= pos.pot <= MAX_POT:
         raise TableStateError(f"a position's pot must be a whole number of chips from 0 to {MAX_POT:,}, "
-                              f"got {pos.pot!r}")
+                              f"got {quote(pos.pot)}")
     u = pos.unseen
     if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or not 0 <= u < 1 << 54:
-        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {u!r}")
+        raise TableStateError(f"a position's unseen cards must be a bit mask from 0 to 2**54 - 1, got {quote(u)}")
     if int(u) & seen:
         raise TableStateError("a card of a hand is also among the position's unseen cards")
 
@@ -223,7 +223,7 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
     the face-up discards (folded or beaten hands), ``pot`` in chips."""
     check_instance(rules, HomeRules, "rules")
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
-        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {hands!r:.60}")
+        raise TableStateError(f"hands must be a list of one hand per seat (card text), got {quote(hands)}")
     used: dict[int, str] = {}
     out = []
     for s, text in enumerate(hands):
@@ -243,7 +243,7 @@ def position(rules: HomeRules, hands, pot: int, dead=()) -> Position:
         raise TableStateError("a position needs at least two live hands")
     if isinstance(pot, bool) or not isinstance(pot, int) or not rules.players <= pot <= MAX_POT:
         raise TableStateError(f"the pot holds at least the {rules.players} antes and at most {MAX_POT:,} chips, "
-                              f"got {pot!r}")
+                              f"got {quote(pot)}")
     unseen = ((1 << rules.deck_size) - 1) & ~sum(1 << c for c in used)
     return Position(tuple(out), pot, unseen)
 

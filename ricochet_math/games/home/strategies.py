@@ -32,7 +32,8 @@ from itertools import combinations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import StrategyError
+from ricochet_math.arguments import number_from_text, spec_parts, whole_from_text
+from ricochet_math.errors import RicochetError, StrategyError, quote
 from ricochet_math.games.home.hands import hand_keys, next_combination
 from ricochet_math.random_streams import py_splitmix_next, splitmix_next
 
@@ -139,24 +140,28 @@ def pot_odds_buy(view: View, theta: float, rng: list[int]) -> int:
 
 def parse_strategy(text: str) -> HomeStrategy:
     """``one``, ``limit``, ``min-lift``, ``pot-odds[:THETA]`` or ``optimal[:ROOM]``."""
-    name, _, arg = str(text).strip().partition(":")
+    name, args = spec_parts(text, "home strategy", error=StrategyError)  # 'pot-odds:' is refused, not the default
     if name not in CODES:
-        raise StrategyError(f"unknown home strategy {text!r}: choose one of {', '.join(CODES)} "
+        raise StrategyError(f"unknown home strategy {quote(text)}: choose one of {', '.join(CODES)} "
                             "(pot-odds:THETA, optimal:ROOM)")
     code = CODES[name]
     param = 1.0 if code == POT_ODDS else 2.0 if code == OPTIMAL else 0.0
-    if arg:
+    if args:
         if code not in (POT_ODDS, OPTIMAL):
-            raise StrategyError(f"home strategy {name!r} takes no parameter, got {text!r}")
+            raise StrategyError(f"home strategy {quote(name)} takes no parameter, got {quote(text)}")
+        if len(args) > 1:
+            raise StrategyError(f"home strategy {quote(text)}: {name} takes one parameter, got {len(args)}")
+        what = f"home strategy {quote(text)}: {'THETA' if code == POT_ODDS else 'ROOM'}"
         try:
-            param = float(arg)
-        except ValueError:
-            raise StrategyError(f"home strategy {text!r}: the parameter must be a number") from None
+            param = (number_from_text(args[0], what) if code == POT_ODDS
+                     else float(whole_from_text(args[0], what, grouping=False)))
+        except RicochetError as exc:
+            raise StrategyError(str(exc)) from None
         if code == POT_ODDS and not 0.0 < param <= 100.0:
-            raise StrategyError(f"home strategy {text!r}: THETA must be above 0 and at most 100")
-        if code == OPTIMAL and (param != int(param) or not 0 <= param <= 8):
-            raise StrategyError(f"home strategy {text!r}: ROOM must be a whole number from 0 to 8")
-    return HomeStrategy(str(text).strip(), code, param)
+            raise StrategyError(f"home strategy {quote(text)}: THETA must be above 0 and at most 100")
+        if code == OPTIMAL and not 0 <= param <= 8:
+            raise StrategyError(f"home strategy {quote(text)}: ROOM must be a whole number from 0 to 8")
+    return HomeStrategy(text.strip(), code, param)
 
 
 def parse_strategies(names, players: int) -> tuple[HomeStrategy, ...]:
@@ -164,7 +169,7 @@ def parse_strategies(names, players: int) -> tuple[HomeStrategy, ...]:
     if isinstance(names, HomeStrategy):
         names = [names]
     elif not isinstance(names, str) and not isinstance(names, (list, tuple)):
-        raise StrategyError(f"give one home strategy name or one per seat ({players}), got {names!r:.60}")
+        raise StrategyError(f"give one home strategy name or one per seat ({players}), got {quote(names)}")
     names = [names] if isinstance(names, str) else list(names)
     if len(names) == 1:
         names = names * players

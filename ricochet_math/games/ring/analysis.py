@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.games.ring.arrangement import OBJECTIVES, OpponentModel, opponent_model
 from ricochet_math.games.ring.engine import deal_batch
@@ -219,15 +219,15 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
         workers = check_whole(workers, "workers", high=4096)
     if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")
                                    or not len(strategies)):
-        raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
+        raise RicochetError(f"strategies must be one strategy name per seat, got {quote(strategies)}")
     if not isinstance(objective, str):
-        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r:.40}")
+        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {quote(objective, 40)}")
     names = tuple(STRATEGIES[strategy_code(s)] for s in (strategies or [DEFAULT_STRATEGY] * rules.players))
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}: "
                             f"{', '.join(names)}")
     if objective not in OBJECTIVES:
-        raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+        raise RicochetError(f"unknown objective {quote(objective)}: choose {' or '.join(OBJECTIVES)}")
     seating, source = _seating(rules, names, objective, opponent)
 
     def play(seed_seq: np.random.SeedSequence, length: int) -> dict[str, np.ndarray]:
@@ -341,7 +341,7 @@ def pairings(rules: RingRules | None = None, strategies: Sequence[str] = FAST_ST
     games = check_whole(games, "games", high=10**9)
     seed = check_seed(seed)
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__") or not len(strategies):
-        raise RicochetError(f"strategies must be a non-empty list of strategy names, got {strategies!r:.60}")
+        raise RicochetError(f"strategies must be a non-empty list of strategy names, got {quote(strategies)}")
     names = tuple(STRATEGIES[strategy_code(s)] for s in strategies)
     runs = {}
     for a in names:

@@ -39,7 +39,7 @@ import pandas as pd
 
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_instance, check_seed, check_whole
-from ricochet_math.errors import CardError, RicochetError
+from ricochet_math.errors import CardError, RicochetError, quote
 from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.jokers import FIVE_OF_A_KIND
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -392,7 +392,7 @@ class OpponentModel:
             raise RicochetError("an opponent model's slot_keys must be an int64 array of shape (samples >= 1, 3), "
                                 f"got {getattr(keys, 'dtype', type(keys).__name__)} {getattr(keys, 'shape', '')}")
         if self.players not in (2, 3) or isinstance(self.players, bool):
-            raise RicochetError(f"an opponent model's players must be 2 or 3, got {self.players!r}")
+            raise RicochetError(f"an opponent model's players must be 2 or 3, got {quote(self.players)}")
 
     def samples_array(self) -> np.ndarray:
         """The kernel's form: ``int64[3, 1 + samples]``, row s = [players - 1, sorted slot-s keys...]."""
@@ -512,13 +512,13 @@ def arrange(cards, *, rules: RingRules | None = None, objective: str = "stronges
     samples = check_whole(samples, "samples", high=10**6)
     seed = check_seed(seed)
     if not isinstance(objective, str):
-        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r:.40}")
+        raise RicochetError(f"objective must be one of {', '.join(OBJECTIVES)}, got {quote(objective, 40)}")
     if hands not in (2, 3):
-        raise RicochetError(f"hands must be 2 or 3, got {hands!r}")
+        raise RicochetError(f"hands must be 2 or 3, got {quote(hands)}")
     if not 5 * hands <= cs.size <= MAX_CARDS:
         raise CardError(f"{hands} hands need {5 * hands} to {MAX_CARDS} cards, got {cs.size}")
     if objective not in OBJECTIVES:
-        raise RicochetError(f"unknown objective {objective!r}: choose {' or '.join(OBJECTIVES)}")
+        raise RicochetError(f"unknown objective {quote(objective)}: choose {' or '.join(OBJECTIVES)}")
     samples_arr = None
     if objective == "points":
         if opponent is None:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_instance, check_whole
-from ricochet_math.errors import CardError, RicochetError
+from ricochet_math.errors import CardError, RicochetError, quote
 from ricochet_math.games.ring.arrangement import (
     OBJECTIVES,
     Arrangement,
@@ -196,7 +196,7 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     of the rules)."""
     rules = check_instance(rules, RingRules, "rules", allow_none=True) or RingRules()
     if strategies is not None and (isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__")):
-        raise RicochetError(f"strategies must be one strategy name per seat, got {strategies!r:.60}")
+        raise RicochetError(f"strategies must be one strategy name per seat, got {quote(strategies)}")
     # only None takes the default: an empty list is no strategy for any seat
     strategies = ["greedy-fast"] * rules.players if strategies is None else list(strategies)
     if deck is None:
@@ -206,7 +206,7 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     if len(names) != rules.players:
         raise RicochetError(f"{rules.players} players need {rules.players} strategies, got {len(names)}")
     if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise RicochetError(f"unknown objective {objective!r:.40}")
+        raise RicochetError(f"unknown objective {quote(objective, 40)}")
     check_instance(opponent, OpponentModel, "opponent", allow_none=True)
     deck = np.asarray(parse_ring_cards(deck, where="the deck"))
     if len(deck) != N_CARDS:
@@ -214,7 +214,7 @@ def play_game(rules: RingRules | None = None, strategies=None, seed=None, *, dec
     try:
         draws = [0] * (2 * ROUNDS) if draws is None else [check_whole(d, "a draw", low=0, high=59) for d in draws]
     except TypeError:
-        raise RicochetError(f"draws must be whole numbers 0..59, got {draws!r:.60}") from None
+        raise RicochetError(f"draws must be whole numbers 0..59, got {quote(draws)}") from None
     if model is None and "greedy" in names:
         model = value_model(rules)
     game = RingGame(rules, np.asarray(deck))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import CardError
+from ricochet_math.errors import CardError, quote
 from ricochet_math.evaluator.cards import JOKERS, N_CARDS, format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import FIVE_CARD_KEY, eval5
 from ricochet_math.evaluator.jokers import joker_key
@@ -63,7 +63,7 @@ def parse_ring_cards(text, *, count: int | None = None, where: str = "") -> np.n
             text = [int(c) for c in np.asarray(text).ravel()]
         except (TypeError, ValueError, OverflowError):
             raise CardError(f"{where or 'cards'}: give card text such as 'As Kd Jk' or numbers 0..53, "
-                            f"got {text!r:.60}") from None
+                            f"got {quote(text)}") from None
     cards = parse_cards(text, count=count, where=where, jokers=True).astype(np.int64)
     if cards.size == 0 and count:
         raise CardError(f"no cards{' in ' + where if where else ''}")

@@ -283,7 +283,8 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
     written = write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
                                   {"joker": base.joker.name.lower(), "seed": seed, "games": games})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
-                        seconds=time.perf_counter() - start, notes=written.notes)
+                        seconds=time.perf_counter() - start, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the summary table's own columns (reports/columns.py declares edge and p_value)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.jokers import JokerRule
 from ricochet_math.game_rules import GameRules
 
@@ -58,14 +58,14 @@ class RingRules(GameRules):
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or self.players not in (2, 3):
-            raise RuleError(f"Ring Poker is played by 2 or 3 players, got players={self.players!r}")
+            raise RuleError(f"Ring Poker is played by 2 or 3 players, got players={quote(self.players)}")
         try:
             object.__setattr__(self, "joker", Joker(self.joker) if not isinstance(self.joker, str)
                                else Joker[self.joker.upper()])
         except (KeyError, ValueError):
-            raise RuleError(f"unknown joker rule {self.joker!r}: choose bug, wild or dead") from None
+            raise RuleError(f"unknown joker rule {quote(self.joker)}: choose bug, wild or dead") from None
         if not isinstance(self.rotate, bool):
-            raise RuleError(f"rotate must be true or false, got {self.rotate!r}")
+            raise RuleError(f"rotate must be true or false, got {quote(self.rotate)}")
 
     @property
     def pairs_per_round(self) -> int:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import StrategyError
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.games.ring.future import (
     FUTURE_SAMPLES,
     future_values,
@@ -75,11 +75,12 @@ _SUIT_WORTH = 9
 
 def strategy_code(name) -> int:
     """The code of a strategy name (``random``, ``greedy``, ``lookahead``, ``denial``, ``greedy-fast``)."""
-    if isinstance(name, (int, np.integer)) and 0 <= int(name) < len(STRATEGIES):
+    if isinstance(name, (int, np.integer)) and not isinstance(name, (bool, np.bool_)) and \
+            0 <= int(name) < len(STRATEGIES):  # True is not a strategy code
         return int(name)
     if isinstance(name, str) and name.strip().lower() in STRATEGIES:
         return STRATEGIES.index(name.strip().lower())
-    raise StrategyError(f"unknown Ring Poker strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
+    raise StrategyError(f"unknown Ring Poker strategy {quote(name)}: choose one of {', '.join(STRATEGIES)}")
 
 
 # ------------------------------------------------------------------------------------ kernel

@@ -7,7 +7,9 @@ Modules: ``rules`` (options), ``draw`` (the 26 keeps, enumeration and counting k
 ``solver`` (the draw fixed point against N optimal drawers), ``strategy`` (the strategy table, the naive
 rule), ``betting`` (policies), ``engine`` (one readable game with its history), ``kernel`` (the numba
 pot kernel), ``play`` (one pot's history), ``analysis`` (simulations, blind value, best response,
-card removal), ``removal`` (its kernel), ``report`` (the short report).
+card removal), ``removal`` (its kernel), ``report`` (the short report), ``betting_game`` (heads-up Rococo
+as a game of the equilibrium layer: buckets, raise sizes, the carried-pot levels), ``equilibrium``
+(``solve_equilibrium``: its equilibrium, exploitability, the named policies against it).
 
 The names below are the package's public entry points, the same verbs as the other games'
 (``import ricochet_math as rm``: ``rm.rococo.solve_draws``, ``rm.rococo.simulate``, ...).
@@ -42,12 +44,19 @@ __all__ = [
     "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "BestResponseConfirmation",
     "best_response", "removal_check",
     "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
-    "build_report",
+    "build_report", "solve_equilibrium", "RococoEquilibrium", "ABSTRACTIONS",
 ]
+
+#: names loaded on first use (the equilibrium layer's kernels are needed only by a solve)
+_DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game"}
 
 
 def __getattr__(name: str):
     if name == "build_report":  # deferred (see the module docstring)
         from ricochet_math.games.rococo.report import build_report
         return build_report
+    if name in _DEFERRED:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_DEFERRED[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.arguments import check_finite, check_instance, check_seed, check_whole
-from ricochet_math.errors import StrategyError
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.solvers.batches import MAX_BATCH, MAX_GAMES, MAX_WORKERS, run_batches
 from ricochet_math.solvers.game_result import GameResult
 from ricochet_math.solvers.stats import Estimate, mean_ci
@@ -108,7 +108,7 @@ class RococoResult(GameResult):
 def _policies(policies) -> tuple:
     """One policy per seat, 2 to 6 of them (names or BettingPolicy), checked before any pot is played."""
     if isinstance(policies, (str, bytes)) or not hasattr(policies, "__iter__"):
-        raise StrategyError(f"policies must be a list of one policy per seat, got {policies!r:.60}")
+        raise StrategyError(f"policies must be a list of one policy per seat, got {quote(policies)}")
     ps = tuple(policy(p) for p in policies)
     if not 2 <= len(ps) <= MAX_PLAYERS:
         raise StrategyError(f"a Rococo table seats 2 to {MAX_PLAYERS} players, got {len(ps)} policies")
@@ -286,7 +286,7 @@ def best_response(others="standard", players: int = 2, pots: int = 40_000, seed:
     rules = check_instance(rules, RococoRules, "rules", allow_none=True) or RococoRules(players=players)
     for what, values in (("opens", opens), ("calls", calls), ("blind_rates", blind_rates)):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
-            raise StrategyError(f"{what} must be a non-empty list, got {values!r:.60}")
+            raise StrategyError(f"{what} must be a non-empty list, got {quote(values)}")
     for r in blind_rates:
         check_finite(r, "a blind rate", low=0.0, high=1.0)
     rows = []

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ricochet_math.errors import PatternError, StrategyError
+from ricochet_math.errors import PatternError, StrategyError, quote
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.evaluator.names import pattern_value
 
@@ -58,13 +58,13 @@ class BettingPolicy:
         where = f"policy {self.name!r}"
         if isinstance(self.blind_rate, (bool, str)) or not isinstance(self.blind_rate, (int, float)) or \
                 not 0.0 <= float(self.blind_rate) <= 1.0:
-            raise StrategyError(f"{where}: blind_rate must be from 0 to 1, got {self.blind_rate!r}")
+            raise StrategyError(f"{where}: blind_rate must be from 0 to 1, got {quote(self.blind_rate)}")
         if isinstance(self.blind_amount, bool) or not isinstance(self.blind_amount, int) or \
                 not 1 <= self.blind_amount <= 10**6:
             raise StrategyError(f"{where}: blind_amount must be a whole number of chips from 1 to 1,000,000, "
-                                f"got {self.blind_amount!r}")
+                                f"got {quote(self.blind_amount)}")
         if self.draw not in ("optimal", "naive"):
-            raise StrategyError(f"{where}: draw must be optimal or naive, got {self.draw!r}")
+            raise StrategyError(f"{where}: draw must be optimal or naive, got {quote(self.draw)}")
         for f in ("blind_call", "blind_raise", "open", "call", "reraise"):
             self.threshold(f)
 
@@ -76,7 +76,7 @@ class BettingPolicy:
         try:
             return int(pattern_value(text))
         except PatternError as exc:  # name the policy and the field
-            raise StrategyError(f"policy {self.name!r}, {field}: {exc}") from None
+            raise StrategyError(f"policy {quote(self.name)}, {field}: {exc}") from None
 
     def row(self, rules) -> np.ndarray:
         """The kernel row of this policy (bet sizes clipped to the table's limits)."""
@@ -117,9 +117,9 @@ def policy(spec) -> BettingPolicy:
     """A policy by name (``standard``) or the policy itself."""
     if isinstance(spec, BettingPolicy):
         return spec
-    if spec in POLICIES:
-        return POLICIES[spec]
-    raise StrategyError(f"unknown Rococo policy {spec!r}; choose one of {', '.join(POLICIES)}")
+    if isinstance(spec, str) and spec.strip() in POLICIES:  # a list is not a name (and unhashable)
+        return POLICIES[spec.strip()]
+    raise StrategyError(f"unknown Rococo policy {quote(spec)}; choose one of {', '.join(POLICIES)}")
 
 
 def policy_rows(policies, rules) -> tuple[np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import CardError
+from ricochet_math.errors import CardError, quote
 from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -68,7 +68,7 @@ _DRAWS_DENOM = np.array([comb(47, d) for d in range(4)], dtype=np.float64)
 def keep_cards(hand, keep: int) -> np.ndarray:
     """The cards kept by position mask ``keep`` from ``hand`` (the hand sorted ascending first)."""
     if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or not 0 <= keep <= 31:
-        raise CardError(f"keep must be a position mask 0..31 over the five sorted cards, got {keep!r}")
+        raise CardError(f"keep must be a position mask 0..31 over the five sorted cards, got {quote(keep)}")
     cards = sorted_hand(hand)
     return cards[[i for i in range(5) if keep >> i & 1]]
 
@@ -78,7 +78,7 @@ def keep_text(hand, keep: int) -> str:
     :data:`KEEPS` (a position mask keeping 2 to 5 of the sorted cards: at most 3 are exchanged)."""
     if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or int(keep) not in KEEPS:
         raise CardError(f"keep must be a position mask over the five sorted cards keeping 2 to 5 of them (one of "
-                        f"KEEPS), got {keep!r:.40}")
+                        f"KEEPS), got {quote(keep, 40)}")
     if keep == 31:
         return "stand pat"
     kept = keep_cards(hand, keep)[::-1]
@@ -354,7 +354,7 @@ def sorted_hand(hand) -> np.ndarray:
     except (TypeError, ValueError, OverflowError):  # nested lists, text in a list, huge integers
         cards = None
     if cards is None or cards.shape != (5,) or len(set(cards.tolist())) != 5 or cards.min() < 0 or cards.max() > 51:
-        raise CardError(f"a Rococo hand is five distinct cards, got {hand!r:.80}")
+        raise CardError(f"a Rococo hand is five distinct cards, got {quote(hand, 80)}")
     return cards
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ricochet_math.arguments import check_finite, check_instance, check_whole
-from ricochet_math.errors import CardError, StrategyError
+from ricochet_math.errors import CardError, StrategyError, quote
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import reference_value
 from ricochet_math.errors import TableStateError
@@ -168,7 +168,7 @@ class RococoGame:
 
     def apply(self, action) -> None:
         if action not in self.legal_actions():
-            raise TableStateError(f"seat {self.current_seat() + 1} cannot {action!r} in the {self.phase} phase "
+            raise TableStateError(f"seat {self.current_seat() + 1} cannot {quote(action)} in the {self.phase} phase "
                                   f"(legal: {self.legal_actions()})")
         try:
             self._decision = self._flow.send(action)
@@ -331,7 +331,7 @@ def play_game(rules: RococoRules | None = None, strategies=("standard", "standar
     ``8 * players`` cards shuffled, then the blind decision's uniform ``u``."""
     check_instance(rules, RococoRules, "rules", allow_none=True)
     if isinstance(strategies, (str, bytes)) or not hasattr(strategies, "__iter__"):
-        raise StrategyError(f"strategies must be a list of one policy per seat, got {strategies!r:.60}")
+        raise StrategyError(f"strategies must be a list of one policy per seat, got {quote(strategies)}")
     ps = [policy(p) for p in strategies]
     rules = replace(rules or RococoRules(players=len(ps)), players=len(ps))
     rows, rates = policy_rows(ps, rules)

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._numba import njit
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.names import pattern_value
@@ -62,7 +62,7 @@ def holds_allowed(max_discards: int) -> int:
     """How many of :data:`HOLDS` (a prefix) discard at most ``max_discards`` cards (0 to 5)."""
     if isinstance(max_discards, bool) or not isinstance(max_discards, (int, np.integer)) \
             or not 0 <= max_discards <= 5:
-        raise RuleError(f"max_discards: a whole number from 0 to 5, got {max_discards!r}")
+        raise RuleError(f"max_discards: a whole number from 0 to 5, got {quote(max_discards)}")
     return sum(comb(5, d) for d in range(int(max_discards) + 1))
 
 
@@ -87,13 +87,13 @@ class DrawPaytable:
 
     def __post_init__(self):
         if not self.lines:
-            raise RuleError(f"paytable {self.name!r}: no lines")
+            raise RuleError(f"paytable {quote(self.name)}: no lines")
         for pattern, pays in self.lines:
             pattern_value(pattern)  # a PatternError names a bad pattern
             if isinstance(pays, bool) or not isinstance(pays, (int, float)) or not math.isfinite(pays) \
                     or pays < 0:
-                raise RuleError(f"paytable {self.name!r}, line {pattern!r}: pays must be a finite number "
-                                f">= 0, got {pays!r}")
+                raise RuleError(f"paytable {quote(self.name)}, line {quote(pattern)}: pays must be a finite number "
+                                f">= 0, got {quote(pays)}")
 
     def scores(self) -> np.ndarray:
         """``float64[7462]``: the pay of each final hand value."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ricochet_math.arguments import check_instance, check_seed
-from ricochet_math.errors import StrategyError
+from ricochet_math.errors import StrategyError, quote
 from ricochet_math.games.rococo.betting import keep_tables, policy, policy_rows
 from ricochet_math.games.rococo.engine import OUTCOMES, GameRecord, play_dealt
 from ricochet_math.games.rococo.kernel import batch_player
@@ -48,7 +48,7 @@ def play_pot(policies=("standard", "standard"), seed: int = 2026, *, rules: Roco
     """Play one pot (until a game is won) with one policy per seat and return its history."""
     seed = check_seed(seed, allow_none=False)
     if isinstance(policies, (str, bytes)) or not hasattr(policies, "__iter__"):
-        raise StrategyError(f"policies must be a list of one policy per seat, got {policies!r:.60}")
+        raise StrategyError(f"policies must be a list of one policy per seat, got {quote(policies)}")
     ps = [policy(p) for p in policies]
     if not 2 <= len(ps) <= MAX_PLAYERS:
         raise StrategyError(f"a Rococo table seats 2 to {MAX_PLAYERS} players, got {len(ps)} policies")

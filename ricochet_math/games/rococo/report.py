@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from ricochet_math.arguments import check_seed
-from ricochet_math.errors import RicochetError
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.reports import provenance
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
@@ -55,7 +55,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     """Compute and write the short report (``report.html``, ``tables/*.csv``) into ``out_dir``; returns the
     casino report's :class:`~ricochet_math.reports.build.ReportResult`."""
     if size not in REPORT_SIZES:
-        raise RicochetError(f"unknown Rococo report size {size!r}; choose one of {', '.join(REPORT_SIZES)}")
+        raise RicochetError(f"unknown Rococo report size {quote(size)}; choose one of {', '.join(REPORT_SIZES)}")
     seed = check_seed(seed, allow_none=False)
     rules = rules or RococoRules()
     out = prepare_output_folder(out_dir, REPORT_KIND)  # refused before any work
@@ -162,7 +162,8 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
     written = write_report_folder(out, doc, volatile_tables(times, prov), title, subtitle, date, REPORT_KIND,
                                   {"seed": seed, "size": size})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=size,
-                        seconds=time.perf_counter() - start, notes=written.notes)
+                        seconds=time.perf_counter() - start, notes=written.notes,
+                        kept=written.kept)
 
 
 #: the summary table's own columns (reports/columns.py declares net_per_pot)

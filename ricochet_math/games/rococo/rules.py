@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ricochet_math.arguments import check_whole
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, quote
 from ricochet_math.game_rules import GameRules
 
 __all__ = ["RococoRules", "MAX_PLAYERS", "MIN_PLAYERS"]
@@ -57,7 +57,7 @@ class RococoRules(GameRules):
         check(self.max_raises, "max_raises", 0, 100)
         check(self.carry_limit, "carry_limit", 0, 1000)
         if not isinstance(self.blind, bool):
-            raise RuleError(f"Rococo rules: blind must be true or false, got {self.blind!r}")
+            raise RuleError(f"Rococo rules: blind must be true or false, got {quote(self.blind)}")
 
     def with_players(self, players: int) -> RococoRules:
         return replace(self, players=players)

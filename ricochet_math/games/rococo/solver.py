@@ -37,8 +37,8 @@ import pandas as pd
 from ricochet_math.arguments import check_whole
 from ricochet_math.evaluator import evaluation as evaluation_module
 from ricochet_math.evaluator.evaluation import NUM_VALUES, value_counts_5
-from ricochet_math.evaluator.tables import cache_dir
-from ricochet_math.errors import RicochetError
+from ricochet_math.evaluator.tables import cache_dir, usable_cache_dir
+from ricochet_math.errors import RicochetError, quote
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
 from ricochet_math.games.rococo.draw import (
     DRAW_DENOMINATOR, KEEPS, N_HANDS, N_SETS, best_keeps, five_card_hands, gather_values, keep_scores,
@@ -169,12 +169,13 @@ def solve_draws(opponents: int, *, cache: bool = True) -> DrawSolution:
     # checked before the memo: a list is unhashable and True would hit the entry for 1
     opponents = check_whole(opponents, "opponents", low=1, high=MAX_OPPONENTS)
     if not isinstance(cache, bool):
-        raise RicochetError(f"cache must be True or False, got {cache!r:.40}")
+        raise RicochetError(f"cache must be True or False, got {quote(cache, 40)}")
     return _solve_draws(opponents, cache)
 
 
 @lru_cache(maxsize=MAX_OPPONENTS)
 def _solve_draws(opponents: int, cache: bool) -> DrawSolution:
+    cache = cache and usable_cache_dir() is not None  # a cache folder that is not usable: one warning line
     path = _cache_path(opponents)
     if cache and path.exists():
         try:

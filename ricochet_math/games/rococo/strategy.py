@@ -16,7 +16,7 @@ import pandas as pd
 
 from ricochet_math._numba import njit
 from ricochet_math.arguments import check_whole
-from ricochet_math.errors import CardError
+from ricochet_math.errors import CardError, quote
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
 from ricochet_math.evaluator.cards import format_cards
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
@@ -43,7 +43,7 @@ def naive_keep(cards, value: int) -> int:
     hand's own value 0..7461; another value is refused)."""
     cards = sorted_hand(cards)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < NUM_VALUES:
-        raise CardError(f"value must be a hand value 0..{NUM_VALUES - 1}, got {value!r:.40}")
+        raise CardError(f"value must be a hand value 0..{NUM_VALUES - 1}, got {quote(value, 40)}")
     own = int(eval5(*cards.tolist()))
     if value != own:  # the rule reads the category from the value: another hand's would keep nonsense
         raise CardError(f"value: {format_cards(cards[::-1])} has value {own}, got {value}")
