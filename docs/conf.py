@@ -110,7 +110,9 @@ if (REPORT / "report.html").is_file():
         copy_to_owned_folder(_copy, _report_dir / "report", "docs-report-copy", "documentation's report copy")
         html_extra_path = [str(_report_dir)]
     except RicochetError as _exc:
-        print(f"docs/conf.py: warning: the report copy was not written: {_exc}", file=sys.stderr)
+        # a copy made by a docs build of a version before the marker is refused too (nothing proves it ours)
+        print(f"docs/conf.py: warning: the report copy was not written: {_exc} (a copy left by an older docs "
+              f"build: delete {_report_dir / 'report'} and build again)", file=sys.stderr)
 
 # ---- the game pages other sessions add (docs/home-game.md, docs/*-poker.md): the index lists the ones that
 # exist, so the site builds before and after they arrive (a toctree entry for a missing page is a warning).

@@ -63,7 +63,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math._version import __version__
-from ricochet_math.arguments import check_seed, check_whole
+from ricochet_math.arguments import check_seed, check_whole, split_items
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
@@ -374,7 +374,8 @@ def _check_band(band) -> tuple[float, float]:
 
 def _check_vary(vary) -> tuple[str, ...]:
     items = [vary] if isinstance(vary, str) else list(vary)
-    items = [v.strip() for item in items for v in str(item).split(",") if v.strip()]
+    # one grammar for lists written as text: 'kickout,' or 'kickout,,bonus' is refused, not read as 'kickout'
+    items = [v for item in items for v in split_items(str(item), "vary", error=RuleError)] if items else []
     for v in items:
         if v not in VARY:
             raise RuleError(f"vary: unknown part {v!r}; choose from {', '.join(VARY)}")
@@ -387,7 +388,7 @@ def _pays_problem(rules: RuleSet, band, lines, step, bounds, monotonic):
     """The bonus grid (:func:`~ricochet_math.design.optimiser_problem.make_problem`), refusing bounds that
     exclude a line's current pays (the search starts from them)."""
     if isinstance(lines, str):
-        lines = [k.strip() for k in lines.split(",") if k.strip()]
+        lines = split_items(lines, "bonus lines", error=RuleError)
     p = make_problem(rules.bonus, lines, tuple(band), step, monotonic, bounds, None, 0.001, 1)
     for k in p.free:
         base = p.base[k]

@@ -164,6 +164,10 @@ def test_infeasible_band_gives_the_closest_design(rules):
     (dict(lines="flush,no_such_line"), RuleError, "no_such_line"),
     (dict(lines="flush", bounds={"flush": (6, 9)}), RuleError, "exclude its current pays 5"),
     (dict(vary="kickout,paytable"), RuleError, "paytable"),
+    # an empty item is refused, not dropped (issue 35: one grammar for lists written as text)
+    (dict(vary="kickout,"), RuleError, "vary 'kickout,' has a trailing ','"),
+    (dict(vary="kickout,,bonus"), RuleError, "empty item"),
+    (dict(lines="flush,,straight"), RuleError, "bonus lines 'flush,,straight' has an empty item"),
     (dict(objective="target"), RuleError, "target"),
     (dict(others=("nobody",)), StrategyError, "nobody"),
     (dict(max_resolves=-1), RicochetError, "max_resolves must be a whole number from 0 to 20"),
