@@ -50,7 +50,6 @@ returned with ``feasible = False`` and the miss.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import sys
@@ -64,6 +63,7 @@ import pandas as pd
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole, split_items
+from ricochet_math.design.design_record import DESIGN_SCHEMA, check_design_files, design_sidecar_path, record_digest
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
@@ -78,7 +78,7 @@ from ricochet_math.solvers.executors import executor_for_run
 from ricochet_math.solvers.montecarlo import simulate_to_precision
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.solo_kernel import bonus_lines
-from ricochet_math.storage import atomic_write_text, check_writable_file, file_sha256
+from ricochet_math.storage import atomic_write_text, file_sha256
 from ricochet_math.strategies.registry import get_strategy
 
 __all__ = ["VARY", "DESIGN_SCHEMA", "DEFAULT_OTHERS", "SEARCH", "CONFIRM", "OTHERS", "role_seed", "RuleSetDesign",
@@ -92,8 +92,6 @@ DEFAULT_OTHERS = ("pub-final-dealer-no-bonus", "pot-odds-final", "chaser", "timi
 #: the most re-solves of the decisions a design may ask for (each is a new exact solo analysis and look-ahead
 #: surface)
 MAX_RESOLVES = 20
-#: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
-DESIGN_SCHEMA = "ricochet_math.design/1"
 #: the default number of re-solves (each a new exact solo analysis and look-ahead surface)
 DEFAULT_RESOLVES = 8
 #: RTP fractions to percentage points
@@ -300,59 +298,9 @@ class RuleSetDesign:
         # bytes), so a report can tell a record from an edited file and a rewrite can tell ours from a user's
         record = self.sidecar() | {"designed_sha256": load_rules(path).sha256, "rules_file": Path(path).name,
                                    "rules_file_sha256": file_sha256(path)}
-        record["record_sha256"] = _record_digest(record)
+        record["record_sha256"] = record_digest(record)
         atomic_write_text(side, json.dumps(record, indent=1) + "\n", "design record")
         return path
-
-
-def design_sidecar_path(rules_path: str | Path) -> Path:
-    """The design record written beside a designed rule set: ``NAME.design.json``."""
-    p = Path(rules_path)
-    return p.with_name(p.stem + ".design.json")
-
-
-def _record_digest(record: Mapping) -> str:
-    """The SHA-256 of a design record's content (every key but the digest itself), as written canonically."""
-    body = {k: v for k, v in record.items() if k != "record_sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
-
-
-def check_design_files(path: str | Path) -> tuple[Path, Path]:
-    """``(rules file, design record)`` if :meth:`RuleSetDesign.write_toml` may write them, else one
-    :class:`~ricochet_math.errors.RuleError` line naming the file; call it before the design runs.
-
-    Either may be new.  An existing one is replaced only when it is the toolkit's and unchanged: the record
-    must be a design record whose content matches its own digest, and the rules file must be the one that
-    record names, with the bytes it recorded (a record of an older version, without those digests: the rule
-    set it recorded).  A file a user wrote or edited there is never overwritten."""
-    path = check_writable_file(path, "designed rule-set file")
-    side = check_writable_file(design_sidecar_path(path), "design record")
-    record = None
-    if side.exists():
-        try:
-            record = json.loads(side.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            record = None
-        if (not isinstance(record, dict) or record.get("schema") != DESIGN_SCHEMA
-                or record.get("record_sha256", _record_digest(record)) != _record_digest(record)):
-            raise RuleError(f"design record {side} exists and is not a design record ricochet_math wrote (or was "
-                            "edited since); nothing was written: choose another --write file or move it away")
-    if path.exists() and not _is_designed_file(path, record):
-        raise RuleError(f"designed rule-set file {path} exists and was not written by ricochet design (or was "
-                        f"edited since, or its {side.name} is missing); nothing was written: choose another "
-                        "--write file or move it away")
-    return path, side
-
-
-def _is_designed_file(path: Path, record: Mapping | None) -> bool:
-    if record is None or record.get("rules_file") != path.name:
-        return False
-    if "rules_file_sha256" in record:
-        return file_sha256(path) == record["rules_file_sha256"]
-    try:  # a record of an older version: it kept the rule set's SHA-256 only
-        return load_rules(path).sha256 == record.get("designed_sha256")
-    except RuleError:
-        return False
 
 
 # ---------------------------------------------------------------------------- checks

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ricochet_math.design.rule_set import DESIGN_SCHEMA, design_sidecar_path
+from ricochet_math.design.design_record import DESIGN_SCHEMA, design_sidecar_path
 from ricochet_math.reports.document import Section, ci, pct
 from ricochet_math.rules.ruleset import RuleSet
 
