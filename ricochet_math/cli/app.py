@@ -222,9 +222,13 @@ def add_workers_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_progress_option(parser: argparse.ArgumentParser) -> None:
-    """``--no-progress``: no tqdm bar on stderr (shown by default, with the rate and the time left)."""
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar on stderr (shown by default: the rate and the time left)")
+    """``--quiet`` (also spelt ``--no-progress``): no progress bar or status line on stderr.  They are shown
+    by default when stderr is a terminal, never on stdout, so a table, CSV or JSON is the same either way
+    (:mod:`ricochet_math.progress`; ``RICOCHET_PROGRESS=1`` shows them on any stderr)."""
+    parser.add_argument("--quiet", "--no-progress", dest="progress", action="store_false",
+                        help="no progress bar or status line on stderr (shown by default when stderr is a "
+                             "terminal: what the run is doing, the rate and the time left; RICOCHET_PROGRESS=1 "
+                             "shows them on any stderr)")
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:

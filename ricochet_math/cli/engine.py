@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
-    subcommand, writable_file,
+    add_format_option, add_progress_option, add_rules_option, add_scheduler_option, add_seed_option,
+    load_rules_option, print_frame, subcommand, writable_file,
 )
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ def _simulate_arguments(parser) -> None:
                         help="keep finished chunks in FILE, so a stopped run resumes where it was")
     parser.add_argument("--table", choices=("summary", "seats", "positions", "hands"), default="summary",
                         help="what to print: the figures (default), per seat, per acting position, final hands")
+    add_progress_option(parser)
 
 
 @subcommand("simulate", help="Monte Carlo run of one table: RTP, fold and win frequencies with 95 percent intervals",
@@ -115,7 +116,7 @@ def _simulate(args) -> int:
     from ricochet_math.reports.tables import Number, Percent
     from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
 
-    run = dict(workers=args.workers, checkpoint=args.checkpoint, progress=True, executor=args.scheduler)
+    run = dict(workers=args.workers, checkpoint=args.checkpoint, progress=args.progress, executor=args.scheduler)
     if args.precision is not None:
         res = simulate_to_precision(load_rules_option(args), args.players, args.strategy, args.precision,
                                     args.seed, **run)
@@ -190,6 +191,7 @@ def _rtp_arguments(parser) -> None:
                     help=f"random seed, the same for every player count (default: {DEFAULT_RTP_SEED})")
     add_scheduler_option(parser)
     parser.add_argument("--workers", type=whole(1, 4096), default=None, metavar="K", help="threads (default: every core)")
+    add_progress_option(parser)
 
 
 @subcommand("rtp", help="the main job: RTP by player count on a rule set (N = 1 exact under perfect play, "
@@ -197,24 +199,31 @@ def _rtp_arguments(parser) -> None:
             example="ricochet rtp --players 1-7 --strategy always --rounds 100000",
             arguments=_rtp_arguments)
 def _rtp(args) -> int:
-    import pandas as pd
+    from ricochet_math.progress import say, status
 
-    from ricochet_math.engine.deal import parse_players
-    from ricochet_math.solvers.exact_row import exact_rtp_row
-    from ricochet_math.solvers.montecarlo import rtp_table
+    # the first line within a second of the start, before numba and pandas load (seconds on a cold machine)
+    say(f"ricochet rtp: players {args.players}; a first run compiles the kernels and solves N = 1 exactly"
+        "\n(minutes on 2 cores, then cached: later runs take seconds)", args.progress)
+    with status("ricochet rtp: loading numba, pandas and the kernels", args.progress):
+        import pandas as pd
 
-    rules = load_rules_option(args)
-    players = list(parse_players(args.players))
-    strategy = args.strategy or ["perfect"]
-    exact = _exact_reading(strategy) if 1 in players else None
+        from ricochet_math.engine.deal import parse_players
+        from ricochet_math.solvers.exact_row import exact_rtp_row
+        from ricochet_math.solvers.montecarlo import rtp_table
+
+        rules = load_rules_option(args)
+        players = list(parse_players(args.players))
+        strategy = args.strategy or ["perfect"]
+        exact = _exact_reading(strategy) if 1 in players else None
     sampled = [n for n in players if not (n == 1 and exact is not None)]
     results, frame = rtp_table(rules, sampled, strategy, args.rounds, args.seed, workers=args.workers,
-                               progress=True, executor=args.scheduler,
+                               progress=args.progress, executor=args.scheduler,
                                precision=args.precision) if sampled else ([], None)
     if frame is not None:
         frame["method"] = [_method(res) for res in results]
     if exact is not None:
-        row = exact_rtp_row(rules, reading=exact, progress=True)
+        with status(f"N = 1 exact, {exact}: the solo analysis (cached after the first run)", args.progress):
+            row = exact_rtp_row(rules, reading=exact, progress=args.progress)
         # the Monte Carlo columns' order, "method" last; the exact row leaves the figures it lacks empty
         frame = row if frame is None else pd.concat([row, frame], ignore_index=True)[list(frame.columns)]
         frame["rounds"] = frame["rounds"].astype("Int64")
@@ -222,21 +231,39 @@ def _rtp(args) -> int:
         print_frame(frame, args.format)
         return 0
     label = results[0].strategy if results else exact
-    methods = (["N = 1 exact"] if exact is not None else []) + (
-        [f"{'N >= 2 ' if exact is not None else ''}Monte Carlo, 95% confidence intervals"] if sampled else [])
+    view = _rtp_view(frame, args.wide)
     print(f"RTP of rule set {rules.name} (sha256 {rules.sha256[:12]}), strategy {label}, seed {args.seed}")
-    print("; ".join(methods))
-    print_frame(_rtp_view(frame, args.wide), formats=_rtp_formats(), wide=args.wide)
+    if exact is not None:
+        print("N = 1 exact: every deal of the one-player game.")
+    if results:
+        print(_rtp_sample_text(results, view, exact is not None))
+    print_frame(view, formats=_rtp_formats(), wide=args.wide)
     # notes as separate short lines: the table format keeps to 100 columns
     print("RTP/initial = 1 + E[net] per ante; RTP/wagered = returned / (ante + play bets);")
-    print("win % = rounds a seat wins or shares the pot.")
+    print("fold % = rounds a seat folds; win % = rounds a seat wins or shares the pot;")
+    print("kickout % = rounds the dealer is kicked out (her hand at or above the kickout threshold for")
+    print("the player count: she folds, her ante stays in the pot).")
     if any(res.controlled is not None for res in results):
         print("controlled = the RTPs estimated with control variates of exactly known mean")
         print("(ricochet_math.solvers.variance): same rounds, unbiased, a narrower interval.")
+    if results:
+        print("A narrower interval: --rounds R (the width falls as 1/sqrt(R)) or --precision PP (each run")
+        print("sized to +/- PP percentage points on RTP/initial).")
     if not args.wide:
         print("--wide adds house edge, element of risk, average pot, sd of a seat's net, rounds, run time")
         print("and the RTPs without control variates; --format csv or json gives every figure.")
     return 0
+
+
+def _rtp_sample_text(results, view, after_exact: bool) -> str:
+    """What the Monte Carlo rows are: their rounds and the widest 95% half-width of RTP/initial."""
+    rounds = sorted({res.rounds for res in results})
+    rounds_text = (f"{rounds[0]:,} rounds per player count" if len(rounds) == 1
+                   else f"{rounds[0]:,} to {rounds[-1]:,} rounds per player count")
+    sampled = view["players"].isin([res.players for res in results])
+    half = ((view.loc[sampled, "rtp_initial_high"] - view.loc[sampled, "rtp_initial_low"]) / 2).max()
+    return (f"{'N >= 2: ' if after_exact else ''}Monte Carlo, {rounds_text}, 95% confidence intervals\n"
+            f"(RTP/initial within ± {100 * half:.2f} percentage points).")
 
 
 def _exact_reading(strategy) -> str | None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from ricochet_math.arguments import check_seed, check_whole
 from ricochet_math.errors import RicochetError
+from ricochet_math.progress import bar as progress_bar
 from ricochet_math.random_streams import chunk_seed, resolve_seed
 from ricochet_math.solvers.executors import MAX_WORKERS, LocalExecutor, call_interruptibly
 
@@ -104,7 +105,7 @@ class _Job:
 
 def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.ndarray]], games: int,
                 seed: int | None = None, *, batch_size: int = 10_000, workers: int | None = None,
-                executor=None, progress: bool = False, unit: str = "games") -> BatchRun:
+                executor=None, progress: bool = False, unit: str = "games", desc: str | None = None) -> BatchRun:
     """Play ``games`` games in batches and return their summed arrays.
 
     ``play(seed_sequence, length)`` plays ``length`` games from that seed and returns their sums as
@@ -116,7 +117,8 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
     ``executor``: a :class:`~ricochet_math.solvers.executors.LocalExecutor` instead of ``workers`` (the
     games' batches are closures over compiled kernels, so they run on local threads only).
     ``progress``: a progress bar on stderr when it is a terminal (tqdm: ``unit`` played, the rate and the time
-    left; the first batch includes compiling or loading the game's kernel).
+    left; the first batch includes compiling or loading the game's kernel), named ``desc`` (default: the
+    ``unit`` played).
     """
     games = check_whole(games, "games", high=MAX_GAMES)
     batch_size = check_whole(batch_size, "batch_size", high=MAX_BATCH)
@@ -141,29 +143,26 @@ def run_batches(play: Callable[[np.random.SeedSequence, int], Mapping[str, np.nd
             raise RicochetError(f"a batch must return a mapping of named arrays, got {type(out).__name__}")
         return ArraySums(MappingProxyType({k: np.asarray(v) for k, v in out.items()}))
 
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm  # lazy: only runs that show a bar pay for it
-
-        # disable=None: no bar when stderr is not a terminal (logs, pipes, captured test output)
-        bar = tqdm(total=games, unit=f" {unit}", unit_scale=True, leave=False, dynamic_ncols=True, disable=None)
+    # no bar when stderr is not a terminal (logs, pipes, captured test output): ricochet_math.progress
+    what = desc or f"Monte Carlo, {unit}"
+    bar = progress_bar(games, f"{what}: loading the kernel (compiled on the first run)", unit=f" {unit}",
+                       unit_scale=True, progress=progress)
     try:
         # the first batch compiles the game's kernel once, before the threads; waited for (not run) here, so
         # that Ctrl-C stops the run at once (nothing is kept: a batch run has no checkpoint)
         first = call_interruptibly(local, 0, min(batch_size, games))
+        bar.set_description_str(what)
         sums = InOrderSums(ArraySums({k: np.zeros_like(v) for k, v in first.arrays.items()}), games, batch_size)
 
         def add(i: int, part: ArraySums) -> None:
             sums.add(i, part)
-            if bar is not None:
-                bar.update(sums.length(i))
+            bar.update(sums.length(i))
 
         add(0, first)
         todo = ((i, sums.length(i)) for i in range(1, n_batches))
         LocalExecutor(workers).run(_Job(local), todo, n_batches - 1, add, keep_running=False)
         total = sums.total(n_batches)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return BatchRun(sums=MappingProxyType(dict(total.arrays)), games=games, seed=entropy, batch_size=batch_size,
                     run_time=time.perf_counter() - start)

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -50,7 +49,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_finite, check_level, check_seed, check_whole
@@ -58,6 +56,7 @@ from ricochet_math.engine.kernel import prepare, run_chunk
 from ricochet_math.engine.sums import N_CATEGORIES, ROUND_FIELDS, SEAT_FIELDS, ChunkSums, RoundSum, SeatSum
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RicochetError, quote
+from ricochet_math.progress import bar as progress_bar, status as progress_status
 from ricochet_math.random_streams import resolve_seed
 from ricochet_math.evaluator.names import BONUS_CATEGORY_NAMES
 from ricochet_math.rules.checks import MAX_PAYS
@@ -385,7 +384,9 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
                             "LocalExecutor(workers) sets the threads of a local executor")
     if control_variates is None:
         control_variates = any(s.uses_look_ahead for s in resolve_strategies(strategy, n))
-    setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
+    # the strategies' tables (the perfect-play solver's are built or loaded here) before the first chunk
+    with progress_status(f"N = {n}: preparing the strategies' tables", progress):
+        setup = prepare(rules, n, strategy, control_variates=bool(control_variates))
     if chunk_size is None:
         chunk_size = default_chunk_size(setup.strategies)
     entropy = resolve_seed(seed)
@@ -409,9 +410,12 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     # a Client or an address becomes a DaskExecutor here, after every check, so a refused run opens no client
     runner = (LocalExecutor(workers) if executor is None else executor
               if isinstance(executor, (LocalExecutor, DaskExecutor)) else DaskExecutor(executor))
-    bar = tqdm(total=rounds, initial=sums.rounds_done, unit="round", unit_scale=True,
-               desc=f"N={n} {setup.strategies[0].name}", file=sys.stderr, leave=False,
-               disable=True if not progress or remaining < 4 else None)
+    # a bar for every run but the tiniest (its elapsed time ticks while the first chunk compiles or loads
+    # the kernel, and while one perfect-play chunk runs for seconds)
+    what = f"N = {n} {_strategy_label(names)}, Monte Carlo"
+    bar = progress_bar(rounds, f"{what}: loading the kernel (compiled on the first run)" if isinstance(
+                           runner, LocalExecutor) else what,
+                       unit=" rounds", unit_scale=True, initial=sums.rounds_done, progress=progress and remaining >= 2)
     last_save = time.monotonic()
 
     def done(i: int, chunk: ChunkSums) -> None:
@@ -425,6 +429,7 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
     try:
         if isinstance(runner, LocalExecutor):
             run_chunk(setup, chunk_seed(entropy, 0), 0)  # compile (or load) the kernel once, before the threads
+            bar.set_description_str(what)
         runner.run(job, todo, remaining, done)
     finally:
         bar.close()
@@ -438,6 +443,11 @@ def simulate(rules: RuleSet | str | None = None, players: int = 1, strategy="alw
         run_time=time.perf_counter() - start, level=level,
         control_means=tuple(map(float, setup.controls.means)) if setup.controls is not None else (),
     )
+
+
+def _strategy_label(names: Sequence[str]) -> str:
+    """The strategy of every seat (``perfect``), or each seat's in seat order (``pair/always``)."""
+    return names[0] if len(set(names)) == 1 else "/".join(names)
 
 
 #: seconds between checkpoint saves during a run

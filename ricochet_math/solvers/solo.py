@@ -42,7 +42,6 @@ from pathlib import Path
 import numba
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.cards import RANKS, parse_cards
@@ -50,6 +49,7 @@ from ricochet_math.evaluator.classes import player_classes
 from ricochet_math.evaluator.evaluation import NUM_VALUES, evaluate
 from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.evaluator.tables import cache_dir, usable_cache_dir
+from ricochet_math.progress import bar as progress_bar
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers import solo_kernel
 from ricochet_math.storage import DamagedFileError, load_arrays, save_arrays
@@ -327,9 +327,10 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
     idx = idx[np.argsort(-weights[idx], kind="stable")]
     chunk = 8 * numba.get_num_threads()
     out = np.empty((chunk, NUM_VALUES, ncol), dtype=np.int64)
-    bar = None
-    if progress:
-        bar = tqdm(total=int((~done).sum()) if classes is None else len(idx), desc="solo classes", unit="class")
+    # the first chunk also compiles (or loads) the kernel: the bar's elapsed time ticks meanwhile
+    bar = progress_bar(int((~done).sum()) if classes is None else len(idx),
+                       "N = 1 exact: starting-hand classes (computed once, then cached)",
+                       unit=" classes", progress=progress)
     saved = t0
     for s in range(0, len(idx), chunk):
         part = idx[s:s + chunk]
@@ -342,10 +343,8 @@ def solo_analysis(rules=None, *, classes=None, use_bonus: bool = True, progress:
         if progress and s + chunk < len(idx) and time.perf_counter() - saved > PARTIAL_SAVE_SECONDS:
             _save_cached(key + "-partial", weighted, decisions, done, time.perf_counter() - t0)
             saved = time.perf_counter()
-        if bar is not None:
-            bar.update(len(part))
-    if bar is not None:
-        bar.close()
+        bar.update(len(part))
+    bar.close()
     seconds = time.perf_counter() - t0
     _save_cached(key, weighted, decisions, done, seconds)
     try:
