@@ -113,8 +113,11 @@ def _simulate_arguments(parser) -> None:
             example="ricochet simulate --players 4 --strategy pair --rounds 2000000 --seed 1",
             arguments=_simulate_arguments)
 def _simulate(args) -> int:
-    from ricochet_math.reports.tables import Number, Percent
-    from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
+    from ricochet_math.progress import status
+
+    with status("ricochet simulate: loading numba and the kernels", args.progress):
+        from ricochet_math.reports.tables import Number, Percent
+        from ricochet_math.solvers.montecarlo import simulate, simulate_to_precision
 
     run = dict(workers=args.workers, checkpoint=args.checkpoint, progress=args.progress, executor=args.scheduler)
     if args.precision is not None:

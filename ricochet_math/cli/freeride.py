@@ -151,12 +151,15 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_arguments,
 )
 def _freeride(args: argparse.Namespace) -> int:
-    from ricochet_math.games.freeride.analysis import (
-        CANDIDATES, best_response, free_ride_value, simulate, simulate_rounds, table_strategies,
-    )
-    from ricochet_math.games.freeride.engine import play_game
-    from ricochet_math.games.freeride.solver import solve_state
-    from ricochet_math.random_streams import resolve_seed
+    from ricochet_math.progress import status
+
+    with status(f"freeride {args.action}: loading numba and the game's kernels", getattr(args, "progress", True)):
+        from ricochet_math.games.freeride.analysis import (
+            CANDIDATES, best_response, free_ride_value, simulate, simulate_rounds, table_strategies,
+        )
+        from ricochet_math.games.freeride.engine import play_game
+        from ricochet_math.games.freeride.solver import solve_state
+        from ricochet_math.random_streams import resolve_seed
 
     rules = _rules(args)
     formats = _formats()

@@ -147,11 +147,14 @@ def _home(args) -> int:
 
 
 def _simulate(args) -> int:
-    import numpy as np
-    import pandas as pd
+    from ricochet_math.progress import status
 
-    from ricochet_math.games.home.analysis import simulate, simulate_games
-    from ricochet_math.solvers.stats import Estimate
+    with status("home simulate: loading numba and the game's kernels", args.progress):
+        import numpy as np
+        import pandas as pd
+
+        from ricochet_math.games.home.analysis import simulate, simulate_games
+        from ricochet_math.solvers.stats import Estimate
 
     rules = _rules(args)
     names = args.strategy

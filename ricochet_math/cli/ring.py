@@ -137,8 +137,11 @@ def _ring(args) -> int:
 
 
 def _simulate(args) -> int:
-    from ricochet_math.games.ring.analysis import pairings, simulate
-    from ricochet_math.reports.tables import Number, Percent
+    from ricochet_math.progress import status
+
+    with status("ring simulate: loading numba and the game's kernels", args.progress):
+        from ricochet_math.games.ring.analysis import pairings, simulate
+        from ricochet_math.reports.tables import Number, Percent
 
     rules = _rules(args)
     if args.table in ("pairings", "best-response"):

@@ -73,6 +73,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="the strategy table for N = 1..5 instead: by dealt category and best keep (table), or "
                         "every suit-pattern class with its best keep and pot share (csv, json)")
     d.add_argument("--iterations", action="store_true", help="also print the fixed point's steps")
+    d.add_argument("--final-hands", action="store_true",
+                   help="also print each keep's chance of every final category (a second table; --format "
+                        "csv or json always gives them)")
+    add_progress_option(d)
     add_format_option(d)
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
     s.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
@@ -142,13 +146,19 @@ def _rococo(args: argparse.Namespace) -> int:
 
 
 def _draw(args: argparse.Namespace) -> int:
-    from ricochet_math.games.rococo.draw import KEEPS, draw_distribution
-    from ricochet_math.games.rococo.solver import solve_draws
-    from ricochet_math.games.rococo.strategy import strategy_table
-    from ricochet_math.reports.tables import Percent, Text
+    from ricochet_math.progress import status
 
+    with status("rococo draw: loading numba and the hand tables", args.progress):
+        from ricochet_math.games.rococo.draw import draw_distribution
+        from ricochet_math.games.rococo.solver import solve_draws
+        from ricochet_math.games.rococo.strategy import strategy_table
+        from ricochet_math.reports.tables import Percent, Text
+
+    solving = ("rococo draw: the draw fixed point over all 2,598,960 hands against {} optimal drawer(s) "
+               "(a minute on the first run, then cached)")
     if args.table:
-        table = strategy_table()
+        with status(solving.format("1..5"), args.progress):
+            table = strategy_table()
         if args.format != "table":  # every class and number of opponents, full precision
             print_frame(table.to_frame(), args.format)
             return 0
@@ -161,20 +171,30 @@ def _draw(args: argparse.Namespace) -> int:
     if args.hand is None:
         raise RicochetError("rococo draw: give a hand (five cards, quoted) or --table")
     dist = draw_distribution(args.hand)
-    sol = solve_draws(args.opponents)
+    with status(solving.format(args.opponents), args.progress):
+        sol = solve_draws(args.opponents)
     shares = sol.keep_shares(dist.hand)
     frame = dist.to_frame()
     frame.insert(2, "pot_share", shares)
     frame = frame.sort_values("pot_share", ascending=False, kind="stable").reset_index(drop=True)
-    if args.format == "table":
-        print_wrapped(f"{dist.summary()}; pot share against {args.opponents} opponent(s) drawing optimally "
-                      f"(independence model, ties split)")
-        if args.iterations:
-            print_frame(sol.iterations, "table")
-        frame = frame.drop(columns=["draws"])
-    formats = {c: Percent(2) for c in frame.columns if c not in ("keep", "draw", "draws")}
-    formats["keep"] = Text()
-    print_frame(frame, args.format, formats=formats, wide=args.wide)
+    if args.format != "table":  # every column, full precision
+        print_frame(frame, args.format)
+        return 0
+    print_wrapped(f"{dist.summary()}; pot share against {args.opponents} opponent(s) drawing optimally "
+                  f"(independence model, ties split)")
+    if args.iterations:
+        print_frame(sol.iterations, "table")
+    # one table of the 26 keeps: the categories (a table too wide for one screen) only when asked for
+    print_frame(frame[["keep", "pot_share"]], formats={"keep": Text(), "pot_share": Percent(2, title="pot share %")},
+                wide=args.wide)
+    if args.final_hands:
+        print()
+        odds = frame.drop(columns=["draw", "draws", "pot_share"])
+        print_frame(odds, formats={c: Percent(2) for c in odds.columns if c != "keep"} | {"keep": Text()},
+                    wide=args.wide)
+    else:
+        print("--final-hands adds each keep's chance of every final category; --format csv or json gives "
+              "every figure.")
     return 0
 
 

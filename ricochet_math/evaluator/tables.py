@@ -49,6 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ricochet_math.progress import status
 from ricochet_math._numba import njit
 from ricochet_math.errors import RicochetError, quote, shorten
 
@@ -517,7 +518,8 @@ def load_tables() -> Tables:
             return loaded
         print(f"ricochet_math: note: the hand-value tables cache {path} is not valid ({reason}); "
               "rebuilding it (delete that file if this note repeats)", file=sys.stderr)
-    t = build_tables()
+    with status("ricochet_math: building the hand-value tables (once: they are cached)"):
+        t = build_tables()
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -198,7 +198,7 @@ def simulate(rules: FreeRideRules | None = None, strategies: Sequence = ("comput
     strategies, rules = _check(strategies, rules)
     games = check_whole(games, "games")
     run = run_batches(partial(play_games, strategies, rules), games, seed, batch_size=batch_size, workers=workers,
-                      executor=executor, progress=progress)
+                      executor=executor, progress=progress, desc="Free Ride Poker, Monte Carlo")
     return GameStats(strategies, rules, games, run.seed, dict(run.sums), run.run_time, run.batch_size)
 
 

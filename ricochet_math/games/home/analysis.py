@@ -253,7 +253,7 @@ def simulate(rules: HomeRules | None = None, strategies="pot-odds", games: int =
                            rules.players)
 
     run = run_batches(play, games, seed, batch_size=batch_size, workers=workers, executor=executor,
-                      progress=progress)
+                      progress=progress, desc="home game, Monte Carlo")
     return HomeSimulation(rules, tuple(s.name for s in strategies), games, run.seed, batch_size, run.run_time,
                           run.sums)
 

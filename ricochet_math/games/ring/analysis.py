@@ -234,7 +234,7 @@ def simulate(rules: RingRules | None = None, strategies: Sequence[str] | None = 
         return _batch_sums(*seating(*deal_batch(seed_seq, length)))
 
     run = run_batches(play, games, seed, batch_size=min(batch_size, games), workers=workers, executor=executor,
-                      progress=progress)
+                      progress=progress, desc="Ring Poker, Monte Carlo")
     return RingSimulation(rules, names, objective, games, run.seed, run.batch_size, run.run_time,
                           run.sums, source)
 

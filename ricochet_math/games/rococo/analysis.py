@@ -132,7 +132,7 @@ def simulate(rules: RococoRules | None = None, strategies=("standard", "standard
     if workers is not None:
         check_whole(workers, "workers", high=MAX_WORKERS)
     run = run_batches(batch_player(rules, ps), pots, seed, batch_size=batch_size, workers=workers, executor=executor,
-                      progress=progress, unit="pots")
+                      progress=progress, unit="pots", desc="Rococo Poker, Monte Carlo")
     return RococoResult(rules, ps, pots, run.seed, run.batch_size, run.run_time, run.sums)
 
 
