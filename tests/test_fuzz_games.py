@@ -228,7 +228,7 @@ CLI = [
     ["ring", "simulate", "--games", "10", "--strategy", "A" * 100_000],
     ["rococo", "simulate", "--pots", "10", "--policies", "standard,loose,"],
     ["rococo", "draw", "Kh Kd 7c 4s 2h", "--opponents", "٢"],
-    ["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,TT:wary:wary"],
+    ["freeride", "simulate", "--games", "5", "--strategy", "t:x,x,88,TT:wary:wary"],
     ["freeride", "simulate", "--games", "5", "--strategies", "computer;"],
     ["freeride", "play", "--seed", "０"],
 ]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
@@ -10,7 +11,7 @@ from ricochet_math.cli.app import (
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.arguments import split_items
-from ricochet_math.errors import RuleError
+from ricochet_math.errors import RuleError, StrategyError, quote
 
 if TYPE_CHECKING:
     from ricochet_math.games.freeride.rules import FreeRideRules
@@ -45,7 +46,25 @@ def _rules(args: argparse.Namespace) -> FreeRideRules:
 
 
 def _strategies(args: argparse.Namespace) -> list[str]:
-    names = split_items(args.strategies, "--strategies", sep=";") if args.strategies else ["computer"]
+    """The seats' strategies from ``--strategy A B`` (one word a seat, as every game spells it), or from the
+    older ``--strategies 'A;B'`` (kept for one release, with a warning on stderr)."""
+    if args.strategies is not None:
+        if args.strategy is not None:
+            raise StrategyError("give --strategy A B (one strategy a word) or the older --strategies 'A;B', "
+                                "not both")
+        names = split_items(args.strategies, "--strategies", sep=";", error=StrategyError)
+        print(f"ricochet: warning: --strategies 'A;B' is deprecated and goes in the next release; write "
+              f"--strategy {' '.join(names)}"[:300], file=sys.stderr)
+    elif args.strategy is not None:
+        names = []
+        for word in args.strategy:  # one item a word: as the list grammar, an empty item or a separator refused
+            name = word.strip()
+            if not name or ";" in name or any(ch.isspace() for ch in name):
+                raise StrategyError(f"--strategy takes one strategy a word (--strategy computer bold), got "
+                                    f"{quote(word)}")
+            names.append(name)
+    else:
+        names = ["computer"]
     if args.players is not None:
         if not 1 <= args.players <= 6:
             raise RuleError(f"--players must be 1..6, got {args.players}")
@@ -55,7 +74,7 @@ def _strategies(args: argparse.Namespace) -> list[str]:
 
 #: one example per action, shown in its --help (tests/cli/test_cli_help.py runs each)
 EXAMPLES = {
-    "simulate": "ricochet freeride simulate --strategies 'computer;bold' --players 4 --games 2000 --seed 1",
+    "simulate": "ricochet freeride simulate --strategy computer bold --players 4 --games 2000 --seed 1",
     "play": "ricochet freeride play --players 4 --seed 7",
     "solve": "ricochet freeride solve --hand '7s 8h Kd Qc 2s' --up 'Ad 9s 3c' --opp-up '2c 7d 9h'",
     "report": "ricochet freeride report --games 200 --rounds 2000 --out reports/freeride-small",
@@ -72,10 +91,13 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategy", nargs="+", default=None, metavar="NAME",
+                   help="one strategy per seat, or one for every seat with --players (default computer): "
+                        "always, computer, cautious, bold, hider, or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with "
+                        "hand patterns such as 88, TT, x; tables are filled with computer players to four seats")
     p.add_argument("--strategies", default=None, metavar="S1;S2;...",
-                   help="one strategy per seat, separated by ';' (always, computer, cautious, bold, hider, "
-                        "or t:P1,P2,P3,P4[:strong|weak|hide][:wary] with hand patterns such as 88, TT, x); "
-                        "tables are filled with computer players to four seats")
+                   help="deprecated (goes in the next release): the strategies separated by ';'; write "
+                        "--strategy S1 S2 instead")
     p.add_argument("--players", type=whole(1, 6), default=None, metavar="N",
                    help="players (1..6): the strategies repeated or cut to N (default: as many as given)")
 

@@ -1,6 +1,6 @@
 """Every ``--help`` of the ``ricochet`` command, read from the parser (no subprocess): the command-line
 convention of the games (issue 26).  Each action of a game has a description and an example that parses;
-``--seed`` says its default honestly; a report writes to ``--out DIR``; runs offer ``--no-progress``;
+``--seed`` says its default honestly; a report writes to ``--out DIR``; runs offer ``--quiet`` (or ``--no-progress``);
 no help shows a doubled percent sign; every whole-number and number option shows its range and every help
 keeps to the terminal's width (issue 30)."""
 from __future__ import annotations
@@ -67,7 +67,10 @@ def test_each_game_shares_the_conventions(game):
     actions = _actions(game)
     options = {name: {o for a in p._actions for o in a.option_strings} for name, p in actions.items()}
     assert "--out" in options["report"], "a report writes to --out DIR"
-    assert {"--seed", "--no-progress", "--format", "--players"} <= options["simulate"], game
+    assert {"--seed", "--quiet", "--no-progress", "--format", "--players"} <= options["simulate"], game
+    if game != "rococo":  # Rococo's seats play betting policies: --policies
+        # one spelling for every game (issue 37): --strategy A B, one strategy a word
+        assert "--strategy" in options["simulate"] and "--strategy" in options["play"], game
     assert "--seed" in options["play"], game
     for name, parser in actions.items():
         for a in parser._actions:

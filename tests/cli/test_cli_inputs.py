@@ -40,13 +40,15 @@ def refused(result, *fragments: str, longest: int = 400) -> str:
     (["simulate", "--rounds", "10", "--strategy", "beats:"], "empty parameter list"),
     (["simulate", "--rounds", "10", "--strategy", "beats:A9:"], "empty parameter"),
     (["simulate", "--rounds", "10", "--strategy", "always:"], "empty parameter list"),
-    (["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,"], "trailing ','"),
-    (["freeride", "simulate", "--games", "5", "--strategies", "t:x,,88,TT"], "empty item"),
-    (["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,TT:"], "empty parameter"),
-    (["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,TT:wary:wary"], "each once"),
-    (["freeride", "simulate", "--games", "5", "--strategies", "t:x,x,88,TT:weak:hide"], "each once"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "t:x,x,88,"], "trailing ','"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "t:x,,88,TT"], "empty item"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "t:x,x,88,TT:"], "empty parameter"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "t:x,x,88,TT:wary:wary"], "each once"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "t:x,x,88,TT:weak:hide"], "each once"),
     (["freeride", "simulate", "--games", "5", "--strategies", "computer;;bold"], "empty item"),
     (["freeride", "simulate", "--games", "5", "--strategies", "computer;"], "trailing ';'"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "computer", ""], "one strategy a word"),
+    (["freeride", "simulate", "--games", "5", "--strategy", "computer;bold"], "one strategy a word"),
     (["rococo", "simulate", "--pots", "10", "--policies", "standard,,loose"], "empty item"),
     (["rococo", "simulate", "--pots", "10", "--policies", "standard,loose,"], "trailing ','"),
     (["tune", "--bet", "cover", "--target", "0.96", "--step", "royal_flush=500", "--step", "royal_flush=600"],
@@ -64,7 +66,7 @@ def test_bad_specs_are_refused(argv, fragment, tmp_path):
 def test_good_specs_still_run(tmp_path):
     for argv in (["home", "simulate", "--seed", "1", "--games", "50", "--strategy", "pot-odds:1.5"],
                  ["home", "simulate", "--seed", "1", "--games", "50", "--strategy", "pot-odds", "one", "limit", "pot-odds:0.5"],
-                 ["freeride", "simulate", "--games", "5", "--seed", "1", "--strategies", "t:x,x,88,TT:hide:wary;bold"],
+                 ["freeride", "simulate", "--games", "5", "--seed", "1", "--strategy", "t:x,x,88,TT:hide:wary", "bold"],
                  ["simulate", "--rounds", "100", "--seed", "1", "--strategy", "beats:A9"]):
         result = ricochet(*argv, cwd=tmp_path)
         assert result.returncode == 0, (argv, result.stderr[-500:])
@@ -94,7 +96,7 @@ def test_ascii_digits_still_read():
 @pytest.mark.parametrize("argv", [
     ["hands", BIG], ["hands", "As " * 30_000], ["rules", BIG], ["play", "--seed", BIG], ["play", "--seed", "9" * 100_000],
     ["simulate", "--rounds", "10", "--strategy", BIG], ["home", "simulate", "--strategy", f"pot-odds:{BIG}"],
-    ["home", "simulate", "--strategy", BIG], ["freeride", "simulate", "--strategies", BIG],
+    ["home", "simulate", "--strategy", BIG], ["freeride", "simulate", "--strategy", BIG],
     ["rococo", "simulate", "--policies", f"standard,{BIG}"], ["ring", "simulate", "--strategy", BIG],
     ["play", "--format", BIG], ["simulate", "--rounds", "10", "--checkpoint", BIG], ["report", "--out", BIG],
     ["simulate", "--rules", BIG, "--rounds", "10"], ["rtp", "--players", BIG], ["advise", "--dealer", BIG],

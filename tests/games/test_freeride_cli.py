@@ -33,7 +33,7 @@ def test_play_prints_a_history_and_solve_a_table():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (("freeride", "simulate", "--strategies", "nonsense"), "unknown Free Ride strategy"),
+    (("freeride", "simulate", "--strategy", "nonsense"), "unknown Free Ride strategy"),
     (("freeride", "solve", "--hand", "7s 8h Kd Qc", "--up", "Ad"), "five hand cards"),
     (("freeride", "simulate", "--players", "9"), "players"),
     (("freeride", "report"), "--out"),
@@ -59,3 +59,18 @@ def test_report_writes_its_folder_and_refuses_a_foreign_one(tmp_path):
     assert (out / ".ricochet-output.json").exists()
     freeride_report(out, **kw)  # its own folder is replaced, byte for byte the same
     assert (out / "report.html").read_bytes() == html
+
+
+def test_one_strategy_spelling_and_the_old_one_with_a_warning():
+    """issue 37: every game spells it ``--strategy A B`` (one strategy a word); Free Ride's older
+    ``--strategies 'A;B'`` still reads, for one release, with a warning on stderr and the same figures."""
+    argv = ("freeride", "simulate", "--players", "2", "--games", "300", "--seed", "5", "--format", "csv")
+    code, new, err = run(*argv, "--strategy", "computer", "bold")
+    assert code == 0 and err == "" and ",computer," in new and ",bold," in new
+    code, old, err = run(*argv, "--strategies", "computer;bold")
+    assert code == 0 and old == new
+    [line] = err.strip().splitlines()
+    assert line.startswith("ricochet: warning: --strategies") and "deprecated" in line
+    assert line.endswith("write --strategy computer bold")
+    code, _, err = run(*argv, "--strategy", "computer", "--strategies", "bold")
+    assert code == 2 and "not both" in err and len(err.strip().splitlines()) == 1
