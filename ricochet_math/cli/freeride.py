@@ -233,4 +233,9 @@ def _freeride(args: argparse.Namespace) -> int:
         if args.format == "table":
             print_wrapped(g.describe())
         show({"seats": g.to_frame, "length": g.length_distribution, "swings": g.net_distribution}[table]())
+        if args.format == "table" and table == "seats":
+            print("win % = games the seat ends with the most chips (a tie shares the win); chips = its chips at")
+            print("the end; out % = games it ends with none (the game ends when a seat has none); starts % =")
+            print("rounds it starts; free rides/game = rounds it plays on without the chips to cover its bets")
+            print("(the free ride); free-ride wins/game = those rounds it wins or shares.")
     return 0

@@ -167,6 +167,13 @@ def _simulate(args) -> int:
         seat_formats = {"win": Percent(2), "points": Number(3, interval=True), "outright": Percent(2, interval=False)}
         fmt = seat_formats if args.table == "seats" else {c: Percent(2) for c in ("strongest", "middle", "weakest")}
         print_frame(frame, formats=fmt if args.table != "length" else {"value": Number(4)}, wide=args.wide)
+        if args.table == "seats":
+            print("starts first = rounds of the nine in which the seat chooses first; win % = the seat's share")
+            print("of the games (a win shared by k counts 1/k); points = slot points a game; outright % = games")
+            print("it wins alone." + (" Jokers as bugs: a joker is an ace, or any card that completes a"
+                                      if rules.joker.name == "BUG" else ""))
+            if rules.joker.name == "BUG":
+                print("straight or a flush (the publisher's advice; --joker wild or dead for the others).")
     else:
         print_frame(frame, args.format)
     return 0

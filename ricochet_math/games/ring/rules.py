@@ -39,6 +39,11 @@ HAND_SIZE = 5
 Joker = JokerRule
 
 
+#: how a summary names each joker rule: "jokers bug" read as a software bug (issue 37); the rule's name
+#: (``--joker bug``) stays the option's value
+JOKER_WORDS = {Joker.BUG: "jokers as bugs", Joker.WILD: "jokers wild", Joker.DEAD: "jokers dead"}
+
+
 @dataclass(frozen=True)
 class RingRules(GameRules):
     """The options of a Ring Poker game (``RingRules.from_toml(path)`` reads them from a file:
@@ -87,4 +92,4 @@ class RingRules(GameRules):
 
     def summary(self) -> str:
         rot = "rotating first player" if self.rotate else "seat 1 always first (variant)"
-        return f"Ring Poker, {self.players} players, jokers {self.joker.name.lower()}, {rot}"
+        return f"Ring Poker, {self.players} players, {JOKER_WORDS[self.joker]}, {rot}"
