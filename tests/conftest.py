@@ -1,14 +1,35 @@
-"""Shared fixtures for the ricochet_math tests."""
+"""Shared fixtures for the ricochet_math tests, and the environment every test run has (CI's and the
+README's ``pytest`` alike)."""
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
+import os
+import sys
 
-import pytest
-from filelock import FileLock
+# The test run's environment, set here (before anything imports numba) so that the README's `pytest` is
+# what CI runs (.ci/run sets nothing more); every process a test starts inherits it:
+# * two numba threads per process: the suite runs one process per core (pytest-xdist), and each with a
+#   thread per core would oversubscribe the machine; no figure depends on the thread count.  A value
+#   already set (a developer timing a kernel) is kept.
+os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+# * bytecode caching on, whatever the machine's default: with PYTHONDONTWRITEBYTECODE set, every Python
+#   process the suite starts (CLI subprocesses, notebook kernels, workers) compiles the package's modules
+#   again (about 0.25 s each time on the 2-core machine).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
-from ricochet_math.rules.files import paytables_dir
-from ricochet_math.rules.ruleset import load_rules
+import textwrap  # noqa: E402  (after the environment above)
+
+import processes  # noqa: E402  (tests/processes.py: pytest puts this folder on the path for its conftest)
+
+# every process a test starts ends with the test run, however it ends (Ctrl-C, kill, kill -9): see there
+processes.install()
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from filelock import FileLock  # noqa: E402
+
+from ricochet_math.rules.files import paytables_dir  # noqa: E402
+from ricochet_math.rules.ruleset import load_rules  # noqa: E402
 
 
 @pytest.fixture(scope="session")

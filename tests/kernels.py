@@ -46,6 +46,10 @@ def run_with_retry(cmd: list[str], *, timeout: float = HANG_SECONDS, attempts: i
             warnings.warn(f"no answer within {timeout:.0f} s (attempt {attempt} of {attempts}): {cmd[1:3]}",
                           stacklevel=2)
             continue
+        except BaseException:  # Ctrl-C (its own session never sees the terminal's): the run goes with the test
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
         lost = proc.returncode == NO_REPLY or (proc.returncode != 0 and lost_reply is not None
                                                 and lost_reply in out + err)
         if not lost or attempt == attempts:
