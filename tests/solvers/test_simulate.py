@@ -9,6 +9,7 @@ checked against numpy on data and by coverage.
 from __future__ import annotations
 
 import json
+import re
 import math
 
 import numpy as np
@@ -284,6 +285,15 @@ def test_cli_rtp_table(capsys):
     # one row per player count in each part of the table (a table wider than the terminal is split; the
     # fold rate of 'always' is never seen, so it carries its exact binomial interval [0.00, 0.02])
     assert rows == ["1", "2", "3"] * (len(rows) // 3) and rows
+    # the table states its rounds and its precision (issue 37: the default size was named only in --help),
+    # the widest half-width being that of the rows printed
+    assert "Monte Carlo, 20,000 rounds per player count, 95% confidence intervals" in out
+    first = [re.search(r"± (\d+\.\d{3})", line) for line in out.split("RTP/initial %")[1].split("a ±")[0].splitlines()
+             if line.strip()[:1].isdigit()]  # each row's first interval: RTP/initial's
+    widest = max(float(m.group(1)) for m in first if m)
+    assert f"(RTP/initial within ± {widest:.2f} percentage points)." in out
+    for legend in ("fold % = ", "win % = ", "kickout % = "):
+        assert legend in out
 
 
 def test_cli_rtp_csv_and_json(capsys):
