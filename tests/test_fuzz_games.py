@@ -201,7 +201,7 @@ CLI = [
     ["ring", "arrange", "As Ad Ah Ac Jk Jk Ks Qs Js Ts 2c 3c 4c 5c 7d 8d 9d Td", "--samples", "0"],
     ["ring", "report", "--out", "/proc/x", "--games", "100"],
     ["rococo", "simulate", "--pots", "0"],
-    ["rococo", "simulate", "--policies", "standard,loose,tight", "--blind-value"],
+    ["rococo", "simulate", "--strategy", "standard", "loose", "tight", "--blind-value"],
     ["rococo", "equilibrium", "--iterations", "-1"],
     ["rococo", "equilibrium", "--iterations", "10000000000"],
     ["rococo", "equilibrium", "--abstraction", "huge"],

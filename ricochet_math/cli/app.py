@@ -67,6 +67,8 @@ __all__ = [
     "print_frame",
     "print_wrapped",
     "seed_argument",
+    "strategy_words",
+    "warn_deprecated_list",
     "writable_file",
     "writable_folder",
     "whole",
@@ -229,6 +231,29 @@ def add_progress_option(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar or status line on stderr (shown by default when stderr is a "
                              "terminal: what the run is doing, the rate and the time left; RICOCHET_PROGRESS=1 "
                              "shows them on any stderr)")
+
+
+def strategy_words(words: list[str], flag: str = "--strategy") -> list[str]:
+    """The strategies of ``--strategy A B`` (every game's spelling: one strategy a word), each word checked
+    as the list grammar checks an item (:func:`~ricochet_math.arguments.split_items`): an empty one, or
+    one holding a separator or a space (``'A;B'``, ``'A,B'``, ``'A B'`` quoted as one word), is refused with
+    one line."""
+    from ricochet_math.errors import StrategyError
+
+    names = []
+    for word in words:
+        name = word.strip()
+        if not name or ";" in name or any(ch.isspace() for ch in name):
+            raise StrategyError(f"{flag} takes one strategy a word ({flag} A B), got {quote(word)}")
+        names.append(name)
+    return names
+
+
+def warn_deprecated_list(old: str, names: list[str], new: str = "--strategy") -> None:
+    """The one warning line of a list option kept for one release under its older spelling (issue 37:
+    every game spells its seats' strategies ``--strategy A B``)."""
+    sys.stderr.write(f"{PROG}: warning: {old} is deprecated and goes in the next release; write "
+                     f"{new} {' '.join(names)}"[:300] + "\n")
 
 
 def add_seed_option(parser: argparse.ArgumentParser, default: int | None = None, help: str | None = None) -> None:

@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_progress_option, add_workers_option,
+    add_progress_option, add_workers_option, strategy_words, warn_deprecated_list,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.arguments import split_items
-from ricochet_math.errors import RuleError, StrategyError, quote
+from ricochet_math.errors import RuleError, StrategyError
 
 if TYPE_CHECKING:
     from ricochet_math.games.freeride.rules import FreeRideRules
@@ -53,16 +52,9 @@ def _strategies(args: argparse.Namespace) -> list[str]:
             raise StrategyError("give --strategy A B (one strategy a word) or the older --strategies 'A;B', "
                                 "not both")
         names = split_items(args.strategies, "--strategies", sep=";", error=StrategyError)
-        print(f"ricochet: warning: --strategies 'A;B' is deprecated and goes in the next release; write "
-              f"--strategy {' '.join(names)}"[:300], file=sys.stderr)
+        warn_deprecated_list("--strategies 'A;B'", names)
     elif args.strategy is not None:
-        names = []
-        for word in args.strategy:  # one item a word: as the list grammar, an empty item or a separator refused
-            name = word.strip()
-            if not name or ";" in name or any(ch.isspace() for ch in name):
-                raise StrategyError(f"--strategy takes one strategy a word (--strategy computer bold), got "
-                                    f"{quote(word)}")
-            names.append(name)
+        names = strategy_words(args.strategy)
     else:
         names = ["computer"]
     if args.players is not None:

@@ -5,7 +5,7 @@ import argparse
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_progress_option, add_workers_option,
+    add_progress_option, add_workers_option, strategy_words, warn_deprecated_list,
     add_action, add_format_option, add_seed_option, print_frame, print_wrapped, subcommand, writable_folder,
 )
 from ricochet_math.arguments import split_items
@@ -15,8 +15,22 @@ from ricochet_math.errors import RicochetError, quote
 
 
 def _seated(args: argparse.Namespace) -> list[str]:
-    """The policies, one per seat: ``--policies`` repeated or cut to ``--players`` when it is given."""
-    pols, n = list(args.policies), args.players
+    """The betting policies, one per seat, from ``--strategy A B`` (every game's spelling: one a word) or the
+    older ``--policies A,B`` (kept for one release, with a warning on stderr); repeated or cut to
+    ``--players`` when it is given."""
+    n = args.players
+    if args.policies is not None:
+        if args.strategy is not None:
+            raise RicochetError("give --strategy A B (one policy a word) or the older --policies A,B, not both")
+        pols = list(args.policies)
+        warn_deprecated_list("--policies A,B", pols)
+    elif args.strategy is not None:
+        pols = strategy_words(args.strategy)
+        if not (2 if n is None else 1) <= len(pols) <= 6:
+            raise RicochetError(f"--strategy: give 2 to 6 policies, one a word (or one for every seat with "
+                                f"--players), got {len(pols)}")
+    else:
+        pols = list(args.default_policies)
     if n is None:
         return pols
     if not 2 <= n <= 6:
@@ -34,6 +48,18 @@ def _policies(text: str) -> list[str]:
     return names
 
 
+def _policy_options(parser: argparse.ArgumentParser, default: list[str]) -> None:
+    """``--strategy`` (the seats' betting policies, as every game spells its strategies) and the deprecated
+    ``--policies A,B``."""
+    parser.add_argument("--strategy", nargs="+", default=None, metavar="POLICY",
+                        help=f"the betting policy of each seat, or one for every seat with --players: passive, "
+                             f"tight, standard, loose, blinder, naive (default {' '.join(default)})")
+    parser.add_argument("--policies", type=_policies, default=None, metavar="P1,P2,...",
+                        help="deprecated (goes in the next release): the policies separated by ','; write "
+                             "--strategy P1 P2 instead")
+    parser.set_defaults(default_policies=default)
+
+
 def _raise_sizes(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(sorted({int(t) for t in text.split(",") if t.strip()}))
@@ -47,9 +73,9 @@ def _raise_sizes(text: str) -> tuple[int, ...]:
 #: one example per action, shown in its --help (tests parse each)
 EXAMPLES = {
     "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
-    "simulate": "ricochet rococo simulate --policies standard,loose --pots 100000 --seed 2026",
+    "simulate": "ricochet rococo simulate --strategy standard loose --pots 100000 --seed 2026",
     "report": "ricochet rococo report --size tiny --out reports/rococo-tiny",
-    "play": "ricochet rococo play --policies blinder,loose --seed 7",
+    "play": "ricochet rococo play --strategy blinder loose --seed 7",
     "equilibrium": "ricochet rococo equilibrium --abstraction tiny --iterations 1000 --every 100 --out eq-tiny",
 }
 #: copies of the library's choices (the parser stays light; tests check they agree):
@@ -81,8 +107,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     s = action("simulate", help="play policies against each other (pots; net per pot in antes)")
     s.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
                    help="players (2..6): the policies repeated or cut to N (default: as many as given)")
-    s.add_argument("--policies", type=_policies, default=["standard", "standard"],
-                   help="comma-separated policy per seat: passive, tight, standard, loose, blinder, naive")
+    _policy_options(s, ["standard", "standard"])
     s.add_argument("--pots", type=whole(1, 10**10), default=100_000, help="pots to play (default 100,000)")
     s.add_argument("--blind-value", action="store_true",
                    help="the value of the blind option to seat 1 against the other seats' policy")
@@ -102,8 +127,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     p = action("play", help="play one pot and print its hand history")
     p.add_argument("--players", type=whole(2, 6), default=None, metavar="N",
                    help="players (2..6): the policies repeated or cut to N (default: as many as given)")
-    p.add_argument("--policies", type=_policies, default=["standard", "loose"],
-                   help="comma-separated policy per seat (default standard,loose)")
+    _policy_options(p, ["standard", "loose"])
     add_seed_option(p)
     e = action("equilibrium", help="heads-up equilibrium of the betting round (CFR+ on an abstraction), its "
                                    "exploitability and the named policies against it")
@@ -199,11 +223,14 @@ def _draw(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
-    from ricochet_math.random_streams import resolve_seed
-    from ricochet_math.reports.tables import Percent
+    from ricochet_math.progress import status
 
     pols = _seated(args)
+    with status("rococo simulate: loading numba and the game's kernels", args.progress):
+        from ricochet_math.games.rococo.analysis import best_response, blind_value, simulate
+        from ricochet_math.random_streams import resolve_seed
+        from ricochet_math.reports.tables import Percent
+
     args.seed = resolve_seed(args.seed)  # printed in each table's first line
     if args.blind_value or args.best_response:
         flag = "--blind-value" if args.blind_value else "--best-response"
@@ -211,7 +238,7 @@ def _simulate(args: argparse.Namespace) -> int:
             raise RicochetError("give --blind-value or --best-response, not both")
         if len(set(pols[1:])) > 1:  # seat 0's policy against one policy for every other seat
             raise RicochetError(f"{flag} compares seat 0 with one policy for the other seats: give "
-                                f"--policies {pols[0]},{pols[1]},{pols[1]}... (got {','.join(pols)})")
+                                f"--strategy {pols[0]} {pols[1]} {pols[1]}... (got {' '.join(pols)})")
     if args.blind_value:
         res = blind_value(pols[0], pols[1], players=len(pols), pots=args.pots, seed=args.seed)
         if args.format == "table":

@@ -68,9 +68,8 @@ def test_each_game_shares_the_conventions(game):
     options = {name: {o for a in p._actions for o in a.option_strings} for name, p in actions.items()}
     assert "--out" in options["report"], "a report writes to --out DIR"
     assert {"--seed", "--quiet", "--no-progress", "--format", "--players"} <= options["simulate"], game
-    if game != "rococo":  # Rococo's seats play betting policies: --policies
-        # one spelling for every game (issue 37): --strategy A B, one strategy a word
-        assert "--strategy" in options["simulate"] and "--strategy" in options["play"], game
+    # one spelling for every game (issue 37): --strategy A B, one strategy (Rococo: betting policy) a word
+    assert "--strategy" in options["simulate"] and "--strategy" in options["play"], game
     assert "--seed" in options["play"], game
     for name, parser in actions.items():
         for a in parser._actions:

@@ -92,11 +92,35 @@ def test_cli_draw_simulate_play(capsys):
     assert main(["rococo", "draw", "Kh Kd 7c 4s 2h", "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("keep,draw,pot_share") and out[1].startswith('"keep Kh Kd, draw 3"')
-    assert main(["rococo", "simulate", "--policies", "standard,loose", "--pots", "2000", "--format", "json"]) == 0
+    assert main(["rococo", "simulate", "--strategy", "standard", "loose", "--pots", "2000", "--format", "json"]) == 0
     assert '"policy":"loose"' in capsys.readouterr().out.replace(" ", "")
     assert main(["rococo", "play", "--seed", "4"]) == 0
     assert "net:" in capsys.readouterr().out
     assert main(["rococo", "draw", "Kh Kd 7c 4s"]) == 2
+
+
+def test_cli_one_strategy_spelling_and_the_old_one_with_a_warning(capsys):
+    """issue 37: Rococo's seats take ``--strategy A B`` as every game's do; ``--policies A,B`` still reads for
+    one release, with a warning on stderr and the same figures; the table of draw keeps is one table, the
+    final categories behind ``--final-hands``."""
+    from ricochet_math.cli import main
+
+    argv = ["rococo", "simulate", "--pots", "1000", "--seed", "3", "--format", "csv"]
+    assert main([*argv, "--strategy", "tight", "loose"]) == 0
+    new = capsys.readouterr()
+    assert new.err == "" and ",tight," in new.out and ",loose," in new.out
+    assert main([*argv, "--policies", "tight,loose"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out
+    assert old.err.strip() == ("ricochet: warning: --policies A,B is deprecated and goes in the next release; "
+                               "write --strategy tight loose")
+    assert main([*argv, "--strategy", "tight", "--players", "3"]) == 0  # one for every seat
+    assert capsys.readouterr().out.count(",tight,") == 3
+    assert main(["rococo", "draw", "Kh Kd 7c 4s 2h", "--quiet"]) == 0
+    short = capsys.readouterr().out
+    assert short.count("keep Kh Kd, draw 3") == 1 and "Pair %" not in short and "--final-hands" in short
+    assert main(["rococo", "draw", "Kh Kd 7c 4s 2h", "--quiet", "--final-hands"]) == 0
+    assert "Pair %" in capsys.readouterr().out
 
 
 def test_every_rococo_action_has_an_example_that_parses():
