@@ -205,7 +205,7 @@ def _rtp(args) -> int:
     from ricochet_math.progress import say, status
 
     # the first line within a second of the start, before numba and pandas load (seconds on a cold machine)
-    say(f"ricochet rtp: players {args.players}; a first run compiles the kernels and solves N = 1 exactly"
+    say(f"ricochet rtp: players {args.players}; a first run compiles the kernels (and solves N = 1 exactly)"
         "\n(minutes on 2 cores, then cached: later runs take seconds)", args.progress)
     with status("ricochet rtp: loading numba, pandas and the kernels", args.progress):
         import pandas as pd

@@ -596,8 +596,11 @@ def simulate_to_precision(rules: RuleSet | str | None = None, players: int = 1, 
     pilot_kwargs = {k: v for k, v in kwargs.items() if k != "checkpoint"} | {"progress": False}
     # the pilot's seed: a fixed function of the main seed whose chunk streams are independent of it
     pilot_seed = int(np.random.SeedSequence(seed, spawn_key=(2 ** 32 - 1,)).generate_state(1, np.uint64)[0])
-    pilot = simulate(rules, n, strategy, check_whole(pilot_rounds, "pilot_rounds", high=MAX_ROUNDS), pilot_seed,
-                     **pilot_kwargs)
+    # the pilot's own bar is off (its rounds are not the run's); a status line says what it is doing
+    with progress_status(f"N = {n}: a pilot run sizes the run for ± {precision:g} percentage points",
+                         kwargs.get("progress", True)):
+        pilot = simulate(rules, n, strategy, check_whole(pilot_rounds, "pilot_rounds", high=MAX_ROUNDS),
+                         pilot_seed, **pilot_kwargs)
     s = pilot.summary()
     figure = s["rtp_initial_cv"] if "rtp_initial_cv" in s else s["rtp_initial"]
     rounds = rounds_for_half_width(figure.std_error, pilot.rounds, precision / 100.0, kwargs.get("level", 0.95))
