@@ -8,16 +8,20 @@ file a user wrote or edited there is never overwritten (issue 35).
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.ruleset import load_rules
-from ricochet_math.storage import check_writable_file, file_sha256
+from ricochet_math.storage import atomic_write_text, check_writable_file, file_sha256
 
-__all__ = ["DESIGN_SCHEMA", "design_sidecar_path", "record_digest", "check_design_files"]
+__all__ = ["DESIGN_SCHEMA", "design_sidecar_path", "record_digest", "check_design_files", "confirmation_seed",
+           "rederive_seeds"]
 
 #: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
 DESIGN_SCHEMA = "ricochet_math.design/1"
@@ -71,3 +75,98 @@ def _is_designed_file(path: Path, record: Mapping | None) -> bool:
         return load_rules(path).sha256 == record.get("designed_sha256")
     except RuleError:
         return False
+
+
+# ---------------------------------------------------------------------------- seeds of older records
+
+def confirmation_seed(master: int, players: int) -> int:
+    """The seed of the confirmation run at ``players`` seats of a design with master seed ``master``
+    (:func:`~ricochet_math.design.rule_set.role_seed` of the ``CONFIRM`` role): what a record's
+    ``table[i].seed`` holds."""
+    from ricochet_math.design.rule_set import CONFIRM, role_seed  # rule_set imports this module
+
+    return role_seed(master, CONFIRM, players)
+
+
+def _agrees(stored: str, exact: int) -> bool:
+    """Whether ``stored`` (a seed written as a float, ``8.17574079e+17``, or as digits) is ``exact`` to every
+    digit it shows: the float's decimal text rounded to its own significant digits."""
+    text = stored.strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text) == exact
+    m = re.fullmatch(r"(\d)(?:\.(\d*))?[eE]\+?(\d+)", text) or re.fullmatch(r"(\d+)\.(0*)", text)
+    if m is None:
+        return False
+    digits = len(m.group(1)) + len(m.group(2) or "")
+    return f"{exact:.{digits - 1}e}" == f"{float(text):.{digits - 1}e}"
+
+
+def _method_seed(method: str) -> int | None:
+    """The exact seed the method text names (``monte carlo, 230,466 rounds, seed 817574078950589720, ...``)."""
+    m = re.search(r"\bseed (\d+)", method or "")
+    return int(m.group(1)) if m else None
+
+
+def rederive_seeds(record_path: str | Path, csv_path: str | Path | None = None, *, write: bool = False) -> list[str]:
+    """Rewrite the confirmation seeds of a design record written before issue 36 (and of its ``--csv``
+    table), where pandas had stored them as floats (``8.17574079e+17`` in the record, 10 significant
+    digits; ``8.175740789505897e+17`` in the CSV, 16): each is re-derived from the record's master seed
+    (:func:`confirmation_seed`) and checked, before anything is written, against every digit the stored
+    float shows and against the exact seed the row's method text names; any disagreement stops with a
+    RuntimeError and nothing written.  Every other byte of both files is kept; the record's digest is
+    recomputed where it has one.  Returns one line per seed; ``write=False`` only checks."""
+    record_path = Path(record_path)
+    raw = record_path.read_text(encoding="utf-8")
+    # the stored seeds as written (a float's text is lost once parsed): "seed": <text> in table order
+    stored = re.findall(r'"seed": ([^,\n}]+)', raw.split('"table": [', 1)[1].split('"others":', 1)[0])
+    record = json.loads(raw)
+    master = int(record["seed"])
+    rows = record["table"]
+    if len(stored) != len(rows):
+        raise RuntimeError(f"{record_path}: {len(stored)} seed fields for {len(rows)} table rows")
+    lines = []
+    for row, text in zip(rows, stored):
+        n = int(row["players"])
+        if text.strip() == "null":
+            if row.get("rounds"):
+                raise RuntimeError(f"{record_path}: N = {n} ran {row['rounds']} rounds but has no seed")
+            continue
+        exact = confirmation_seed(master, n)
+        named = _method_seed(row.get("method", ""))
+        if not _agrees(text, exact) or named not in (None, exact):
+            raise RuntimeError(f"{record_path}: N = {n}: stored seed {text.strip()} (method text: {named}) is not "
+                               f"the derivation's {exact}: left as it is")
+        row["seed"] = exact
+        lines.append(f"{record_path.name}: N = {n}: {text.strip()} -> {exact}")
+    out_csv = None
+    if csv_path is not None:
+        out_csv = _rederive_csv(Path(csv_path), master, lines)
+    if write:
+        if "record_sha256" in record:  # a record of an older version has none: none is added
+            record["record_sha256"] = record_digest(record)
+        text = json.dumps(record, indent=1) + "\n"
+        atomic_write_text(record_path, text, "design record")
+        if out_csv is not None:
+            atomic_write_text(Path(csv_path), out_csv, "design table")
+    return lines
+
+
+def _rederive_csv(path: Path, master: int, lines: list[str]) -> str:
+    """The design table CSV with its ``seed`` column re-derived (the checks of :func:`rederive_seeds`)."""
+    text = path.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    head = rows[0]
+    k, kp, km = head.index("seed"), head.index("players"), head.index("method")
+    for row in rows[1:]:
+        if not row[k]:
+            continue
+        n = int(row[kp])
+        exact = confirmation_seed(master, n)
+        named = _method_seed(row[km])
+        if not _agrees(row[k], exact) or named not in (None, exact):
+            raise RuntimeError(f"{path}: N = {n}: stored seed {row[k]} is not the derivation's {exact}: left as it is")
+        lines.append(f"{path.name}: N = {n}: {row[k]} -> {exact}")
+        row[k] = str(exact)
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)  # pandas' own CSV dialect: minimal quoting, \n
+    return buf.getvalue()

@@ -92,7 +92,7 @@ starts | starts first | rounds | count | 0 | rounds in which the seat chooses fi
 draws | draws | draws | count | 0 | draws counted
 decisions | decisions per game | | number | 2 | decisions per game
 step | step | step | count | 0 | fixed-point step
-seed | seed | seed | count | 0 | random seed
+seed | seed | seed | text | 0 | random seed (a whole number of up to 128 bits, shown and stored digit for digit)
 opponents | opponents | players | count | 0 | opponents at the table
 hands_changed | hands whose keep changed | hands | count | 0 | hands whose best keep changed in the step
 exact_room | exact room | cards | count | 0 | cards of room solved exactly
@@ -232,6 +232,8 @@ def cell(col: Column, value, low=None, high=None) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if col.format == "text" or isinstance(value, str):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            return str(int(value))  # a whole number read back from a CSV (a seed): no '.0'
         return str(value)
     v = float(value)
     if math.isinf(v):
