@@ -27,6 +27,8 @@ from ricochet_math.reports.columns import Column, cell, document_table, estimate
 from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.front_page import game_front
+from ricochet_math.reports.glossary import RING_TERMS, glossary_section
 from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
@@ -268,15 +270,20 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
     # ---- 5. provenance
     s4 = Section("6", "Provenance")
     date = provenance.build_date(reproducible)
-    prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in provenance.rules_provenance_rows(
-        base, {"games": games, "seed": seed, "pair_games": pair_games,
-               "varied": "players 2 and 3, rotation on and off as stated"}, date)]
+    raw = provenance.rules_provenance_rows(base, {"games": games, "seed": seed, "pair_games": pair_games,
+                                                  "varied": "players 2 and 3, rotation on and off as stated"}, date)
+    prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in raw]
     for name, sec in timings:
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
     prov.append(("run time: whole report",
                  Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
     s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov], align=["l", "l"])
     sections.append(s4)
+    sections.append(glossary_section("7", RING_TERMS))
+    # page 1: the document control and the summary's figures (issue 36)
+    sections[:0] = game_front(base, raw, document="ring", size=f"{games:,} games per seat run, {pair_games:,} per "
+                              "seating", seed=seed, run_time=None if reproducible else time.perf_counter() - start,
+                              summary=sections[0], paragraphs=0)
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
     subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
