@@ -30,7 +30,7 @@ import pandas as pd
 
 from ricochet_math.reports.document import Table, isnan
 
-__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "estimate_text", "document_table", "text_formats",
+__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "estimate_text", "p_text", "P_FLOOR", "document_table", "text_formats",
            "excel_format", "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
 
 FORMATS = ("percent", "count", "number", "p_value", "text")
@@ -224,6 +224,21 @@ def estimate_text(col: Column, value, low, high, unit: str = "") -> str:
     return cell(col, value, low, high) + unit
 
 
+#: below this a p-value is shown as "< 0.0001" (four decimals cannot tell smaller ones apart)
+P_FLOOR = 1e-4
+
+
+def p_text(p, prefix: bool = False) -> str:
+    """The one p-value format of every report (issue 36): four decimals, "< 0.0001" below that, never ``0``
+    or ``6.33e-221``; ``prefix``: as a sentence says it, "p = 0.0421" or "p < 0.0001"."""
+    if isnan(p):
+        return "n/a"
+    text = "< 0.0001" if float(p) < P_FLOOR else f"{float(p):.4f}"
+    if not prefix:
+        return text
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def cell(col: Column, value, low=None, high=None) -> str:
     """One value as text by its column's format; with ``low``/``high``, ``estimate ± half-width`` (or
     ``estimate [low, high]`` where the rounding shows the interval lopsided)."""
@@ -239,7 +254,7 @@ def cell(col: Column, value, low=None, high=None) -> str:
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     if col.format == "p_value":
-        return "< 0.0001" if v < 1e-4 else f"{v:.{col.digits}f}"
+        return p_text(v)
     if col.format == "count":
         return f"{int(round(v)):,}"
     scale, d = (100.0, col.digits) if col.format == "percent" else (1.0, col.digits)

@@ -17,6 +17,7 @@ from ricochet_math.reports.figures import (
     kickout_table, mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
 )
 from ricochet_math.reports.front_page import band_place, control_rows, counts_text, front_sections
+from ricochet_math.reports.glossary import CASINO_TERMS, glossary_section
 from ricochet_math.reports.par_sections import (
     alternatives_section, every_bet_section, limits_section, position_section,
 )
@@ -88,7 +89,7 @@ def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
     return [*front_sections(control, headline(d, main)), _game(d), _method(d), _main_game(d, main), position_section(d),
             _return_tables(d), _strategy(d), _side_bets(d, main), _volatility(d, main, strat),
             every_bet_section(d, main), limits_section(d), _weak_players(d, strat), _published(d), _plots(d, main, strat),
-            _provenance(provenance, run_times), alternatives_section(d)]
+            _provenance(provenance, run_times), alternatives_section(d), glossary_section("G", CASINO_TERMS)]
 
 
 def headline(d: ReportData, main) -> list:
@@ -602,7 +603,8 @@ def _plots(d: ReportData, main, strat) -> Section:
            lambda fig, box: plot_distribution(fig, box, d.solo, d.distribution))
     s.plot("rtp_band", "RTP band against rounds played",
            "The RTP per initial bet a player can expect after n rounds: the solid line is the RTP, the dashed "
-           "lines the 95% band RTP +/- VI95 / sqrt(n), one colour per player count.",
+           "lines the 95% band RTP +/- VI95 / sqrt(n) (VI95: the volatility index at 95%, Section 5b), one colour "
+           "per player count.",
            lambda fig, box: plot_band(fig, box, main))
     return s
 

@@ -9,6 +9,7 @@ and the toolkit's marker file: an existing folder is replaced only if the toolki
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
+from ricochet_math.reports.columns import p_text as p_value_text
 from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
@@ -108,7 +110,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> t
                     f"{100 * r.value:.2f}" if np.isnan(r.value_low) else
                     f"{100 * r.value:.2f} ± {50 * (r.value_high - r.value_low):.2f}")
             if not np.isnan(r.p_value):
-                text += f" (equal chances p = {r.p_value:.3g})"
+                text += f" (equal chances {p_value_text(r.p_value, prefix=True)})"
             row.append(text)
         cells.append(row)
     s.table("What the joker reading moves (percent)", ["figure"] + [f"{j.name.lower()} jokers" +
@@ -217,10 +219,13 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
         confirmations[players] = confirmed
         s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
                                         f"pairings_{players}p"))
-        s2.blocks.append(document_table(f"{players} players: best responses confirmed on fresh seeds", confirmed,
-                                        f"best_responses_{players}p", declared=_CONFIRMATION,
-                                        names=["against", "selected", "runner_up", "win", "runner_up_win",
-                                               "verdict"]))
+        shown = document_table(f"{players} players: best responses confirmed on fresh seeds",
+                               exact_shares(confirmed, players), f"best_responses_{players}p",
+                               declared=_CONFIRMATION,
+                               names=["against", "selected", "runner_up", "win", "runner_up_win", "verdict"],
+                               note="'exact': the strategy plays every seat, so its mean win share is 1/players "
+                                    "by symmetry (the shares of a game add up to 1), whatever the deals.")
+        s2.blocks.append(replace(shown, data=confirmed))  # the CSV keeps the run's own figures
     sections.append(s2)
 
     # ---- 3. arrangements
@@ -294,6 +299,19 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
                         kept=written.kept)
 
 
+def exact_shares(confirmed: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The confirmation table for display: a strategy played against itself (``selected`` or ``runner_up``
+    equal to ``against``: every seat plays it) has a mean win share of exactly 1/players, by symmetry, so its
+    cell says "exact" instead of a Monte Carlo interval of width 0 (issue 36: "33.33 ± 0.00")."""
+    out = confirmed.copy()
+    for who, col in (("selected", "win"), ("runner_up", "runner_up_win")):
+        same = out[who] == out["against"]
+        if same.any():
+            out[col] = out[col].astype(object)
+            out.loc[same, col] = f"{100 / players:.2f} (exact)"
+    return out
+
+
 #: the summary table's own columns (reports/columns.py declares edge and p_value)
 _SUMMARY = {c.name: c for c in (
     Column("figure", "figure", "", "text", 0),
@@ -342,11 +360,9 @@ def _within(value: float, low: float, high: float, col: Column, unit: str = "") 
 def _summary_section(summary: pd.DataFrame, games: int, pair_games: int) -> Section:
     """Section 1: the main findings in prose, every figure formatted from ``summary``, and the summary table."""
     pc, edge = _SUMMARY["estimate"], Column("edge", "edge", "points", "number", 2)
-    p = Column("p_value", "p-value", "probability", "p_value", 4)
 
     def p_text(value: float) -> str:
-        text = cell(p, value)  # as the summary table shows it
-        return f"p {text}" if text.startswith("<") else f"p = {text}"
+        return p_value_text(value, prefix=True)  # the one format, as the summary table shows it
 
     seat = summary.dropna(subset=["edge"])
     s = Section("1", "Summary")
