@@ -172,3 +172,14 @@ def test_percent_ticks_are_distinct_and_error_bars_inside_the_frame():
 @pytest.mark.parametrize("value, text", [(1e-6, "0.0001%"), (1e-4, "0.01%"), (0.05, "5%"), (0.5, "50%"), (1.0, "100%")])
 def test_log_axis_percent_ticks_keep_their_digits(value, text):
     assert log_percent(value) == text
+
+
+def test_print_layout_keeps_page_one_for_the_front_and_no_near_empty_pages():
+    """Page 1: title, document control, headline; the contents start page 2; a section no longer forces a
+    new page (the casino report's page 3 held one small table, issue 36)."""
+    from importlib.resources import files
+
+    css = (files("ricochet_math.reports") / "templates" / "report.html.j2").read_text(encoding="utf-8")
+    printed = css[css.index("@media print"):]
+    assert re.search(r"nav \{[^}]*break-before: page", printed)
+    assert not re.search(r"h2 \{[^}]*break-before: page", printed)

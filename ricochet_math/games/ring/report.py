@@ -291,12 +291,19 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
                               summary=sections[0], paragraphs=0)
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
-    subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
+    subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals.",
+                f"Jokers {base.joker.name.lower()}: {_JOKER_WORDS[base.joker]} (the glossary at the end defines "
+                "every term)."]
     written = write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
                                   {"joker": base.joker.name.lower(), "seed": seed, "games": games})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
                         seconds=time.perf_counter() - start, notes=written.notes,
                         kept=written.kept)
+
+
+#: the joker readings in words, for the subtitle (the title names the reading in force)
+_JOKER_WORDS = {Joker.BUG: "a joker counts as an ace, or as any card that completes a straight or a flush",
+                Joker.WILD: "a joker is any card", Joker.DEAD: "a joker has no rank and no suit"}
 
 
 def exact_shares(confirmed: pd.DataFrame, players: int) -> pd.DataFrame:
@@ -336,9 +343,13 @@ def _summary_frame(seats: pd.DataFrame, tests: pd.DataFrame, confirmations: dict
                      "edge_high": 100 * (r.win_high - fair), "p_value": t.p_value})
     for players, conf in confirmations.items():
         for c in conf.itertuples():
+            # a strategy against itself plays every seat: its mean share is 1/players exactly, by symmetry
+            same = c.selected == c.against
+            win, low, high = (1 / players,) * 3 if same else (c.win, c.win_low, c.win_high)
             rows.append({"figure": f"{players} players, best response to {c.against}: {c.selected} "
-                                   f"(runner-up {c.runner_up}), fresh seed",
-                         "estimate": c.win, "estimate_low": c.win_low, "estimate_high": c.win_high, "lead": c.lead,
+                                   f"(runner-up {c.runner_up}), fresh seed" + (" (its share exact: self-play)"
+                                                                               if same else ""),
+                         "estimate": win, "estimate_low": low, "estimate_high": high, "lead": c.lead,
                          "lead_low": c.lead_low, "lead_high": c.lead_high, "p_value": c.p_value})
     # the default reading's seat figures are the rotation-on rows above: only the other reading's are added
     keep = jokers[(jokers.figure.str.startswith("first seat") & (jokers.joker != joker.name.lower()))
