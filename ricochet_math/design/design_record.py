@@ -16,12 +16,14 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
+
 from ricochet_math.errors import RuleError
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.storage import atomic_write_text, check_writable_file, file_sha256
 
-__all__ = ["DESIGN_SCHEMA", "design_sidecar_path", "record_digest", "check_design_files", "confirmation_seed",
-           "rederive_seeds"]
+__all__ = ["DESIGN_SCHEMA", "design_sidecar_path", "record_digest", "check_design_files", "SEARCH", "CONFIRM",
+           "OTHERS", "role_seed", "confirmation_seed", "rederive_seeds"]
 
 #: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
 DESIGN_SCHEMA = "ricochet_math.design/1"
@@ -79,12 +81,21 @@ def _is_designed_file(path: Path, record: Mapping | None) -> bool:
 
 # ---------------------------------------------------------------------------- seeds of older records
 
+#: seed roles of a design's runs (:func:`role_seed`)
+SEARCH, CONFIRM, OTHERS = 0, 1, 2
+
+
+def role_seed(seed: int, role: int, players: int) -> int:
+    """The seed of one role (``SEARCH``, ``CONFIRM``, ``OTHERS``) at ``players`` seats: the first 64
+    bits of ``SeedSequence(seed, spawn_key=(role, players))``.  Each is the root of its own chunk
+    streams (chunk ``i`` from ``SeedSequence(role_seed, spawn_key=(i,))``), so the confirmation's deals
+    are independent of the search's.  It lives beside the record, which stores the seeds it gives."""
+    return int(np.random.SeedSequence(seed, spawn_key=(role, players)).generate_state(1, np.uint64)[0])
+
+
 def confirmation_seed(master: int, players: int) -> int:
     """The seed of the confirmation run at ``players`` seats of a design with master seed ``master``
-    (:func:`~ricochet_math.design.rule_set.role_seed` of the ``CONFIRM`` role): what a record's
-    ``table[i].seed`` holds."""
-    from ricochet_math.design.rule_set import CONFIRM, role_seed  # rule_set imports this module
-
+    (:func:`role_seed` of the ``CONFIRM`` role): what a record's ``table[i].seed`` holds."""
     return role_seed(master, CONFIRM, players)
 
 

@@ -63,7 +63,9 @@ import pandas as pd
 
 from ricochet_math._version import __version__
 from ricochet_math.arguments import check_seed, check_whole, split_items
-from ricochet_math.design.design_record import DESIGN_SCHEMA, check_design_files, design_sidecar_path, record_digest
+from ricochet_math.design.design_record import (  # noqa: F401 (the seed roles re-exported: their home was here)
+    CONFIRM, DESIGN_SCHEMA, OTHERS, SEARCH, check_design_files, design_sidecar_path, record_digest, role_seed,
+)
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
@@ -96,16 +98,6 @@ MAX_RESOLVES = 20
 DEFAULT_RESOLVES = 8
 #: RTP fractions to percentage points
 _PTS_PER_FRACTION = 100.0
-#: seed roles (:func:`role_seed`)
-SEARCH, CONFIRM, OTHERS = 0, 1, 2
-
-
-def role_seed(seed: int, role: int, players: int) -> int:
-    """The seed of one role (``SEARCH``, ``CONFIRM``, ``OTHERS``) at ``players`` seats: the first 64
-    bits of ``SeedSequence(seed, spawn_key=(role, players))``.  Each is the root of its own chunk
-    streams (chunk ``i`` from ``SeedSequence(role_seed, spawn_key=(i,))``), so the confirmation's deals
-    are independent of the search's."""
-    return int(np.random.SeedSequence(seed, spawn_key=(role, players)).generate_state(1, np.uint64)[0])
 
 
 def _exact_bonus_use(name: str) -> bool | None:

@@ -10,6 +10,8 @@ import re
 
 import pandas as pd
 
+from ricochet_math.errors import PatternError
+from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.reports.compute import ReportData
 from ricochet_math.reports.document import Para, Section, Table, Volatile, ci, isnan, num, odds, one_in, pays, pct, whole
 from ricochet_math.reports.figures import (
@@ -191,8 +193,6 @@ _VALUE_WORDS = {"odd-units-last": "whole units, the odd units to the tied player
 def rule_words(section: str, key: str, value, detail: str) -> list[str]:
     """One row of the rule-set table for people: keys without underscores, yes/no for a switch, payouts
     as odds, a paytable line's hand pattern described ('55' -> 'a pair of fives or better')."""
-    from ricochet_math.rules.ruleset import _describe_pattern
-
     shown_key = key.replace("_", " ")
     if isinstance(value, (bool,)) or str(value) in ("True", "False"):
         text = "yes" if str(value) == "True" else "no"
@@ -203,7 +203,10 @@ def rule_words(section: str, key: str, value, detail: str) -> list[str]:
     if section == "kickout":
         shown_key = f"{key} player{'s' * (key != '1')}"
     if section in ("bonus", "cover") and detail:
-        described = _describe_pattern(detail)
+        try:
+            described = describe(pattern_value(detail))
+        except PatternError:  # not a hand pattern (a category name): shown in words
+            described = detail
         named = described if described != detail else detail.replace("_", " ")
         detail = named if named.lower() == shown_key.lower() else f"{named} or better"
     if section == "options":
