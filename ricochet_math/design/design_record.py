@@ -23,7 +23,11 @@ from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.storage import atomic_write_text, check_writable_file, file_sha256
 
 __all__ = ["DESIGN_SCHEMA", "design_sidecar_path", "record_digest", "check_design_files", "SEARCH", "CONFIRM",
-           "OTHERS", "role_seed", "confirmation_seed", "rederive_seeds"]
+           "OTHERS", "role_seed", "confirmation_seed", "rederive_seeds", "verdict_text", "record_verdict", "NOT_MET",
+           "add_verdict_header"]
+
+#: what a designed rule set's description adds when the design is not feasible, confirmed and converged
+NOT_MET = " (not met: see the header)"
 
 #: the schema name of the design record written beside a designed rule set (:func:`design_sidecar_path`)
 DESIGN_SCHEMA = "ricochet_math.design/1"
@@ -181,3 +185,69 @@ def _rederive_csv(path: Path, master: int, lines: list[str]) -> str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)  # pandas' own CSV dialect: minimal quoting, \n
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------- the verdict
+
+def verdict_text(feasible: bool, miss: float, confirmed: bool, confirmed_miss: float, outside, converged: bool) -> str:
+    """The design's verdict in one line (issue 36): "feasible and confirmed" (every player count's 95%
+    interval inside the band, in the search and again on fresh seeds), or what failed: the search's ``miss``
+    (fraction), "not confirmed" with the worst confirmed interval's miss and the player counts ``outside``,
+    and a search that did not converge."""
+    if feasible and confirmed:
+        text = "feasible and confirmed: every player count's 95% interval inside the band, on fresh seeds too"
+    else:
+        parts = ["feasible in the search" if feasible else
+                 f"NOT in the band: the closest design misses it by {miss * 100:.3f} points"]
+        parts.append("confirmed on fresh seeds" if confirmed else
+                     f"not confirmed on fresh seeds (the worst interval lies {confirmed_miss * 100:.3f} points "
+                     f"outside the band, N = {', '.join(map(str, outside))})")
+        text = "; ".join(parts)
+    return text + ("" if converged else "; the search did NOT converge")
+
+
+def record_verdict(record: Mapping) -> tuple[str, bool]:
+    """(:func:`verdict_text`, whether the design is met) of a design record: its band, search verdict,
+    confirmation table and convergence."""
+    lo, hi = record["band"]
+    rows = record["table"]
+    outside = [int(r["players"]) for r in rows if not r["in_band"]]
+    confirmed_miss = max([0.0] + [lo - r["rtp_low"] for r in rows] + [r["rtp_high"] - hi for r in rows])
+    converged = bool(record.get("converged", True))
+    text = verdict_text(bool(record["feasible"]), float(record["miss"]), bool(record["confirmed"]),
+                        float(confirmed_miss), outside, converged)
+    return text, bool(record["feasible"] and record["confirmed"] and converged)
+
+
+def add_verdict_header(record_path: str | Path, *, write: bool = False) -> str | None:
+    """Add the verdict to a designed rule set written before issue 36 (its header said only "designed for
+    RTP a..b"): the ``# Verdict:`` line after the first, and :data:`NOT_MET` in the ``description`` of a
+    design that is not met; the record's digests of the file (``designed_sha256``, ``rules_file_sha256``)
+    and its own are brought up to date, so the pair stays the toolkit's.  Nothing else of either file
+    changes.  Returns the verdict line, or None when the file has one already."""
+    record_path = Path(record_path)
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    path = record_path.with_name(record["rules_file"])
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    if any(line.startswith("# Verdict:") for line in lines):
+        return None
+    text, met = record_verdict(record)
+    line = f"# Verdict: {text}.\n"
+    first = lines[0]
+    if not met and NOT_MET not in first:  # as the writer's own first line: "# <description>."
+        first = first.rstrip().removesuffix(".") + NOT_MET + ".\n"
+    out = [first, line]
+    for old in lines[1:]:
+        if not met and old.startswith("description = ") and NOT_MET not in old:
+            value = json.loads(old[len("description = "):])  # a TOML basic string is a JSON string here
+            old = f"description = {json.dumps(value + NOT_MET)}\n"
+        out.append(old)
+    if write:
+        atomic_write_text(path, "".join(out), "designed rule-set file")
+        record["designed_sha256"] = load_rules(path).sha256
+        if "rules_file_sha256" in record:
+            record["rules_file_sha256"] = file_sha256(path)
+        if "record_sha256" in record:
+            record["record_sha256"] = record_digest(record)
+        atomic_write_text(record_path, json.dumps(record, indent=1) + "\n", "design record")
+    return line.strip()

@@ -128,3 +128,28 @@ def test_rederive_checks_the_stored_digits_before_writing(tmp_path):
     (tmp_path / "x.csv").write_text(table.replace(f",{seed2},", ",8.175740789505897e+17,"))
     rederive_seeds(path, tmp_path / "x.csv", write=True)
     assert (tmp_path / "x.csv").read_text() == table
+
+
+def test_the_record_gives_the_same_verdict_as_the_design(missed, tmp_path):
+    from ricochet_math.design.design_record import add_verdict_header, record_verdict
+
+    missed.write_toml(tmp_path / "v.toml")
+    record = json.loads((tmp_path / "v.design.json").read_text())
+    assert record_verdict(record) == (missed.verdict(), False)
+    assert add_verdict_header(tmp_path / "v.design.json") is None  # a new file has its verdict already
+
+
+def test_committed_designs_state_their_verdict():
+    """Every committed designed rule set's header carries its record's verdict (added by make_answers.py
+    --verdict-headers to the files written before issue 36), its description says 'not met' exactly when the
+    design is not, and the record still names the file as it is."""
+    from ricochet_math.design.design_record import NOT_MET, record_verdict
+
+    for path in sorted(DESIGN.glob("*.design.json")):
+        record = json.loads(path.read_text())
+        toml = DESIGN / record["rules_file"]
+        text, met = record_verdict(record)
+        assert f"# Verdict: {text}." in toml.read_text().splitlines()[:3]
+        rules = load_rules(toml)
+        assert (NOT_MET in rules.description) == (not met)
+        assert rules.sha256 == record["designed_sha256"]
