@@ -88,7 +88,8 @@ def front_sections(rows: list[tuple[str, str]], headline: Iterable = (),
 
 def band_place(low: float, high: float, band: tuple[float, float]) -> str:
     """Where an interval [low, high] lies against a band: "inside", "above", "below", or "across the lower
-    (upper) edge" when the interval cannot tell (the verdict an RTP's whole 95% interval supports)."""
+    (upper) edge" or "across the band" (wider than it) when the interval cannot tell (the verdict an RTP's
+    whole 95% interval supports)."""
     lo, hi = band
     if low >= lo and high <= hi:
         return "inside"
@@ -96,6 +97,8 @@ def band_place(low: float, high: float, band: tuple[float, float]) -> str:
         return "above"
     if high < lo:
         return "below"
+    if low < lo and high > hi:
+        return "across the band"
     return "across the lower edge" if low < lo else "across the upper edge"
 
 

@@ -101,7 +101,8 @@ def test_a_game_front_carries_the_summary_figures_as_a_view():
 
 @pytest.mark.parametrize("low, high, place", [(0.962, 0.963, "inside"), (0.9694, 0.9695, "above"),
                                               (0.94, 0.95, "below"), (0.959, 0.961, "across the lower edge"),
-                                              (0.968, 0.970, "across the upper edge")])
+                                              (0.968, 0.970, "across the upper edge"),
+                                              (0.955, 0.98, "across the band")])
 def test_band_place(low, high, place):
     assert band_place(low, high, (0.9597, 0.9691)) == place
 
