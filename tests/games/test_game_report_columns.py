@@ -95,6 +95,8 @@ def _first_page(out, words=()) -> str:
                  "Run time", "Reviewed by (name, laboratory)", "Signature", "Approved for release by",
                  "Headline figures", *words):
         assert item in front, item
+    body = re.sub(r"<svg.*?</svg>", "", page, flags=re.S)
+    assert not re.findall(r"\d(?:\.\d+)?e-\d+", body)                     # one p-value format: no 6.33e-221
     pdf = out / "report.pdf"
     if pdf.exists():
         pypdf = pytest.importorskip("pypdf")
