@@ -58,6 +58,33 @@ def test_home_report_prints_every_p_value_in_the_one_format():
     assert checked > 50
 
 
+def test_home_report_first_page_and_its_optimal_rows():
+    """Issue 36: page 1 of the home report holds the document control and the two claims in figures (from the
+    committed tables); the optimal rows (100 games at size small) carry their game count and claim nothing."""
+    from ricochet_math.games.home import report as home_report
+
+    names = {"by_order": "home-by-order", "by_seat": "home-by-seat", "tests": "home-tests", "shape": "home-shape",
+             "by_start_4p": "home-by-start-4p", "contrast": "home-vs-casino", "depth_error": "home-depth-error"}
+    tables = {k: pd.read_csv(HOME / f"{v}.csv") for k, v in names.items()}
+    doc = home_report.document(tables, "small", 2026, "2026-01-01 00:00:00 UTC", 107.1)
+    control, headline = doc[0], doc[1]
+    assert control.front and headline.front and not doc[2].front
+    rows = dict(control.blocks[0].rows)
+    assert rows["Rule-set SHA-256"] == home_report.Variations().sha256 and rows["Run time"] == "107 s (1 min 47 s)"
+    assert rows["Size and seed"] == "size small (20,000 games per run), seed 2026"
+    texts = " ".join(b.text for b in headline.blocks if isinstance(b, Para))
+    t = tables["tests"]
+    runs = t[t.strategy != "optimal"]
+    assert f"smallest p-value of the Wald test of equal seat EVs is {p_text(runs.seat_p_value.min())}" in texts
+    (view,) = [b for b in headline.blocks if isinstance(b, Table)]
+    assert view.csv is None and {r[0] for r in view.rows} == {"pot-odds"}
+    shown = [r for s in doc for b in s.blocks if isinstance(b, Table) for r in b.rows]
+    optimal = [r for r in shown if len(r) > 2 and str(r[0]).startswith("optimal") and r[1].isdigit()]
+    assert optimal and all(r[0] == "optimal (100 games)" for r in optimal)
+    notes = " ".join(b.text for s in doc for b in s.blocks if isinstance(b, Para))
+    assert "support no finding of their own" in notes
+
+
 # ---------------------------------------------------------------- the first page
 
 class _Rules:

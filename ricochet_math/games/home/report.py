@@ -317,9 +317,22 @@ def _summary_table(tables: dict):
     frame = pd.DataFrame(rows)
     declared = {"ev_first": Column("ev_first", "EV, first to act", "chips per game", "number", 2),
                 "ev_last": Column("ev_last", "EV, last to act", "chips per game", "number", 2)}
-    return document_table(f"Summary: {main}, seat and order tests and the EV of the first and last to act",
-                          frame, "home-summary", declared=declared,
-                          note="Wald tests of equal EV (chi-square, N-1 df): by seat, and by order of play.")
+    # the optimal rows name their game count in the table (they are few: _OPTIMAL_NOTE); the CSV keeps the name
+    shown = frame.assign(strategy=[f"{s} ({g:,} games)" if s == "optimal" else s
+                                   for s, g in zip(frame.strategy, frame.games)])
+    table = document_table(f"Summary: {main}, seat and order tests and the EV of the first and last to act",
+                           shown, "home-summary", declared=declared,
+                           note="Wald tests of equal EV (chi-square, N-1 df): by seat, and by order of play.")
+    return replace(table, data=frame)
+
+
+def document(tables: dict, size: str, seed: int, date: str, run_time: float | None) -> list[Section]:
+    """The whole report: page 1 (the document control and the headline: the two claims in figures, issue
+    36), then the numbered sections."""
+    front = game_front(Variations(), provenance_rows(size, seed, date, run_time), document="home",
+                       size=f"{size} ({HOME_SIZES[size]['games']:,} games per run)", seed=seed,
+                       run_time=run_time, summary=_headline(tables, size), paragraphs=2)
+    return front + _sections(tables, size, seed, date, run_time)
 
 
 def _headline(tables: dict, size: str) -> Section:
@@ -373,11 +386,7 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
     tables = home_report_tables(size, seed, workers=workers, progress=progress)
     run_time = time.perf_counter() - start
     date = build_date(False)
-    sections = _sections(tables, size, seed, date, run_time)
-    # page 1: the document control and the headline (issue 36): the two claims in figures
-    sections[:0] = game_front(Variations(), provenance_rows(size, seed, date, run_time), document="home",
-                              size=f"{size} ({HOME_SIZES[size]['games']:,} games per run)", seed=seed,
-                              run_time=run_time, summary=_headline(tables, size), paragraphs=2)
+    sections = document(tables, size, seed, date, run_time)
     folder.parent.mkdir(parents=True, exist_ok=True)
     written = write_report_folder(folder, sections, _appendix(tables),
                                   "Ricochet home game and Ricochet Poker II: is every seat fair?",
