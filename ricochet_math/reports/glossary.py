@@ -53,8 +53,9 @@ TERMS = {
                                                 "pair of eights); strong / weak / hide: which card it shows (the "
                                                 "highest, the lowest, the one that looks weakest); wary: it also "
                                                 "folds when another player's face-up cards alone beat its best hand. "
-                                                "So t:x,x,x,88:wary never folds before its fourth card, then folds "
-                                                "below a pair of eights or when beaten on the table.",
+                                                "So t:x,x,x,88:wary has no threshold with one to three cards face "
+                                                "up and folds below a pair of eights with four; at any turn it folds "
+                                                "when beaten on the table.",
     "always, computer, cautious, bold, hider": "named Free Ride threshold strategies: always never folds; computer "
                                                "t:x,x,88,TT; cautious t:A,88,TT,QQ:strong:wary; bold t:x,x,x,88:hide; "
                                                "hider t:x,x,88,TT:hide:wary.",
