@@ -26,7 +26,7 @@ import pandas as pd
 from ricochet_math import __version__
 from ricochet_math.design.kickout import DEFAULT_GRID
 from ricochet_math.design.rule_set import DEFAULT_OTHERS, DEFAULT_RESOLVES, design_rule_set
-from ricochet_math.storage import atomic_write_text
+from ricochet_math.storage import atomic_write_text, exact_seed_columns
 
 
 def main(argv=None) -> int:
@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     if args.design_out:
         path = d.write_toml(args.design_out)
         csv_path = path.with_suffix(".csv")
-        atomic_write_text(csv_path, d.table.to_csv(index=False), "design table")
+        atomic_write_text(csv_path, exact_seed_columns(d.table).to_csv(index=False), "design table")
         print(f"wrote {path} and {csv_path}")
     if args.write:
         if os.path.exists(args.write):  # the file keeps every measurement: the row is appended

@@ -35,6 +35,7 @@ from ricochet_math.evaluator.cards import format_cards, parse_cards
 from ricochet_math.games.home.exact import ExactSolver, card_mask
 from ricochet_math.games.home.rules import HomeRules
 from ricochet_math.games.home.tree_size import count_positions, estimate_positions, knuth_tree, table_bytes
+from ricochet_math.storage import exact_seed_columns
 
 #: (first, second, pot, cards of room, solve it, count it exactly)
 VALIDATION = [("Kd 5h 8d 8s", "2h 2d 9c 7s", 15, 2, True, True), ("Kd 7c 2h 3c", "Ks 7h 2s", 7, 3, True, True),
@@ -139,7 +140,7 @@ def main(argv=None) -> None:
     df["solver_rate"] = rate if rate else np.nan
     df["hours_at_rate"] = df.estimate / rate / 3600 if rate else np.nan
     args.csv.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(args.csv, index=False)
+    exact_seed_columns(df).to_csv(args.csv, index=False)  # the seed a whole number, not 2026.0
     show = df[["kind", "first", "second", "pot", "room", "solver_positions", "estimate", "low", "high",
                "memo_gb", "hours_at_rate"]]
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.float_format", "{:,.4g}".format):

@@ -52,7 +52,7 @@ __all__ = [
     "atomic_write", "atomic_write_text", "save_arrays", "load_arrays",
     "is_owned_folder", "check_output_folder", "prepare_output_folder", "staging_folder", "STAGING_MARKER", "write_marker",
     "replace_folder", "remove_owned_folder", "remove_stale_staging", "file_sha256", "FolderContents",
-    "folder_contents", "copy_to_owned_folder",
+    "folder_contents", "copy_to_owned_folder", "frame_records", "seed_values", "is_seed_column", "exact_seed_columns",
 ]
 
 #: The marker file in every folder the toolkit writes whole.
@@ -637,3 +637,83 @@ def remove_stale_staging(target: str | os.PathLike) -> list[Path]:
         shutil.rmtree(p, ignore_errors=True)
         removed.append(p)
     return removed
+
+
+# ---------------------------------------------------------------------------- tables as data
+
+def is_seed_column(name) -> bool:
+    """Whether a table column holds seeds (``seed``, ``selection_seed``, ``seeds``): whole numbers of up to
+    128 bits that must be stored exactly, never as a float (issue 36)."""
+    n = str(name).lower()
+    return n in ("seed", "seeds") or n.endswith("_seed") or n.endswith("_seeds")
+
+
+def seed_values(values) -> list:
+    """Seeds as exact Python integers (a missing one as None), for a table column of ``dtype=object``: a
+    column of seeds with a gap would otherwise become float64 and keep 16 of a 64-bit seed's 20 digits
+    (``8.175740789505897e+17`` for 817574078950589720), and a run could not be repeated from it."""
+    out = []
+    for v in values:
+        if v is None or (isinstance(v, float) and v != v) or type(v).__name__ == "NAType":
+            out.append(None)
+        elif isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"a seed must be a whole number stored as an integer, got {v!r}")
+        else:
+            out.append(int(v))
+    return out
+
+
+#: floats hold every whole number up to this exactly; a float seed above it has lost digits
+_FLOAT_EXACT = 2 ** 53
+
+
+def exact_seed_columns(frame):
+    """``frame`` with every seed column (:func:`is_seed_column`) as exact integers, what every CSV, JSON and
+    workbook writer of the toolkit writes.  A float seed column (pandas makes one of a column with a gap) is
+    turned back into integers when its values are whole and below 2**53, where a float is still exact; a
+    float seed above that has already lost digits, and writing it would record a run nobody can repeat: a
+    RuntimeError (a bug in the code that made the table, not the user's input).  Text seeds (several seeds
+    joined) are kept as they are."""
+    cols = [c for c in frame.columns if is_seed_column(c) and frame[c].dtype.kind == "f"]
+    if not cols:
+        return frame
+    frame = frame.copy()
+    for c in cols:
+        v = frame[c].to_numpy()
+        ok = np.isnan(v) | ((v == np.floor(v)) & (np.abs(v) < _FLOAT_EXACT))
+        if not ok.all():
+            raise RuntimeError(f"column {c!r} holds seeds as floats that have lost digits (e.g. {v[~ok][0]!r}): "
+                               "keep them as integers where the table is made (storage.seed_values)")
+        frame[c] = _object_column(None if x != x else int(x) for x in v)
+    return frame
+
+
+def frame_records(frame) -> list[dict]:
+    """A table as JSON records at full precision: floats as Python writes them (17 significant digits, where
+    ``DataFrame.to_json`` keeps 10), integers exact (a seed of 64 or 128 bits stays whole), NaN and NA as
+    null, numpy scalars as Python ones."""
+    def native(v):
+        if v is None or type(v).__name__ == "NAType":
+            return None
+        if isinstance(v, (bool, np.bool_)):
+            return bool(v)
+        if isinstance(v, (int, np.integer)):
+            return int(v)
+        if isinstance(v, (float, np.floating)):
+            return float(v) if np.isfinite(v) else None  # as to_json: NaN and infinities are null
+        if isinstance(v, np.ndarray):
+            return [native(x) for x in v.tolist()]
+        if isinstance(v, (list, tuple)):
+            return [native(x) for x in v]
+        if hasattr(v, "isoformat"):
+            return v.isoformat()
+        return v
+    frame = exact_seed_columns(frame)
+    return [{str(k): native(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+
+def _object_column(values):
+    """``values`` as a pandas column of ``dtype=object`` (Python integers and None kept as they are)."""
+    import pandas as pd  # lazy: storage is imported by modules that never touch a table
+
+    return pd.Series(list(values), dtype=object).to_numpy()

@@ -83,6 +83,60 @@ def test_readme_figure_comes_from_its_table(what, text):
     assert " ".join(text.split()) in " ".join(README.split()), f"{what}: the README should say {text!r}"
 
 
+#: the publisher's band, "95.97% to 96.91% for 1 to 7 players"
+BAND = (0.9597, 0.9691)
+MAIN_GAME = ROOT / "reports" / "publisher" / "tables" / "main_game.csv"
+
+
+def _counts(ns: list[int]) -> str:
+    """3, 4, 5, 6, 7 -> '3 to 7'; 2 -> '2'; 1, 3 -> '1 and 3'."""
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]} to {ns[-1]}"
+    return " and ".join(map(str, ns)) if len(ns) <= 2 else ", ".join(map(str, ns[:-1])) + f" and {ns[-1]}"
+
+
+def band_sentence() -> str:
+    """The README's sentence on the band, built from the committed table: which player counts' whole 95%
+    intervals lie inside the band, above it and below it (perfect play), issue 36."""
+    frame = pd.read_csv(BY_PLAYERS)
+    frame = frame[frame.reading == "perfect"].sort_values("players")
+    lo, hi = BAND
+    inside = [int(r.players) for r in frame.itertuples() if r.rtp_initial_low >= lo and r.rtp_initial_high <= hi]
+    above = [int(r.players) for r in frame.itertuples() if r.rtp_initial_low > hi]
+    below = [int(r.players) for r in frame.itertuples() if r.rtp_initial_high < lo]
+    assert len(inside) + len(above) + len(below) == len(frame), "an interval straddles an edge: say so in words"
+    head = f"is met at N = {_counts(inside)} only" if inside else "is met at no player count"
+    rest = [f"N = {_counts(ns)} {'lies' if len(ns) == 1 else 'lie'} {where} it"
+            for ns, where in ((above, "above"), (below, "below")) if ns]
+    return (f"The publisher's band, 95.97-96.91% \"for 1 to 7 players\", {head} under this reading: "
+            + " and ".join(rest) + " (whole 95% intervals)")
+
+
+def test_readme_band_claim_comes_from_its_table():
+    """The claim itself, not only its figures: which player counts meet the band (issue 36)."""
+    assert " ".join(band_sentence().split()) in " ".join(README.split()), band_sentence()
+
+
+def test_readme_says_which_run_it_quotes():
+    """The README's N = 2..7 figures name their seeds, and the casino report's own run (seed 2026) agrees
+    with them within the intervals, as the README says (issue 36: two sets of digits, one explained)."""
+    frame = pd.read_csv(BY_PLAYERS)
+    perfect = frame[(frame.reading == "perfect") & (frame.players >= 2)].sort_values("players")
+    seeds = [int(re.search(r"seed (\d+)", m).group(1)) for m in perfect.method]
+    assert f"seeds {seeds[0]} to {seeds[-1]}" in " ".join(README.split())
+    assert seeds == list(range(seeds[0], seeds[-1] + 1))
+    main = pd.read_csv(MAIN_GAME).set_index("players")
+    provenance = pd.read_csv(ROOT / "reports" / "publisher" / "tables" / "provenance.csv").set_index("item")
+    seed = int(re.search(r"seed=(\d+)", provenance.loc["arguments", "value"]).group(1))
+    assert f"seed {seed}" in " ".join(README.split())
+    for r in perfect.itertuples():
+        other = main.loc[r.players]
+        # two independent estimates: their difference within 1.96 x the combined standard error
+        se = ((r.rtp_initial_high - r.rtp_initial_low) ** 2 + (other.rtp_initial_high - other.rtp_initial_low) ** 2
+              ) ** 0.5 / (2 * 1.96)
+        assert abs(r.rtp_initial - other.rtp_initial) <= 1.96 * se, r.players
+
+
 def _commands() -> list[str]:
     """Every ``ricochet ...`` command in the README's bash blocks and inline code."""
     found = []

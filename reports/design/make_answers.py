@@ -2,6 +2,8 @@
 
     python reports/design/make_answers.py            # (re)write reports/rule-set-design.md
     python reports/design/make_answers.py --check    # exit 1 if the committed file differs
+    python reports/design/make_answers.py --rederive-seeds   # rewrite the records' float seeds (issue 36)
+    python reports/design/make_answers.py --verdict-headers  # add the verdict to the rule sets' headers (issue 36)
 
 Each answer is one `ricochet design` run; its command (below, and in the markdown) regenerates its rule set
 (``NAME.toml``), its record (``NAME.design.json``, every figure at full precision) and its table
@@ -164,7 +166,31 @@ def others_markdown(record: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--rederive-seeds", action="store_true",
+                    help="rewrite the confirmation seeds that records written before issue 36 hold as floats "
+                         "(and their CSV tables), each re-derived from the master seed and checked against the "
+                         "stored digits first")
+    ap.add_argument("--verdict-headers", action="store_true",
+                    help="add the verdict line to the rule sets written before issue 36 (and 'not met' to the "
+                         "description of a design that is not), the records' digests brought up to date")
     args = ap.parse_args(argv)
+    if args.verdict_headers:
+        from ricochet_math.design.design_record import add_verdict_header
+
+        for _, stem, _ in ANSWERS:
+            record = HERE / f"{stem}.design.json"
+            if record.exists():
+                print(f"{stem}: {add_verdict_header(record, write=True)}")
+        return 0
+    if args.rederive_seeds:
+        from ricochet_math.design.design_record import rederive_seeds
+
+        for _, stem, _ in ANSWERS:
+            record, table = HERE / f"{stem}.design.json", HERE / f"{stem}.csv"
+            if record.exists():
+                for line in rederive_seeds(record, table if table.exists() else None, write=True):
+                    print(line)
+        return 0
     text = markdown()
     if args.check:
         if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:

@@ -358,9 +358,15 @@ def print_frame(frame: pd.DataFrame, fmt: str = "table", file=None, *, formats: 
         if has_interval(frame, formats):
             out.write(INTERVAL_NOTE + "\n")
     elif fmt == "csv":
-        out.write(frame.to_csv(index=False))
+        from ricochet_math.storage import exact_seed_columns  # lazy: storage loads numpy
+
+        out.write(exact_seed_columns(frame).to_csv(index=False))
     elif fmt == "json":
-        out.write(frame.to_json(orient="records", indent=2, force_ascii=False) + "\n")
+        import json
+
+        from ricochet_math.storage import frame_records  # lazy: storage loads numpy
+        # full precision and exact integers (a 64-bit seed), not to_json's 10 significant digits
+        out.write(json.dumps(frame_records(frame), indent=2, ensure_ascii=False) + "\n")
     else:
         raise ValueError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
 

@@ -114,7 +114,7 @@ def _design(args: argparse.Namespace) -> int:
     from ricochet_math.design.rule_set import check_design_files, convexity_by_players, design_rule_set
     from ricochet_math.reports.tables import Percent
     from ricochet_math.engine.deal import parse_players
-    from ricochet_math.storage import atomic_write_text
+    from ricochet_math.storage import atomic_write_text, exact_seed_columns
 
     rules = load_rules_option(args)
     if args.write:  # refused before the design runs: a file the toolkit did not write is never replaced
@@ -151,7 +151,7 @@ def _design(args: argparse.Namespace) -> int:
               "RTP never over-predicts):")
         print_frame(convexity_by_players(result.convexity), args.format, formats=formats, wide=args.wide)
     if args.csv:
-        atomic_write_text(args.csv, result.table.to_csv(index=False), "design table")
+        atomic_write_text(args.csv, exact_seed_columns(result.table).to_csv(index=False), "design table")
         print(f"wrote {args.csv}", file=sys.stderr)
     if args.write:
         path = result.write_toml(args.write, name=args.name)

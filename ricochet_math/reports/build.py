@@ -18,7 +18,9 @@ plain sample mean is shown beside it as a check.
 The sections, in the order a lab reads them (issue 6):
 
 The first page holds, before the contents, the document control: document id, revision, rule set and its
-SHA-256, toolkit version and commit, date, and empty sign-off fields for the reviewer (:mod:`.par_sections`).
+SHA-256, toolkit version and commit, size and seed, run time, date, and empty sign-off fields for the
+reviewer; then the headline: RTP per player count with its interval against the publisher's band, the
+band verdict, fold and hit frequency and the certified precision (:mod:`.front_page`, every report's).
 
 1. the game and the full rule set in force, with the rule-set file's SHA-256;
 2. method: exact or Monte Carlo (rounds, seed, confidence level, variance
@@ -251,7 +253,8 @@ def build_report(rules=None, players: Iterable[int] | str = range(1, 8), *, roun
         + "; 95% confidence intervals.",
     ]
     with render.rc_context():  # the plots are drawn while the sections are built
-        doc = sections.build_sections(data, main, run_rows, prov_rows)
+        doc = sections.build_sections(data, main, run_rows, prov_rows,
+                                      None if reproducible else time.perf_counter() - t_start)
     doc = with_rationale(doc, rules)  # "Design rationale" when the rule set came from `ricochet design`
     written = write_report_folder(out, doc, sections.volatile_tables(run_rows, prov_rows), title, subtitle, date,
                                   REPORT_KIND, {"rules": rules.name, "rules_sha256": rules.sha256, "seed": seed,

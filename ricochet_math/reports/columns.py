@@ -30,7 +30,7 @@ import pandas as pd
 
 from ricochet_math.reports.document import Table, isnan
 
-__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "estimate_text", "document_table", "text_formats",
+__all__ = ["Column", "SCHEMA", "FORMATS", "column", "cell", "estimate_text", "p_text", "P_FLOOR", "document_table", "text_formats",
            "excel_format", "table_width_mm", "fits_page", "overflowing_tables", "PAGE_WIDTH_MM"]
 
 FORMATS = ("percent", "count", "number", "p_value", "text")
@@ -92,7 +92,7 @@ starts | starts first | rounds | count | 0 | rounds in which the seat chooses fi
 draws | draws | draws | count | 0 | draws counted
 decisions | decisions per game | | number | 2 | decisions per game
 step | step | step | count | 0 | fixed-point step
-seed | seed | seed | count | 0 | random seed
+seed | seed | seed | text | 0 | random seed (a whole number of up to 128 bits, shown and stored digit for digit)
 opponents | opponents | players | count | 0 | opponents at the table
 hands_changed | hands whose keep changed | hands | count | 0 | hands whose best keep changed in the step
 exact_room | exact room | cards | count | 0 | cards of room solved exactly
@@ -224,6 +224,21 @@ def estimate_text(col: Column, value, low, high, unit: str = "") -> str:
     return cell(col, value, low, high) + unit
 
 
+#: below this a p-value is shown as "< 0.0001" (four decimals cannot tell smaller ones apart)
+P_FLOOR = 1e-4
+
+
+def p_text(p, prefix: bool = False) -> str:
+    """The one p-value format of every report (issue 36): four decimals, "< 0.0001" below that, never ``0``
+    or ``6.33e-221``; ``prefix``: as a sentence says it, "p = 0.0421" or "p < 0.0001"."""
+    if isnan(p):
+        return "n/a"
+    text = "< 0.0001" if float(p) < P_FLOOR else f"{float(p):.4f}"
+    if not prefix:
+        return text
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def cell(col: Column, value, low=None, high=None) -> str:
     """One value as text by its column's format; with ``low``/``high``, ``estimate ± half-width`` (or
     ``estimate [low, high]`` where the rounding shows the interval lopsided)."""
@@ -232,12 +247,14 @@ def cell(col: Column, value, low=None, high=None) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if col.format == "text" or isinstance(value, str):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            return str(int(value))  # a whole number read back from a CSV (a seed): no '.0'
         return str(value)
     v = float(value)
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     if col.format == "p_value":
-        return "< 0.0001" if v < 1e-4 else f"{v:.{col.digits}f}"
+        return p_text(v)
     if col.format == "count":
         return f"{int(round(v)):,}"
     scale, d = (100.0, col.digits) if col.format == "percent" else (1.0, col.digits)

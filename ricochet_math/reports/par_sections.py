@@ -1,49 +1,19 @@
-"""The report's PAR-sheet sections (issue 28): the document-control block of the first page, return by
+"""The report's PAR-sheet sections (issue 28): return by
 acting position, every bet together, maximum win and liability with the cycles, and the appendix of
 alternative paytables.  The figures come from :mod:`~ricochet_math.reports.par_sheet`; this module only
-formats them (each table keeps its full-precision frame for its CSV).
+formats them (each table keeps its full-precision frame for its CSV).  The document-control block of the first
+page is every report's, :mod:`~ricochet_math.reports.front_page` (its names re-exported here).
 """
 from __future__ import annotations
 
-from ricochet_math._version import __version__
-from ricochet_math.reports.document import Section, Volatile, ci, num, pct, whole
+from ricochet_math.reports.document import Section, ci, num, pct, whole
+from ricochet_math.reports.front_page import REVIEW_FIELDS, control_rows, document_control  # noqa: F401 (re-exported)
 from ricochet_math.reports.par_sheet import by_position, combined_return, cycles, max_outcomes
 
 __all__ = ["document_control", "control_rows", "position_section", "every_bet_section", "limits_section",
            "alternatives_section", "REVIEW_FIELDS"]
 
 CI_TEXT = "95% CI"
-#: the sign-off fields a reviewer fills in (left empty by the toolkit)
-REVIEW_FIELDS = ("Reviewed by (name, laboratory)", "Review date", "Signature", "Approved for release by")
-
-
-def control_rows(rules, size: str, seed: int, commit: str, dirty: str, date: str) -> list[tuple[str, str]]:
-    """(item, value) rows of the document-control block; the date is :class:`Volatile`.
-
-    The document id names what the report is about (the game, the rule set and its file's hash); the
-    revision names the code that computed it (the toolkit's version and commit), so a rebuild of the same
-    rule set by later code is a new revision of the same document.
-    """
-    short = commit[:12] if len(commit) >= 12 and " " not in commit else commit
-    revision = f"{__version__}+g{short}" + ("" if dirty == "none" else " (built with uncommitted changes)")
-    return [
-        ("Document id", f"RICOCHET-MATH-{rules.name.upper()}-{rules.sha256[:8].upper()}"),
-        ("Revision", revision),
-        ("Rule set", rules.name),
-        ("Rule-set SHA-256", rules.sha256),
-        ("Toolkit", f"ricochet_math {__version__}"),
-        ("Toolkit commit", commit + ("" if dirty == "none" else f" (uncommitted changes: {dirty})")),
-        ("Size and seed", f"size {size}, seed {seed}"),
-        ("Date", Volatile(date)),
-    ] + [(name, "") for name in REVIEW_FIELDS]
-
-
-def document_control(rows: list[tuple[str, str]]) -> Section:
-    """The first-page block (a front section: shown before the contents, not numbered)."""
-    s = Section("0", "Document control", front=True)
-    s.table("Document control", ["item", "value"], [[k, v] for k, v in rows], csv=None, align=["l", "l"],
-            note="The sign-off fields are left empty for the reviewing laboratory.")
-    return s
 
 
 def position_section(d) -> Section:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib import colormaps
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from ricochet_math.reports.published import PUBLISHED
 from ricochet_math.solvers.stats import z_value
 
-__all__ = ["axes_in", "plot_by_players", "plot_threshold", "plot_distribution", "plot_band", "plot_strategy"]
+__all__ = ["axes_in", "plot_by_players", "plot_threshold", "plot_distribution", "plot_band", "plot_strategy",
+           "percent_ticks", "fit_limits", "log_percent"]
 
 _PUBLISHED = {figure: value for figure, _, value, _ in PUBLISHED}
 
@@ -27,6 +28,36 @@ def axes_in(fig, box, left=0.6, right=0.15, bottom=0.5, top=0.35):
     return fig.add_axes(((x0 + left) / W, (y0 + bottom) / H, (w - left - right) / W, (h - bottom - top) / H))
 
 
+def log_percent(value: float, _pos=None) -> str:
+    """A fraction as a percent tick of a log axis, with the decimals its size needs: 1e-6 -> '0.0001%',
+    0.05 -> '5%' (a fixed number of decimals printed '0.000%' for the first tick, issue 36)."""
+    if value <= 0:
+        return ""
+    pct = 100.0 * value
+    decimals = max(0, -int(np.floor(np.log10(pct) + 1e-9)))
+    return f"{pct:.{decimals}f}%"
+
+
+def percent_ticks(axis, log: bool = False) -> None:
+    """Percent tick labels on ``axis`` (``ax.xaxis`` / ``ax.yaxis``) of fractions: on a linear axis with as
+    many decimals as the view's range needs, so no two ticks read the same ('26 %, 26 %, 25 %', issue 36);
+    on a log axis :func:`log_percent`."""
+    axis.set_major_formatter(FuncFormatter(log_percent) if log else PercentFormatter(1.0, decimals=None))
+
+
+def fit_limits(ax, low, high, also=(), pad: float = 0.1, axis: str = "y") -> tuple[float, float]:
+    """Set ``ax``'s ``axis`` limits to hold every interval [low, high] and the values ``also`` (a reference
+    line), with ``pad`` of the span either side, so no error bar runs into the frame; returns the limits."""
+    values = np.concatenate([np.asarray(low, float).ravel(), np.asarray(high, float).ravel(),
+                             np.asarray(list(also), float).ravel()])
+    values = values[np.isfinite(values)]
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo if hi > lo else max(abs(hi), 1e-9) * 0.1
+    limits = (lo - pad * span, hi + pad * span)
+    (ax.set_ylim if axis == "y" else ax.set_xlim)(*limits)
+    return limits
+
+
 def _split(box, k, gap=0.3):
     x0, y0, w, h = box
     each = (w - gap * (k - 1)) / k
@@ -34,24 +65,41 @@ def _split(box, k, gap=0.3):
 
 
 def plot_by_players(fig, box, main, strat, profiles):
-    b1, b2 = _split(box, 2)
-    ax = axes_in(fig, b1)
+    """Three panels: perfect play's RTP zoomed to the publisher's band (which player counts sit in it, the
+    intervals readable), the RTP of every profile on the scale they need, and the fold frequency (a single
+    panel from 30% to 100% hid the band, issue 36)."""
+    b1, b2, b3 = _split(box, 3)
     n = main["players"].to_numpy()
     rtp = main["rtp_initial"].to_numpy()
-    err = np.vstack([rtp - main["rtp_initial_low"].to_numpy(), main["rtp_initial_high"].to_numpy() - rtp])
-    ax.axhspan(*_PUBLISHED["rtp_range"], color="0.88", zorder=0, label="published range")
-    for p in profiles:
-        g = strat[strat.strategy == p]
-        ax.plot(g["players"], g["rtp_initial"], lw=0.8, alpha=0.7, label=p)
+    low, high = main["rtp_initial_low"].to_numpy(), main["rtp_initial_high"].to_numpy()
+    err = np.vstack([rtp - low, high - rtp])
+    band = _PUBLISHED["rtp_range"]
+    ax = axes_in(fig, b1)
+    ax.axhspan(*band, color="0.88", zorder=0, label="published range")
     ax.errorbar(n, rtp, yerr=err, fmt="o-", color="k", capsize=3, lw=1.5, label="perfect play", zorder=5)
+    # zoomed to the band and the perfect-play intervals; an N = 1 figure of a test size far off is left out
+    near = (high > band[0] - 0.05) & (low < band[1] + 0.05)
+    fit_limits(ax, low[near] if near.any() else low, high[near] if near.any() else high, also=band)
     ax.set_xlabel("players")
     ax.set_ylabel("RTP per initial bet")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    percent_ticks(ax.yaxis)
     ax.set_xticks(n)
-    ax.set_title("RTP", fontsize=9)
+    ax.set_title("RTP, perfect play, against the band", fontsize=9)
     ax.legend(fontsize=6, loc="best", frameon=False)
     ax.grid(alpha=0.3)
     ax = axes_in(fig, b2)
+    ax.axhspan(*band, color="0.88", zorder=0)
+    for p in profiles:
+        g = strat[strat.strategy == p]
+        ax.plot(g["players"], g["rtp_initial"], lw=0.8, alpha=0.8, label=p)
+    ax.plot(n, rtp, "o-", color="k", lw=1.5, ms=3, label="perfect play", zorder=5)
+    ax.set_xlabel("players")
+    percent_ticks(ax.yaxis)
+    ax.set_xticks(n)
+    ax.set_title("RTP, the weak profiles", fontsize=9)
+    ax.legend(fontsize=5, loc="best", frameon=False)
+    ax.grid(alpha=0.3)
+    ax = axes_in(fig, b3)
     f = main["fold_frequency"].to_numpy()
     ferr = np.vstack([f - main["fold_frequency_low"].to_numpy(), main["fold_frequency_high"].to_numpy() - f])
     ax.errorbar(n, f, yerr=ferr, fmt="o-", color="k", capsize=3, lw=1.5, label="perfect play")

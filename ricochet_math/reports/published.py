@@ -32,7 +32,7 @@ from ricochet_math.solvers.montecarlo import MAX_ROUNDS, simulate
 from ricochet_math.reports.reading_search import cell_figures, default_store, extend_to_precision
 from ricochet_math.solvers.solo import solo_analysis
 from ricochet_math.solvers.stats import z_value
-from ricochet_math.storage import atomic_write_text, check_writable_file, check_writable_folder
+from ricochet_math.storage import atomic_write_text, check_writable_file, check_writable_folder, exact_seed_columns
 from ricochet_math.strategies.perfect import READING_NAMES
 from ricochet_math.strategies.readings import FAMILY_NAMES
 
@@ -170,8 +170,8 @@ class PublishedFigures:
         d = check_published_folder(directory)
         md, csv = d / "published-figures.md", d / "published-figures.csv"
         per_n = d / "published-figures-by-players.csv"
-        for path, text in ((md, self.to_markdown()), (csv, self.table.to_csv(index=False)),
-                           (per_n, self.by_players.to_csv(index=False))):
+        for path, text in ((md, self.to_markdown()), (csv, exact_seed_columns(self.table).to_csv(index=False)),
+                           (per_n, exact_seed_columns(self.by_players).to_csv(index=False))):
             atomic_write_text(path, text)
         if self.search is not None:
             self.search.write(d / "publisher-readings.csv")
@@ -380,7 +380,7 @@ def write_best_response(frame: pd.DataFrame, directory="reports") -> Path:
     (complete files only: written to a temporary name, then renamed); returns the path."""
     (reading,) = check_readings(tuple(frame["table_reading"].unique()))
     path = check_writable_file(check_writable_folder(directory, "best-response folder") / f"best-response-vs-{reading}.csv")
-    atomic_write_text(path, frame.to_csv(index=False))
+    atomic_write_text(path, exact_seed_columns(frame).to_csv(index=False))
     return path
 
 

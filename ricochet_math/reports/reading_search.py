@@ -65,7 +65,7 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.tables import require_cache_dir
 from ricochet_math.rules.ruleset import load_rules
 from ricochet_math.solvers.solo import solo_analysis
-from ricochet_math.storage import atomic_write_text
+from ricochet_math.storage import atomic_write_text, exact_seed_columns
 from ricochet_math.reports.reading_cells import (
     Z95, CHUNK_ROUNDS, STORE_ALIASES, TARGET_HALF_WIDTH, Cell, cell_path, chunks_needed, is_locked, cell_figures, cell_seed, controlled_mean, extend_cell, extend_to_precision, load_cell,
 )
@@ -315,8 +315,9 @@ class SearchResult:
 
     def write(self, path="reports/publisher-readings.csv") -> Path:
         path = Path(path)
-        atomic_write_text(path, self.table.to_csv(index=False))
-        atomic_write_text(path.with_name(path.stem + "-by-players.csv"), self.by_players.to_csv(index=False))
+        atomic_write_text(path, exact_seed_columns(self.table).to_csv(index=False))
+        atomic_write_text(path.with_name(path.stem + "-by-players.csv"),
+                          exact_seed_columns(self.by_players).to_csv(index=False))
         return path
 
     def update_report(self, path="reports/published-figures.md", top: int = 10) -> Path:

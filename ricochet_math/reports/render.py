@@ -27,6 +27,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from ricochet_math.reports.document import Para, Plot, Table, Volatile
+from ricochet_math.storage import exact_seed_columns
 
 __all__ = ["rc_context", "render_html", "render_pdf", "pdf_available", "PDF_NEEDS", "write_csvs", "read_csvs"]
 
@@ -204,7 +205,7 @@ def write_csvs(directory: Path, sections, extra: Mapping[str, Any]) -> list[Path
     frames.update(extra)
     for name in sorted(frames):
         p = directory / f"{name}.csv"
-        frames[name].to_csv(p, index=False, lineterminator="\n")
+        exact_seed_columns(frames[name]).to_csv(p, index=False, lineterminator="\n")
         written.append(p)
     return written
 

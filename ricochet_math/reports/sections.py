@@ -10,24 +10,30 @@ import re
 
 import pandas as pd
 
+from ricochet_math.errors import PatternError
+from ricochet_math.evaluator.names import describe, pattern_value
 from ricochet_math.reports.compute import ReportData
-from ricochet_math.reports.document import Section, Volatile, ci, isnan, num, odds, one_in, pays, pct, whole
+from ricochet_math.reports.document import Para, Section, Table, Volatile, ci, isnan, num, odds, one_in, pays, pct, whole
 from ricochet_math.reports.figures import (
     BAND_ROUNDS, LEVEL, best_response_table, bet_summary, bonus_summary, bonus_table, closest_published,
     kickout_table, mc_return_table, quickdraw_table, reconciliation, rtp_range, strategy_rtps, volatility,
 )
+from ricochet_math.reports.front_page import band_place, control_rows, counts_text, front_sections
+from ricochet_math.reports.glossary import CASINO_TERMS, glossary_section
 from ricochet_math.reports.par_sections import (
-    alternatives_section, control_rows, document_control, every_bet_section, limits_section, position_section,
+    alternatives_section, every_bet_section, limits_section, position_section,
 )
 from ricochet_math.reports.plots import plot_band, plot_by_players, plot_distribution, plot_strategy, plot_threshold
 from ricochet_math.reports.strategy_text import hand_grid_names, strategy_chart, strategy_grid, strategy_words
 from ricochet_math.reports.provenance import source_text
-from ricochet_math.reports.published import GAP_EXPLANATION
+from ricochet_math.reports.published import GAP_EXPLANATION, PUBLISHED
 from ricochet_math.reports.sizes import PUBLISHER_LIKE
 
-__all__ = ["build_sections", "volatile_tables"]
+__all__ = ["build_sections", "volatile_tables", "headline", "BAND"]
 
 CI_TEXT = f"{int(LEVEL * 100)}% CI"
+#: the publisher's RTP band "with perfect play over 1-7 players" (reports.published.PUBLISHED)
+BAND = next(value for key, _, value, _ in PUBLISHED if key == "rtp_range")
 
 _GAME = (
     "Ricochet Poker (James Ernest / Cheapass Games), casino version. One to seven players and the dealer each "
@@ -75,17 +81,63 @@ _READING_TEXT = {
 
 
 def build_sections(d: ReportData, main, run_times: list[tuple[str, str]],
-                   provenance: list[tuple[str, str, bool]]) -> list[Section]:
+                   provenance: list[tuple[str, str, bool]], run_time: float | None = None) -> list[Section]:
     """The report's sections.  ``main``: :func:`~ricochet_math.reports.figures.main_rows`; ``run_times``:
-    (step, seconds as text) rows; ``provenance``: (item, value, volatile) rows."""
+    (step, seconds as text) rows; ``provenance``: (item, value, volatile) rows; ``run_time``: the whole
+    build's seconds (None: not recorded)."""
     strat = strategy_rtps(d, main)
-    prov = {k: v for k, v, _ in provenance}
-    control = control_rows(d.rules, d.size.name, d.seed, prov.get("git commit", "unknown"),
-                           prov.get("uncommitted changes to tracked files", "unknown"), prov.get("built", ""))
-    return [document_control(control), _game(d), _method(d), _main_game(d, main), position_section(d),
+    control = control_rows(d.rules, provenance, document=d.rules.name, size=d.size.name, seed=d.seed,
+                           run_time=run_time, rules_label=d.rules.name)
+    return [*front_sections(control, headline(d, main)), _game(d), _method(d), _main_game(d, main), position_section(d),
             _return_tables(d), _strategy(d), _side_bets(d, main), _volatility(d, main, strat),
             every_bet_section(d, main), limits_section(d), _weak_players(d, strat), _published(d), _plots(d, main, strat),
-            _provenance(provenance, run_times), alternatives_section(d)]
+            _provenance(provenance, run_times), alternatives_section(d), glossary_section("G", CASINO_TERMS)]
+
+
+def headline(d: ReportData, main) -> list:
+    """Page 1's headline (issue 36): RTP per player count with its interval and where it lies against the
+    publisher's band, the band verdict in words, the fold and hit frequencies, and the precision the
+    figures are certified to."""
+    lo, hi = BAND
+    places = {int(r.players): band_place(r.rtp_initial_low, r.rtp_initial_high, BAND) for r in main.itertuples()}
+    groups = {}
+    for n, where in places.items():
+        groups.setdefault(where, []).append(n)
+    inside = groups.get("inside", [])
+    rest = [f"N = {counts_text(ns)} {where}" for where, ns in groups.items() if where != "inside"]
+    if not rest:
+        verdict = f"every player count of this report lies inside it (N = {counts_text(inside)})"
+    else:
+        verdict = ((f"met at N = {counts_text(inside)} only" if inside else "met at no player count of this report")
+                   + "; " + ", ".join(rest))
+    blocks = [Para(f"Perfect play, rule set '{d.rules.name}'. The publisher's band, RTP {pct(lo, 2)} to {pct(hi, 2)} "
+                   f"per initial bet 'with perfect play over 1-7 players': {verdict} (the whole {CI_TEXT} "
+                   "against the band).")]
+    rows = [[str(r.players), r.method, pct(r.rtp_initial), ci(r.rtp_initial_low, r.rtp_initial_high),
+             places[int(r.players)], pct(r.fold_frequency, 2), pct(r.hit_frequency, 2)] for r in main.itertuples()]
+    blocks.append(Table("RTP per initial bet by player count, against the publisher's band",
+                        ["N", "method", "RTP per initial bet", CI_TEXT, "against the band", "fold frequency",
+                         "hit frequency"], rows, csv=None, align=["r", "l", "r", "r", "l", "r", "r"],
+                        note="Every figure of Section 3 (house edge, RTP per total wagered, the plain estimate); "
+                             "fold frequency: folds per player-round; hit frequency: P(a seat's net > 0)."))
+    mc = main[main["players"] >= 2]
+    if len(mc):
+        half = (mc["rtp_initial_high"] - mc["rtp_initial_low"]) / 2.0
+        worst = int(mc["players"].iloc[int(half.to_numpy().argmax())])
+        exact = "N = 1 exact (every deal and draw counted)" if d.solo.complete else \
+            "N = 1 from sampled starting-hand classes (TEST SIZE: not the game's figures)"
+        if d.size.sized(d.rounds):
+            met = bool((half <= d.size.precision / 100.0 + 1e-12).all())
+            precision = (f"{exact}; N >= 2 Monte Carlo sized for a 95% half-width of at most {d.size.precision:g} "
+                         f"points on the RTP, {'reached' if met else 'NOT reached'} at every player count (widest "
+                         f"{100 * half.max():.3f} points, N = {worst})")
+        else:
+            precision = (f"{exact}; N >= 2 Monte Carlo, {d.rounds:,} rounds per player count, not sized to a "
+                         f"precision: 95% half-widths up to {100 * half.max():.3f} points (N = {worst})")
+    else:
+        precision = "exact (every deal and draw counted)" if d.solo.complete else "sampled classes (TEST SIZE)"
+    blocks.append(Para(f"Certified precision: {precision}. Size {d.size.name}, seed {d.seed}."))
+    return blocks
 
 
 def volatile_tables(run_times: list[tuple[str, str]], provenance: list[tuple[str, str, bool]]) -> dict:
@@ -113,14 +165,53 @@ def _game(d: ReportData) -> Section:
         f"(with the files it extends): {rules.sha256}.")
     frame = rules.to_frame(describe=True)
     s.table("Every key of the rule set in force", ["section", "key", "value", "detail"],
-            [[r.section, r.key, str(r.value), r.detail] for r in frame.itertuples()], csv="rule_set", data=frame,
-            align=["l", "l", "l", "l"])
+            [rule_words(r.section, r.key, r.value, r.detail) for r in frame.itertuples()], csv="rule_set",
+            data=frame, align=["l", "l", "l", "l"],
+            note="The CSV keeps the rule-set file's own keys and values.")
     kick = kickout_table(d)
     s.table("Kickout table: the dealer folds at or above the threshold (exact kickout rate over the 2,598,960 "
             "dealer hands)", ["players", "threshold", "weakest hand kicked out", "P(dealer kicked out)", "1 in N"],
             [[str(r.players), r.threshold, r.hand, pct(r.kickout_rate_exact, 4), one_in(r.kickout_rate_exact)]
              for r in kick.itertuples()], csv="kickout_table", data=kick, align=["r", "l", "l", "r", "r"])
     return s
+
+
+#: the rule options in words (issue 36: the table showed True and odd-units-last)
+_OPTION_WORDS = {
+    "automatic_win": "a player left alone with the dealer kicked out wins without the play bet",
+    "bonus_on_automatic_win": "that player is dealt three free cards and paid any bonus they make",
+    "dealer_loses_ties": "a player who ties the dealer stays in",
+    "split": "how a tied pot is split",
+}
+_VALUE_WORDS = {"odd-units-last": "whole units, the odd units to the tied player(s) who acted last",
+                "fractional": "exactly, in fractions of a unit",
+                "top-cards": "top cards: the category, then only as many of the dealer's ranked cards as the "
+                             "player has (a tie wins for the player)",
+                "kicker": "the kicker rule: the category, then the ranked cards (the dealer's extra cards count)"}
+
+
+def rule_words(section: str, key: str, value, detail: str) -> list[str]:
+    """One row of the rule-set table for people: keys without underscores, yes/no for a switch, payouts
+    as odds, a paytable line's hand pattern described ('55' -> 'a pair of fives or better')."""
+    shown_key = key.replace("_", " ")
+    if isinstance(value, (bool,)) or str(value) in ("True", "False"):
+        text = "yes" if str(value) == "True" else "no"
+    elif section in ("bonus", "cover") or (section, key) == ("quickdraw", "pays"):
+        text = pays(value)
+    else:
+        text = _VALUE_WORDS.get(str(value), str(value))
+    if section == "kickout":
+        shown_key = f"{key} player{'s' * (key != '1')}"
+    if section in ("bonus", "cover") and detail:
+        try:
+            described = describe(pattern_value(detail))
+        except PatternError:  # not a hand pattern (a category name): shown in words
+            described = detail
+        named = described if described != detail else detail.replace("_", " ")
+        detail = named if named.lower() == shown_key.lower() else f"{named} or better"
+    if section == "options":
+        detail = _OPTION_WORDS.get(key, detail)
+    return [section, shown_key, text, detail]
 
 
 def _method(d: ReportData) -> Section:
@@ -515,7 +606,8 @@ def _plots(d: ReportData, main, strat) -> Section:
            lambda fig, box: plot_distribution(fig, box, d.solo, d.distribution))
     s.plot("rtp_band", "RTP band against rounds played",
            "The RTP per initial bet a player can expect after n rounds: the solid line is the RTP, the dashed "
-           "lines the 95% band RTP +/- VI95 / sqrt(n), one colour per player count.",
+           "lines the 95% band RTP +/- VI95 / sqrt(n) (VI95: the volatility index at 95%, Section 5b), one colour "
+           "per player count.",
            lambda fig, box: plot_band(fig, box, main))
     return s
 

@@ -10,7 +10,9 @@ entries carry a fixed date, and with a fixed creation date: the same tables
 give the same bytes.
 
 XlsxWriter, like every xlsx writer, stores a number with 16 significant digits
-(``%.16G``); Excel shows 15.  The CSV files keep the full 17 digits.
+(``%.16G``); Excel shows 15.  The CSV files keep the full 17 digits.  A seed (a whole number of up to
+128 bits) does not fit a spreadsheet number, so every seed column is written as text, digit for digit,
+and so is any other whole number beyond 2**53 (issue 36).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ricochet_math.reports.columns import excel_format
+from ricochet_math.storage import exact_seed_columns, is_seed_column
 
 __all__ = ["write_workbook", "number_format", "SHEET_CONTENTS", "WORKBOOK_DIGITS"]
 
@@ -78,16 +81,18 @@ def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mappi
     contents.freeze_panes(1, 0)
 
     for stem, frame in frames.items():
+        frame = exact_seed_columns(frame)
         sheet = book.add_worksheet(names[stem])
         sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
         for j, name in enumerate(frame.columns):
             col = frame[name]
-            fmt = number_format(str(name), col, (declared or {}).get(stem))
+            seeds = is_seed_column(name)
+            fmt = None if seeds else number_format(str(name), col, (declared or {}).get(stem))
             if fmt and fmt not in formats:
                 formats[fmt] = book.add_format({"num_format": fmt})
             cell_format = formats[fmt] if fmt else None
             for i, value in enumerate(col.tolist(), start=1):
-                _write(sheet, i, j, value, cell_format)
+                _write(sheet, i, j, value, cell_format, text_numbers=seeds)
             width = max([len(str(name))] + [len(str(v)) for v in col.head(200).tolist() if fmt is None] + [10])
             sheet.set_column(j, j, min(width + 2, 60) if fmt is None else max(len(str(name)) + 2, 12),
                              cell_format)
@@ -95,9 +100,17 @@ def write_workbook(path: Path, frames: Mapping[str, pd.DataFrame], titles: Mappi
     book.close()
 
 
-def _write(sheet, row: int, col: int, value, cell_format) -> None:
-    """One cell: numbers as numbers, booleans as booleans, text as text, missing values blank."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+#: the largest whole number a spreadsheet cell (a double) holds exactly
+_EXACT_WHOLE = 2 ** 53
+
+
+def _write(sheet, row: int, col: int, value, cell_format, text_numbers: bool = False) -> None:
+    """One cell: numbers as numbers, booleans as booleans, text as text, missing values blank; a whole
+    number as text where ``text_numbers`` (a seed) or where a double would round it (beyond 2**53)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and (
+            text_numbers or abs(int(value)) > _EXACT_WHOLE):
+        sheet.write_string(row, col, str(int(value)))
+    elif value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         sheet.write_blank(row, col, None, cell_format)
     elif isinstance(value, (bool, np.bool_)):
         sheet.write_boolean(row, col, bool(value))

@@ -85,6 +85,28 @@ def _summary(out) -> tuple[str, str, pd.DataFrame]:
     return page, text, pd.read_csv(out / "tables" / "summary.csv")
 
 
+def _first_page(out, words=()) -> str:
+    """Page 1 of a written game report (issue 36): the document control (rules and their SHA-256, version,
+    seed, size, run time, the sign-off fields) and the headline figures, before the contents; in the PDF
+    too where one was written.  Returns the HTML before the contents."""
+    page = (out / "report.html").read_text(encoding="utf-8")
+    front = page[:page.index("<nav>")]
+    for item in ("Document control", "Document id", "Rule-set SHA-256", "ricochet_math", "Size and seed",
+                 "Run time", "Reviewed by (name, laboratory)", "Signature", "Approved for release by",
+                 "Headline figures", *words):
+        assert item in front, item
+    body = re.sub(r"<svg.*?</svg>", "", page, flags=re.S)
+    assert not re.findall(r"\d(?:\.\d+)?e-\d+", body)                     # one p-value format: no 6.33e-221
+    pdf = out / "report.pdf"
+    if pdf.exists():
+        pypdf = pytest.importorskip("pypdf")
+        text = " ".join(pypdf.PdfReader(pdf).pages[0].extract_text().split())
+        for item in ("Document control", "Rule-set SHA-256", "Headline figures", *words):
+            assert " ".join(item.split()) in text, item
+        assert "Contents" not in text
+    return front
+
+
 def _quoted(value, low, high, scale=1.0, digits=2, unit="") -> str:
     """How a summary sentence quotes an estimate: ``x ± h``, or "no detectable difference (± h)" when its
     interval holds zero (the same half-width the table shows)."""
@@ -98,6 +120,7 @@ def test_rococo_report_opens_with_its_summary_and_charts(tmp_path):
     out = tmp_path / "rococo"
     build_rococo_report(out, size="tiny", seed=5, reproducible=True)
     page, text, summary = _summary(out)
+    _first_page(out, ["exchange against 1 optimal opponent", f"{100 * summary.iloc[0].optimal_share:.2f}"])
     assert page.count("<svg") == 2                                       # the strategy and the betting charts
     exchange = summary.iloc[0]
     assert exchange.optimal_share == pytest.approx(0.5, abs=1e-9)        # heads-up optimal play is symmetric
@@ -120,6 +143,7 @@ def test_freeride_report_opens_with_its_summary_and_seat_plot(tmp_path):
     freeride_report(out, games=100, rounds=1000, seats=(2, 4), candidates=("always", "computer", "cautious"),
                     reproducible=True)
     page, text, summary = _summary(out)
+    _first_page(out, ["seat 1 of 4, game win rate"])
     assert page.count("<svg") == 1
     seats = pd.read_csv(out / "tables" / "seats.csv")
     win = summary[summary.figure.str.startswith("seat ")]
@@ -141,6 +165,10 @@ def test_ring_report_opens_with_its_summary_and_seat_plot(tmp_path):
     ring_report(out, games=60, pair_games=20, strategies=("random", "greedy-fast"), timing_holdings=5, seed=1,
                 reproducible=True)
     page, text, summary = _summary(out)
+    front = _first_page(out, ["Ring Poker", summary.figure.iloc[0]])
+    assert "jokers bug" in page.split("Glossary", 1)[1]                # the glossary defines the title's term
+    assert "± 0.00<" not in page                                          # self-play shares said exact
+    assert front.count("<tr>") > summary.shape[0]
     assert page.count("<svg") == 1
     tests = pd.read_csv(out / "tables" / "equal_chances.csv")
     seat = summary.dropna(subset=["edge"])

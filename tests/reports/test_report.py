@@ -161,18 +161,21 @@ def test_pdf(built):
     text = [p.extract_text() for p in reader.pages]
     for i, page in enumerate(text, start=1):
         assert f"page {i} of {pages}" in page
-    # the contents page: every section with its page number, and a link to that page
-    dests = {str(annot.get_object().get("/Dest")) for annot in reader.pages[0].get("/Annots", [])}
+    # page 1: the document control and the headline (issue 36); the contents page is page 2: every section
+    # with its page number, and a link to that page
+    assert "Document control" in text[0] and "Headline figures" in text[0] and "Contents" not in text[0]
+    dests = {str(annot.get_object().get("/Dest")) for annot in reader.pages[1].get("/Annots", [])}
     named = reader.named_destinations
     for name, page in top.items():
-        assert re.search(re.escape(name) + r"[ .]*" + str(page + 1) + r"\b", text[0]), name
+        assert re.search(re.escape(name) + r"[ .]*" + str(page + 1) + r"\b", text[1]), name
         anchor = "s" + name.split(".")[0]
         assert anchor in dests, name
         assert reader.get_destination_page_number(named[anchor]) == page, name
     # the run-time table is a compact table at the end of the report proper (the appendix of alternative
-    # paytables follows it on its own page, issue 28), not 1.5 mostly empty pages
-    appendix = next(i for i, t in enumerate(text) if i > 0 and "A. Appendix" in t)
-    assert "Run time" in text[appendix - 1] and "Run time" not in "".join(text[:appendix - 2])
+    # paytables follows it), not 1.5 mostly empty pages
+    appendix = next(i for i, t in enumerate(text) if i > 1 and "A. Appendix" in t)
+    assert "Run time (seconds" in "".join(text[appendix - 1:appendix + 1])
+    assert "Run time (seconds" not in "".join(text[:appendix - 2])
 
 
 def test_csvs_parse(built):

@@ -125,6 +125,43 @@ def test_document_control_on_the_first_page(tiny):
     for field in ("Reviewed by (name, laboratory)", "Review date", "Signature", "Approved for release by"):
         assert rows[field] == "", field
     assert ">0. Document control<" not in html  # not a numbered section of the contents
+    assert rows["Size and seed"] == "size tiny, seed 7" and rows["Run time"]
+
+
+def test_headline_on_the_first_page(tiny):
+    """Issue 36: page 1 after the document control: RTP per player count with its interval, where it lies
+    against the publisher's band, the band verdict, fold and hit frequency, the certified precision."""
+    from ricochet_math.reports.front_page import band_place
+    from ricochet_math.reports.sections import BAND
+
+    result, html, csvs, _ = tiny
+    import html as markup
+
+    header = markup.unescape(html[:html.index("<nav>")])
+    assert "Headline figures" in header and "Certified precision" in header and "publisher's band" in header
+    table = _html_tables(result.html)["RTP per initial bet by player count, against the publisher's band"][1]
+    main = csvs["main_game"].set_index("players")
+    assert [int(r[0]) for r in table] == list(main.index)
+    for r in table:
+        m = main.loc[int(r[0])]
+        assert r[2] == f"{100 * m.rtp_initial:.3f}%"
+        assert r[4] == band_place(m.rtp_initial_low, m.rtp_initial_high, BAND)
+        assert r[5] == f"{100 * m.fold_frequency:.2f}%" and r[6] == f"{100 * m.hit_frequency:.2f}%"
+    pdf = result.out_dir / "report.pdf"
+    if pdf.exists():
+        pypdf = pytest.importorskip("pypdf")
+        first = " ".join(pypdf.PdfReader(pdf).pages[0].extract_text().split())
+        assert "Document control" in first and "Certified precision" in first and "Contents" not in first
+
+
+def test_rule_set_table_is_in_words(tiny):
+    """Issue 36: no True, four_of_a_kind, odd-units-last or a bare '55' in the rule-set table."""
+    result, _, _, _ = tiny
+    rows = _html_tables(result.html)["Every key of the rule set in force"][1]
+    cells = [c for r in rows for c in r]
+    assert not {"True", "False", "odd-units-last", "55"} & set(cells)
+    assert not [c for c in cells if "_" in c]
+    assert ["cover", "pair of fives", "1 to 1", "Pair of Fives, 4-3-2 or better"] in rows
 
 
 # ---------------------------------------------------------------- PAR-sheet items

@@ -34,6 +34,8 @@ from ricochet_math.reports.columns import Column, cell, column, document_table, 
 from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.front_page import game_front
+from ricochet_math.reports.glossary import FREERIDE_TERMS, glossary_section
 from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
@@ -252,7 +254,9 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     s5.p("Each candidate strategy in seat 1 against computer players in the other seats; the table shows the "
          "three best by win rate at each table size (all candidates in the CSV). Strategies: thresholds on the "
          "plan (the best hand she can finish with from what she holds) by cards face up, which card to show "
-         "(strong, weak, hide) and 'wary' (fold when a visible board alone beats the plan).")
+         "(strong, weak, hide) and 'wary' (fold when a visible board alone beats the plan). A name "
+         "t:P1,P2,P3,P4 lists the thresholds with 1 to 4 cards face up ('x': no threshold, '88': a pair of "
+         "eights), then the card shown and ':wary' (the glossary spells out every named strategy).")
     top = bt.sort_values(["seats", "win"], ascending=[True, False]).groupby("seats").head(3)
     # the table shows the three best; its CSV and workbook sheet hold every candidate
     shown = document_table("Best responses to computer players", top, "best_response", declared=_COLUMNS,
@@ -323,6 +327,11 @@ def build_report(out_dir: str | os.PathLike, *, rules: FreeRideRules | None = No
     s8.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
              align=["l", "l"])
     sections.append(s8)
+    sections.append(glossary_section("10", FREERIDE_TERMS))
+    # page 1: the document control and the summary's figures (issue 36)
+    sections[:0] = game_front(rules, prov, document="free-ride", size=f"{games:,} games per configuration, "
+                              f"{rounds:,} rounds", seed=seed, run_time=None if reproducible else
+                              time.perf_counter() - t0, summary=sections[0], paragraphs=0)
     prov_frame = pd.DataFrame([{"item": k, "value": v, "volatile": vol} for k, v, vol in prov])
 
     title = "Free Ride Poker: a short mathematics report"
@@ -406,14 +415,17 @@ def _summary_section(summary: pd.DataFrame, games: int, rounds: int) -> Section:
 def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
     """Two panels: win rate by seat with the fair share, and net chips per round by position after the
     starter (four seats; six seats' starter and last position under the default readings), 95% intervals."""
-    from matplotlib.ticker import PercentFormatter
+    import numpy as np
+
+    from ricochet_math.reports.plots import fit_limits, percent_ticks
 
     x0, y0, w, h = box
     ax = axes_in(fig, (x0, y0, w / 2, h), right=0.25)
     f = seat_frame
     ax.errorbar(f.seat, f.win, yerr=[f.win - f.win_low, f.win_high - f.win], fmt="o", color="k", capsize=3)
     ax.axhline(0.25, color="C3", lw=0.8, ls="--", label="fair share, 25%")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    fit_limits(ax, f.win_low, f.win_high, also=(0.25,))  # every error bar inside the frame (issue 36)
+    percent_ticks(ax.yaxis)                              # decimals enough for distinct ticks
     ax.set_xticks(list(f.seat))
     ax.set_xlabel("seat (4 computer players)")
     ax.set_ylabel("game win rate")
@@ -431,6 +443,10 @@ def _plot_seats(fig, box, seat_frame: pd.DataFrame, six: pd.DataFrame) -> None:
                           [r.starter_high - r.starter, r.last_high - r["last"]]],
                     fmt="o", mfc="none", color="C0", capsize=3, label="6 seats")
     ax.axhline(0, color="0.6", lw=0.8)
+    lows = [f.net_per_round_low] + ([[six.iloc[0].starter_low, six.iloc[0].last_low]] if len(six) else [])
+    highs = [f.net_per_round_high] + ([[six.iloc[0].starter_high, six.iloc[0].last_high]] if len(six) else [])
+    fit_limits(ax, np.concatenate([np.ravel(v) for v in lows]), np.concatenate([np.ravel(v) for v in highs]),
+               also=(0.0,))
     ax.set_xlabel("position after the starter (0 = the starter)")
     ax.set_ylabel("net chips per round")
     ax.legend(fontsize=6, frameon=False)

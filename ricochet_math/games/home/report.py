@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,10 +25,12 @@ from ricochet_math.games.home.shortcuts import game_positions, shortcut_error
 from ricochet_math.games.home.solver import Position, depth_error
 from ricochet_math.games.home.strategies import EXACT_TWO_HAND_ROOM, parse_strategy
 from ricochet_math.reports.build import ReportResult
-from ricochet_math.reports.columns import Column, document_table
+from ricochet_math.reports.columns import Column, document_table, p_text
 from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.front_page import game_front
+from ricochet_math.reports.glossary import HOME_TERMS, glossary_section
 from ricochet_math.reports.provenance import build_date, rules_provenance_rows
 from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
@@ -170,15 +173,40 @@ class Variations:
         return hashlib.sha256(json.dumps([r.to_dict() for _, r in VARIATIONS], sort_keys=True).encode()).hexdigest()
 
 
+#: what the optimal rows can carry (issue 36: at size small they are 100 games a player count)
+_OPTIMAL_NOTE = ("The optimal strategy is played by the readable engine, {games:,} games per player count at size "
+                 "{size} (size full: {full:,}): its rows check that the exact strategy runs and where its EVs lie "
+                 "(intervals of about a chip), and support no finding of their own; the seat and order findings "
+                 "are read from min-lift and pot-odds, {many:,} games per run.")
+
+
+def _label(strategy: str, size: str) -> str:
+    """A strategy's name in a table, the optimal rows with their game count (they are few: _OPTIMAL_NOTE)."""
+    if strategy == "optimal":
+        return f"optimal ({HOME_SIZES[size]['optimal_games']:,} games)"
+    return strategy
+
+
+def provenance_rows(size: str, seed: int, date: str, run_time: float | None) -> list[tuple[str, str, bool]]:
+    """The report's provenance rows (every report's, :func:`~ricochet_math.reports.provenance.rules_provenance_rows`),
+    with the run time."""
+    rows = rules_provenance_rows(Variations(), {"size": size, "players": ",".join(map(str, HOME_SIZES[size]["players"])),
+                                                "games": HOME_SIZES[size]["games"], "seed": seed}, date)
+    rows.append(("run time", "not recorded" if run_time is None else f"{run_time:.1f} s", True))
+    return rows
+
+
 def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) -> list[Section]:
     t = tables["tests"]
+    found = t[t.strategy != "optimal"]  # the runs that carry findings (_OPTIMAL_NOTE)
     sec1 = Section("1", "The claim, and the answer")
     sec1.p("The rulebook says the action 'bounces to the lowest hand' and that this 'makes all table positions "
            "equally fair, so you can never be in a bad spot'; Ricochet Poker II adds 'each player has the same "
            "odds ... no advantage for any position'. By seat, that is true, and exactly so: the deck is a uniform "
            "shuffle and the action follows the cards, not the chairs, so under any strategy every seat plays "
            "every seat uses, the seats are exchangeable and every seat's EV is zero. The simulations agree: the "
-           f"smallest p-value of the Wald test of equal seat EVs over {len(t)} runs is {t.seat_p_value.min():.3g}.")
+           f"smallest p-value of the Wald test of equal seat EVs over the {len(found)} runs of min-lift and "
+           f"pot-odds players is {p_text(found.seat_p_value.min())} (the optimal rows are a check: see Section 2).")
     sec1.p("By order of play it is false, and by a lot: the order of play is set by the cards, and the player "
            "dealt the lowest card acts first because she holds the worst hand. She loses on average; the highest "
            "card wins. That is not a seat, but it is the 'bad spot' a player can be dealt into, and it is the "
@@ -195,11 +223,15 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
         rows = []
         for (strategy, n), g in part.groupby(["strategy", "players"], sort=False):
             tt = t[(t.variation == label) & (t.strategy == strategy) & (t.players == n)].iloc[0]
-            rows.append([strategy, str(n), "  ".join(f"{x:+.2f}" for x in g.ev), f"{tt.seat_p_value:.3g}",
-                         f"{tt.order_p_value:.3g}"])
+            rows.append([_label(strategy, size), str(n), "  ".join(f"{x:+.2f}" for x in g.ev),
+                         p_text(tt.seat_p_value), p_text(tt.order_p_value)])
         sec2.table(f"EV (chips per game) by position in the order of play, first to act first: {label}",
                    ["strategy", "players", "EV by order of play", "seat test p", "order test p"], rows,
-                   csv=None, note="Wald tests on the covariance of the per-game nets (chi-square, N-1 df).")
+                   csv=None, note="Wald tests on the covariance of the per-game nets (chi-square, N-1 df); "
+                                  "p-values below 0.0001 are shown as < 0.0001 (the exact value is in the "
+                                  "home-tests CSV).")
+    sec2.p(_OPTIMAL_NOTE.format(games=HOME_SIZES[size]["optimal_games"], size=size,
+                                full=HOME_SIZES["full"]["optimal_games"], many=HOME_SIZES[size]["games"]))
     sec2.p("Every position and every seat with its 95% interval, and every test, for each rule variation, "
            "strategy and player count, are in the appendix: the workbook report.xlsx (sheets home-by-order, "
            "home-by-seat, home-tests, home-shape) and the same tables as CSV under tables/.")
@@ -235,14 +267,12 @@ def _sections(tables: dict, size: str, seed: int, date: str, run_time: float) ->
     sec4.blocks.append(_frame_table("Depth-limited search and the pot-odds rule against the exact solver",
                                     tables["depth_error"], "home-depth-error"))
     sec5 = Section("5", "Provenance")
-    rows = rules_provenance_rows(Variations(), {"size": size, "players": ",".join(map(str, HOME_SIZES[size]["players"])),
-                                                "games": HOME_SIZES[size]["games"], "seed": seed}, date)
-    rows.append(("run time", f"{run_time:.1f} s", True))
+    rows = provenance_rows(size, seed, date, run_time)
     sec5.table("Where these figures come from", ["item", "value"],
                [[k, Volatile(v) if vol else v] for k, v, vol in rows], csv=None, align=["l", "l"])
     sec5.p("Rules: docs/rules.md, 'The home game and Ricochet Poker II'. Every run uses the same seed, so the "
            "strategies and variations are compared on the same deals.")
-    return [sec1, sec2, sec3, sec4, sec5]
+    return [sec1, sec2, sec3, sec4, sec5, glossary_section("6", HOME_TERMS)]
 
 
 #: the long tables: every run's rows, in the workbook and CSV appendix rather than pages of the PDF
@@ -288,9 +318,57 @@ def _summary_table(tables: dict):
     frame = pd.DataFrame(rows)
     declared = {"ev_first": Column("ev_first", "EV, first to act", "chips per game", "number", 2),
                 "ev_last": Column("ev_last", "EV, last to act", "chips per game", "number", 2)}
-    return document_table(f"Summary: {main}, seat and order tests and the EV of the first and last to act",
-                          frame, "home-summary", declared=declared,
-                          note="Wald tests of equal EV (chi-square, N-1 df): by seat, and by order of play.")
+    # the optimal rows name their game count in the table (they are few: _OPTIMAL_NOTE); the CSV keeps the name
+    shown = frame.assign(strategy=[f"{s} ({g:,} games)" if s == "optimal" else s
+                                   for s, g in zip(frame.strategy, frame.games)])
+    table = document_table(f"Summary: {main}, seat and order tests and the EV of the first and last to act",
+                           shown, "home-summary", declared=declared,
+                           note="Wald tests of equal EV (chi-square, N-1 df): by seat, and by order of play.")
+    return replace(table, data=frame)
+
+
+def document(tables: dict, size: str, seed: int, date: str, run_time: float | None) -> list[Section]:
+    """The whole report: page 1 (the document control and the headline: the two claims in figures, issue
+    36), then the numbered sections."""
+    front = game_front(Variations(), provenance_rows(size, seed, date, run_time), document="home",
+                       size=f"{size} ({HOME_SIZES[size]['games']:,} games per run)", seed=seed,
+                       run_time=run_time, summary=_headline(tables, size), paragraphs=2)
+    return front + _sections(tables, size, seed, date, run_time)
+
+
+def _headline(tables: dict, size: str) -> Section:
+    """Page 1's headline: the seat claim and the order-of-play answer in figures, and the pot-odds rows of the
+    summary (the first and last to act by player count)."""
+    t, order = tables["tests"], tables["by_order"]
+    main = t.variation.iloc[0]
+    runs = t[t.strategy != "optimal"]
+    s = Section("1", "The claim, and the answer")
+    level = 0.05 / len(runs)  # the 5% level shared over the runs (Bonferroni)
+    seat_ok = bool(runs.seat_p_value.min() >= level)
+    s.p(f"By seat: over the {len(runs)} runs of min-lift and pot-odds players "
+        f"({HOME_SIZES[size]['games']:,} games each, every rule variation and player count) the smallest p-value "
+        f"of the Wald test of equal seat EVs is {p_text(runs.seat_p_value.min())}, "
+        + ("above" if seat_ok else "BELOW") + f" the 5% level shared over the runs (0.05 / {len(runs)} = "
+        f"{level:.4f}): " + ("no seat is shown to differ, as the rulebook says." if seat_ok else
+                             "a seat differs, against the rulebook."))
+    pot = t[(t.variation == main) & (t.strategy == "pot-odds")]
+    first, last = [], []
+    for r in pot.itertuples():
+        part = order[(order.variation == main) & (order.strategy == "pot-odds") & (order.players == r.players)]
+        first.append(part.iloc[0].ev)
+        last.append(part.iloc[-1].ev)
+    order_differs = bool(pot.order_p_value.max() < level)
+    s.p(f"By order of play, pot-odds players, {main}: the first to act (the lowest card) "
+        f"{min(first):+.2f} to {max(first):+.2f} chips per game, the last {min(last):+.2f} to {max(last):+.2f}, "
+        f"at {int(pot.players.min())} to {int(pot.players.max())} players; the largest order-test p-value is "
+        f"{p_text(pot.order_p_value.max())}"
+        + (": the order of play matters at every player count, against the rulebook's 'no advantage for any "
+           "position'." if order_differs else ": not every player count shows an order effect at this size."))
+    table = _summary_table(tables)
+    keep = [i for i, row in enumerate(table.rows) if row[0] == "pot-odds"]
+    s.blocks.append(replace(table, title=f"Pot-odds players, {main}: seat and order tests, first and last to act",
+                            rows=[table.rows[i] for i in keep], data=table.data.iloc[keep]))
+    return s
 
 
 def _frame_table(title: str, frame: pd.DataFrame, csv: str):
@@ -309,7 +387,7 @@ def build_report(out_dir, size: str = "small", seed: int = 2026, *, workers: int
     tables = home_report_tables(size, seed, workers=workers, progress=progress)
     run_time = time.perf_counter() - start
     date = build_date(False)
-    sections = _sections(tables, size, seed, date, run_time)
+    sections = document(tables, size, seed, date, run_time)
     folder.parent.mkdir(parents=True, exist_ok=True)
     written = write_report_folder(folder, sections, _appendix(tables),
                                   "Ricochet home game and Ricochet Poker II: is every seat fair?",

@@ -9,6 +9,7 @@ and the toolkit's marker file: an existing folder is replaced only if the toolki
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,9 +25,12 @@ from ricochet_math.games.ring.rules import Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
+from ricochet_math.reports.columns import p_text as p_value_text
 from ricochet_math.reports.plots import axes_in
 from ricochet_math.reports.document import Section, Volatile, num, pct
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.front_page import game_front
+from ricochet_math.reports.glossary import RING_TERMS, glossary_section
 from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 
@@ -106,7 +110,7 @@ def _joker_section(base: RingRules, games: int, pair_games: int, seed: int) -> t
                     f"{100 * r.value:.2f}" if np.isnan(r.value_low) else
                     f"{100 * r.value:.2f} ± {50 * (r.value_high - r.value_low):.2f}")
             if not np.isnan(r.p_value):
-                text += f" (equal chances p = {r.p_value:.3g})"
+                text += f" (equal chances {p_value_text(r.p_value, prefix=True)})"
             row.append(text)
         cells.append(row)
     s.table("What the joker reading moves (percent)", ["figure"] + [f"{j.name.lower()} jokers" +
@@ -215,10 +219,13 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
         confirmations[players] = confirmed
         s2.blocks.append(document_table(f"{players} players: focal strategy against the others", pf,
                                         f"pairings_{players}p"))
-        s2.blocks.append(document_table(f"{players} players: best responses confirmed on fresh seeds", confirmed,
-                                        f"best_responses_{players}p", declared=_CONFIRMATION,
-                                        names=["against", "selected", "runner_up", "win", "runner_up_win",
-                                               "verdict"]))
+        shown = document_table(f"{players} players: best responses confirmed on fresh seeds",
+                               exact_shares(confirmed, players), f"best_responses_{players}p",
+                               declared=_CONFIRMATION,
+                               names=["against", "selected", "runner_up", "win", "runner_up_win", "verdict"],
+                               note="'exact': the strategy plays every seat, so its mean win share is 1/players "
+                                    "by symmetry (the shares of a game add up to 1), whatever the deals.")
+        s2.blocks.append(replace(shown, data=confirmed))  # the CSV keeps the run's own figures
     sections.append(s2)
 
     # ---- 3. arrangements
@@ -268,23 +275,48 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
     # ---- 5. provenance
     s4 = Section("6", "Provenance")
     date = provenance.build_date(reproducible)
-    prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in provenance.rules_provenance_rows(
-        base, {"games": games, "seed": seed, "pair_games": pair_games,
-               "varied": "players 2 and 3, rotation on and off as stated"}, date)]
+    raw = provenance.rules_provenance_rows(base, {"games": games, "seed": seed, "pair_games": pair_games,
+                                                  "varied": "players 2 and 3, rotation on and off as stated"}, date)
+    prov = [(k, Volatile(v) if volatile else v) for k, v, volatile in raw]
     for name, sec in timings:
         prov.append((f"run time: {name}", Volatile("not recorded" if reproducible else f"{sec:.1f} s")))
     prov.append(("run time: whole report",
                  Volatile("not recorded" if reproducible else f"{time.perf_counter() - start:.1f} s")))
     s4.table("Provenance", ["item", "value"], [[a, b] for a, b in prov], align=["l", "l"])
     sections.append(s4)
+    sections.append(glossary_section("7", RING_TERMS))
+    # page 1: the document control and the summary's figures (issue 36)
+    sections[:0] = game_front(base, raw, document="ring", size=f"{games:,} games per seat run, {pair_games:,} per "
+                              "seating", seed=seed, run_time=None if reproducible else time.perf_counter() - start,
+                              summary=sections[0], paragraphs=0)
 
     title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
-    subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals."]
+    subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals.",
+                f"Jokers {base.joker.name.lower()}: {_JOKER_WORDS[base.joker]} (the glossary at the end defines "
+                "every term)."]
     written = write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
                                   {"joker": base.joker.name.lower(), "seed": seed, "games": games})
     return ReportResult(out_dir=out, files=written.files, tables=written.tables, size=f"{games:,} games",
                         seconds=time.perf_counter() - start, notes=written.notes,
                         kept=written.kept)
+
+
+#: the joker readings in words, for the subtitle (the title names the reading in force)
+_JOKER_WORDS = {Joker.BUG: "a joker counts as an ace, or as any card that completes a straight or a flush",
+                Joker.WILD: "a joker is any card", Joker.DEAD: "a joker has no rank and no suit"}
+
+
+def exact_shares(confirmed: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The confirmation table for display: a strategy played against itself (``selected`` or ``runner_up``
+    equal to ``against``: every seat plays it) has a mean win share of exactly 1/players, by symmetry, so its
+    cell says "exact" instead of a Monte Carlo interval of width 0 (issue 36: "33.33 ± 0.00")."""
+    out = confirmed.copy()
+    for who, col in (("selected", "win"), ("runner_up", "runner_up_win")):
+        same = out[who] == out["against"]
+        if same.any():
+            out[col] = out[col].astype(object)
+            out.loc[same, col] = f"{100 / players:.2f} (exact)"
+    return out
 
 
 #: the summary table's own columns (reports/columns.py declares edge and p_value)
@@ -311,9 +343,13 @@ def _summary_frame(seats: pd.DataFrame, tests: pd.DataFrame, confirmations: dict
                      "edge_high": 100 * (r.win_high - fair), "p_value": t.p_value})
     for players, conf in confirmations.items():
         for c in conf.itertuples():
+            # a strategy against itself plays every seat: its mean share is 1/players exactly, by symmetry
+            same = c.selected == c.against
+            win, low, high = (1 / players,) * 3 if same else (c.win, c.win_low, c.win_high)
             rows.append({"figure": f"{players} players, best response to {c.against}: {c.selected} "
-                                   f"(runner-up {c.runner_up}), fresh seed",
-                         "estimate": c.win, "estimate_low": c.win_low, "estimate_high": c.win_high, "lead": c.lead,
+                                   f"(runner-up {c.runner_up}), fresh seed" + (" (its share exact: self-play)"
+                                                                               if same else ""),
+                         "estimate": win, "estimate_low": low, "estimate_high": high, "lead": c.lead,
                          "lead_low": c.lead_low, "lead_high": c.lead_high, "p_value": c.p_value})
     # the default reading's seat figures are the rotation-on rows above: only the other reading's are added
     keep = jokers[(jokers.figure.str.startswith("first seat") & (jokers.joker != joker.name.lower()))
@@ -335,11 +371,9 @@ def _within(value: float, low: float, high: float, col: Column, unit: str = "") 
 def _summary_section(summary: pd.DataFrame, games: int, pair_games: int) -> Section:
     """Section 1: the main findings in prose, every figure formatted from ``summary``, and the summary table."""
     pc, edge = _SUMMARY["estimate"], Column("edge", "edge", "points", "number", 2)
-    p = Column("p_value", "p-value", "probability", "p_value", 4)
 
     def p_text(value: float) -> str:
-        text = cell(p, value)  # as the summary table shows it
-        return f"p {text}" if text.startswith("<") else f"p = {text}"
+        return p_value_text(value, prefix=True)  # the one format, as the summary table shows it
 
     seat = summary.dropna(subset=["edge"])
     s = Section("1", "Summary")

@@ -20,10 +20,12 @@ from ricochet_math.errors import RicochetError, quote
 from ricochet_math.reports import provenance
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
-from ricochet_math.reports.plots import axes_in
+from ricochet_math.reports.plots import axes_in, percent_ticks
 from ricochet_math.reports.document import Section, Volatile
 from ricochet_math.reports.sections import volatile_tables
 from ricochet_math.reports.folder import write_report_folder
+from ricochet_math.reports.front_page import game_front
+from ricochet_math.reports.glossary import ROCOCO_TERMS, glossary_section
 from ricochet_math.progress import step_bar
 from ricochet_math.storage import prepare_output_folder
 from ricochet_math.games.rococo.analysis import (
@@ -156,6 +158,10 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
             align=["l", "l"])
     s.table("Run times (seconds)", ["step", "seconds"], [[n, Volatile(v)] for n, v in times], csv=None)
     doc.append(s)
+    doc.append(glossary_section("8", ROCOCO_TERMS))
+    # page 1: the document control and the summary's figures (issue 36)
+    doc[:0] = game_front(rules, prov, document="rococo", size=size, seed=seed,
+                         run_time=None if reproducible else time.perf_counter() - start, summary=doc[0])
 
     title = "Rococo Poker: the exchange and the betting"
     subtitle = [f"size {size}, seed {seed}; exact draw analysis, Monte Carlo betting with 95% intervals."]
@@ -245,7 +251,6 @@ def _summary_section(summary: pd.DataFrame, pots: int) -> Section:
 
 def _plot_strategy(fig, box, shape: pd.DataFrame) -> None:
     """Horizontal bars: share of all hands by dealt category and best keep, one bar per opponent count."""
-    from matplotlib.ticker import PercentFormatter
 
     ax = axes_in(fig, box, left=2.6, bottom=0.45, top=0.3)
     counts = list(shape.columns[2:])
@@ -257,7 +262,7 @@ def _plot_strategy(fig, box, shape: pd.DataFrame) -> None:
     ax.set_yticks([i + 0.4 - step / 2 for i in range(len(shape))], labels, fontsize=6)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=3))
+    percent_ticks(ax.xaxis, log=True)  # '0.0001%', not '0.000%', for the first tick
     ax.tick_params(axis="x", labelsize=6)
     ax.set_xlabel("share of all hands")
     ax.grid(alpha=0.3, axis="x")
