@@ -133,20 +133,27 @@ def _pot_profile(pot, bt, grid, profiles):
     return profile_from_mapping(pot, mapping)
 
 
+#: three slices: a game whose value is not 0 (with two the small model's game is worth exactly 0)
+SPEC3 = Abstraction("t3", 3, (1, 2), policy_edges=False).with_blind((1, 2), (2,))
+
+
 def test_the_states_recursion_equals_the_pot_as_one_tree():
-    bt = _tree()
+    bt = _tree(spec=SPEC3)
     grid = carry_grid(bt, 2, None)
     assert [list(a) for a in grid] == [[0.0], [2.0, 4.0, 6.0, 8.0, 10.0]]
     v = _lp_states(bt, grid)
-    pot_game = RococoBlindPotGame(bt.game)
-    pot = build_tree(pot_game)
+    # measured: the values at level 1 grow with the carried pot (the first player's dead money)
+    assert v[0][0] == pytest.approx(-0.0577869, abs=1e-7)
+    assert v[1] == pytest.approx([-0.03, 0.0066667, 0.075, 0.11, 0.1333333], abs=1e-7)
+    pot = build_tree(RococoBlindPotGame(bt.game))
     whole = solve_sequence_form(pot)
     assert whole.value == pytest.approx(v[0][0], abs=1e-9)
     # a pot strategy (one profile per state): its exploitability and value by the recursion and on the tree
-    res = solve_equilibrium(SPEC, 150, rules=RULES, model=small_model(), law=small_law(), policies=("standard",))
+    res = solve_equilibrium(SPEC3, 150, rules=RULES, model=small_model(), law=small_law(), policies=("standard",))
     from ricochet_math.games.rococo.blind_equilibrium import solve_states
 
     ss = solve_states(bt, 2, 150, grid)
+    assert np.all(np.diff(ss.values[1]) != 0)
     assert np.array_equal(ss.values[0], [res.first_player_value])
     sigma = _pot_profile(pot, bt, grid, ss.profiles)
     e = exploitability(pot, sigma)
