@@ -288,7 +288,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
         print()
     drop = [c for c, on in (("exploitability_full", args.full_betting),
                             ("exploitability_exact_cards", args.exact_cards)) if not on]
-    policies = res.policies.drop(columns=drop)
+    policies = res.policies.drop(columns=drop, errors="ignore")
     small = {c: Number(6) for c in policies.columns if c != "policy"}
     print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
     if res.blind is not None and args.format == "table":

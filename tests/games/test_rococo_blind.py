@@ -199,6 +199,10 @@ def test_the_blind_option_s_value():
     b = res.blind
     assert b.option_value >= -(res.nash_conv + b.nash_conv_without)
     assert b.option_value == pytest.approx(b.value - b.value_without, abs=1e-15)
+    assert b.nash_conv == res.nash_conv
+    lo, hi = b.option_bounds
+    assert lo <= b.option_value <= hi and hi - lo == pytest.approx(2 * (res.nash_conv + b.nash_conv_without))
+    assert b.answer_frame().option_value[0] == b.option_value
     # by the exact LP, on the same trees: the blind game's value, the display-only game's value
     bt = _tree(rules)
     with_blind = solve_sequence_form(bt.state_tree(0.0, 0, None)).value
@@ -270,3 +274,26 @@ def test_cli_refuses_bad_blind_options(args, message):
     r = _cli(*args)
     assert r.returncode == 2, r.stderr
     assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_solves_the_blind_game_and_writes_its_tables(tmp_path):
+    """The real draw model and dealt law at ``tiny`` on a short table (bets 1..3, one raise a phase, carry
+    limit 1, two carried amounts solved): under a minute, most of it the draw solver's tables."""
+    out = tmp_path / "eq"
+    r = subprocess.run([sys.executable, "-m", "ricochet_math", "rococo", "equilibrium", "--blind", "1,3",
+                        "--blind-raises", "3", "--max-bet", "3", "--max-raises", "1", "--carry-limit", "1",
+                        "--carry-points", "2", "--iterations", "20", "--out", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    assert "blind option is worth" in text and "dealt bucket" in text
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "blind-decision.csv", "blind-response.csv", "blind.csv", "curves.csv", "levels.csv", "policies.csv", "strategy.csv",
+        "summary.txt"]
+    import pandas as pd
+
+    response = pd.read_csv(out / "blind-response.csv")
+    assert list(response.dealt_from[:5]) == [pattern_value(t) if t else 0 for t in (None, "22", "99", "JJ", "two pair")]
+    assert response.bucket_probability[:5].sum() == pytest.approx(1.0, abs=1e-12)
+    strategy = pd.read_csv(out / "strategy.csv")
+    assert {"line", "dealt_bucket"} <= set(strategy.columns)

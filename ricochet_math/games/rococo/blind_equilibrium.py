@@ -224,8 +224,9 @@ class BlindAnswer:
     ``value``: the first player's value per pot with the blind available; ``value_without``: the same game
     without it (the first version's, same cards, table and iterations); ``option_value`` their difference
     (what adding the blind to the rules is worth to the player who moves first in a pot; over the two seats
-    it is 0, as every figure per seat); ``nash_conv_without`` the baseline's exploitability (the difference is
-    known to within the two NashConvs); ``decision``: the first player's blind decision in a fresh pot (the
+    it is 0, as every figure per seat); ``nash_conv`` and ``nash_conv_without`` the two solves' exploitability
+    (each value is within its NashConv of its abstract game's value, so the difference is known to within
+    their sum: :attr:`option_bounds`); ``decision``: the first player's blind decision in a fresh pot (the
     probability of displaying and of each blind size); ``response``: the second player's blind-round
     response per blind size and dealt bucket (fold, call, each raise) with the bucket's probability, and the
     blind player's call probability facing each raise; ``states`` the solved states per level; ``exact``;
@@ -234,6 +235,7 @@ class BlindAnswer:
 
     value: float
     value_without: float
+    nash_conv: float
     nash_conv_without: float
     decision: object
     response: object
@@ -245,8 +247,28 @@ class BlindAnswer:
     def option_value(self) -> float:
         return self.value - self.value_without
 
+    @property
+    def option_bounds(self) -> tuple[float, float]:
+        """The interval the blind option's value (of the abstract games) lies in, from the two NashConvs."""
+        half = self.nash_conv + self.nash_conv_without
+        return self.option_value - half, self.option_value + half
+
     def to_frame(self):
         return self.response.copy()
+
+    def answer_frame(self):
+        """One row: the values with and without the blind, the option's value and its bounds, the NashConvs,
+        how often the first player blinds, and how the continuation was valued."""
+        import pandas as pd
+
+        d = self.decision.set_index("action").probability
+        lo, hi = self.option_bounds
+        return pd.DataFrame([{"value_with_blind": self.value, "value_without_blind": self.value_without,
+                              "option_value": self.option_value, "option_low": lo, "option_high": hi,
+                              "nash_conv": self.nash_conv, "nash_conv_without": self.nash_conv_without,
+                              "blind_probability": 1.0 - float(d.get("d", 0.0)), "exact": self.exact,
+                              "interpolation_error": self.interpolation_error,
+                              "states": " ".join(map(str, self.states))}])
 
     def summary(self) -> str:
         d = self.decision.set_index("action").probability
@@ -254,8 +276,10 @@ class BlindAnswer:
         sizes = ", ".join(f"{a[1:]}: {p:.1%}" for a, p in d.items() if a != "d" and p > 5e-4) or "none"
         how = ("exact for the model" if self.exact else
                f"carry continuation interpolated, level-1 check {self.interpolation_error:+.2g}")
-        return (f"the blind option is worth {self.option_value:+.4f} antes per pot to the first player "
-                f"({self.value:+.4f} with it, {self.value_without:+.4f} without; {how}; states solved per level "
+        lo, hi = self.option_bounds
+        return (f"the blind option is worth {self.option_value:+.4f} antes per pot to the first player, within "
+                f"[{lo:+.4f}, {hi:+.4f}] ({self.value:+.4f} with it, {self.value_without:+.4f} without, NashConvs "
+                f"{self.nash_conv:.3g} and {self.nash_conv_without:.3g}; {how}; states solved per level "
                 f"{', '.join(map(str, self.states))}); he blinds {blind:.1%} of fresh pots (by size: {sizes})")
 
 

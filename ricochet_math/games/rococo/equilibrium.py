@@ -532,12 +532,14 @@ def _solve_blind(spec, iterations, rules, every, policies, model, progress, fold
                       "vs_equilibrium": (as_first + as_second) / 2,
                       "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
                       "self_first_player_value": state_value(bt, grid, prof, prof),
-                      "self_games_per_pot": state_games_per_pot(bt, grid, prof, reach)[1]}
+                      "self_games_per_pot": state_games_per_pot(bt, grid, prof, reach)[1],
+                      "exploitability_full": np.nan, "exploitability_exact_cards": np.nan}  # not built yet
     seconds["measure"] = time.perf_counter() - start
     import pandas as pd
 
     decision, response = blind_frames(bt, ss.profiles[0][0])
-    answer = BlindAnswer(float(ss.values[0][0]), baseline.first_player_value, baseline.nash_conv, decision,
+    answer = BlindAnswer(float(ss.values[0][0]), baseline.first_player_value, float(brf[0][0] + brs[0][0]),
+                         baseline.nash_conv, decision,
                          response, tuple(len(g) for g in grid), exact, interpolation_error)
     values = np.array([v[0] for v in ss.values])
     return RococoEquilibrium(
@@ -579,6 +581,7 @@ def write_equilibrium(result: RococoEquilibrium, out, command: str | None = None
     frames = {"strategy": strategy, "curves": result.curves, "levels": levels_frame(result),
               "policies": result.policies}
     if result.blind is not None:
+        frames["blind"] = result.blind.answer_frame()
         frames["blind-decision"] = result.blind.decision
         frames["blind-response"] = result.blind.response
     try:
