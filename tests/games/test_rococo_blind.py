@@ -297,3 +297,33 @@ def test_cli_solves_the_blind_game_and_writes_its_tables(tmp_path):
     assert response.bucket_probability[:5].sum() == pytest.approx(1.0, abs=1e-12)
     strategy = pd.read_csv(out / "strategy.csv")
     assert {"line", "dealt_bucket"} <= set(strategy.columns)
+
+
+def test_the_guide_quotes_the_committed_blind_tables():
+    """docs/rococo-poker.md's blind figures are those of reports/rococo-equilibrium/tiny-blind/ (rounded).
+    The folder is written by the command the guide gives (about 15 minutes on the shared 2 cores)."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    root = Path(__file__).resolve().parents[2]
+    here = root / "reports" / "rococo-equilibrium" / "tiny-blind"
+    if not (here / "blind.csv").exists():
+        pytest.skip("reports/rococo-equilibrium/tiny-blind/ is not written yet (docs/rococo-poker.md gives its command)")
+    guide = " ".join((root / "docs" / "rococo-poker.md").read_text(encoding="utf-8").split())
+    b = pd.read_csv(here / "blind.csv").iloc[0]
+    row = (f"| {b.value_with_blind:+.4f} | {b.value_without_blind:+.4f} | **{b.option_value:+.4f}** | "
+           f"[{b.option_low:+.4f}, {b.option_high:+.4f}] | {b.nash_conv:.4f} | {b.nash_conv_without:.4f} | "
+           f"{b.blind_probability:.2%} | {b.interpolation_error:+.1e} |")
+    assert row in guide, row
+    response = pd.read_csv(here / "blind-response.csv")
+    for r in response.itertuples():
+        line = (f"| {r.blind} | {r.dealt_bucket} | {r.bucket_probability:.1%} | {r.fold:.1%} | {r.call:.1%} | "
+                f"{r.raise_3:.1%} | {r.blind_calls_3:.1%} |")
+        assert line in guide, line
+    policies = pd.read_csv(here / "policies.csv").set_index("policy")
+    for name in ("standard", "loose", "tight", "passive", "grid-best-vs-standard-blind-1"):
+        r = policies.loc[name]
+        line = (f"| {name} | {r.exploitability:.3f} | {r.vs_equilibrium:.3f} | {r.vs_equilibrium_as_first:.3f} | "
+                f"{r.vs_equilibrium_as_second:.3f} | {r.self_games_per_pot:.3f} |")
+        assert line in guide, line
