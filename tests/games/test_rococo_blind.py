@@ -327,3 +327,31 @@ def test_the_guide_quotes_the_committed_blind_tables():
         line = (f"| {name} | {r.exploitability:.3f} | {r.vs_equilibrium:.3f} | {r.vs_equilibrium_as_first:.3f} | "
                 f"{r.vs_equilibrium_as_second:.3f} | {r.self_games_per_pot:.3f} |")
         assert line in guide, line
+
+
+def test_a_blind_solve_resumes_from_its_checkpoint_folder(tmp_path):
+    kw = dict(rules=RULES, model=small_model(), law=small_law(), policies=(), every=20)
+    straight = solve_equilibrium(SPEC3, 40, **kw)
+    folder = tmp_path / "ck"
+    first = solve_equilibrium(SPEC3, 40, checkpoint=folder, **kw)
+    names = sorted(p.name for p in folder.glob("level-*.npz"))
+    assert names[0] == "level-00-carried-00000.npz" and len(names) == 1 + 5  # one file per state
+    again = solve_equilibrium(SPEC3, 40, checkpoint=folder, **kw)  # every state read back
+    for res in (first, again):
+        assert np.array_equal(res.values, straight.values) and res.nash_conv == straight.nash_conv
+    with pytest.raises(RicochetError, match="of a solve of 40 iterations a level, not 60"):
+        solve_equilibrium(SPEC3, 60, checkpoint=folder, **kw)
+
+
+@pytest.mark.slow
+def test_the_dealt_law_is_the_draw_solver_s():
+    """The real dealt law's marginal is the draw model of the first version (two countings of the same
+    keep table), and every dealt bucket's discard counts are those of its hands' best keeps."""
+    from ricochet_math.games.rococo.betting_game import draw_model
+    from ricochet_math.games.rococo.blind_game import dealt_law
+
+    law = dealt_law()
+    law.check_model(draw_model())
+    assert list(law.start) == [0] + [pattern_value(t) for t in ("22", "99", "JJ", "two pair")]
+    assert law.prob == pytest.approx([0.5011774, 0.2275372, 0.0650106, 0.1300212, 0.0762536], abs=1e-7)
+    assert law.discard[4, 3] == 0.0 and law.discard[0, 0] == 0.0  # two pair or better never draws 3; high card stands pat never
