@@ -288,7 +288,8 @@ def test_cli_solves_the_blind_game_and_writes_its_tables(tmp_path):
     text = " ".join(r.stdout.split())
     assert "blind option is worth" in text and "dealt bucket" in text
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
-        "blind-decision.csv", "blind-response.csv", "blind.csv", "curves.csv", "levels.csv", "policies.csv", "strategy.csv",
+        "blind-decision.csv", "blind-response.csv", "blind.csv", "curves.csv", "levels.csv", "policies.csv",
+        "strategy.csv",
         "summary.txt"]
     import pandas as pd
 
@@ -309,7 +310,8 @@ def test_the_guide_quotes_the_committed_blind_tables():
     root = Path(__file__).resolve().parents[2]
     here = root / "reports" / "rococo-equilibrium" / "tiny-blind"
     if not (here / "blind.csv").exists():
-        pytest.skip("reports/rococo-equilibrium/tiny-blind/ is not written yet (docs/rococo-poker.md gives its command)")
+        pytest.skip("reports/rococo-equilibrium/tiny-blind/ is not written yet (docs/rococo-poker.md gives "
+                    "its command)")
     guide = " ".join((root / "docs" / "rococo-poker.md").read_text(encoding="utf-8").split())
     b = pd.read_csv(here / "blind.csv").iloc[0]
     row = (f"| {b.value_with_blind:+.4f} | {b.value_without_blind:+.4f} | **{b.option_value:+.4f}** | "
@@ -354,4 +356,5 @@ def test_the_dealt_law_is_the_draw_solver_s():
     law.check_model(draw_model())
     assert list(law.start) == [0] + [pattern_value(t) for t in ("22", "99", "JJ", "two pair")]
     assert law.prob == pytest.approx([0.5011774, 0.2275372, 0.0650106, 0.1300212, 0.0762536], abs=1e-7)
-    assert law.discard[4, 3] == 0.0 and law.discard[0, 0] == 0.0  # two pair or better never draws 3; high card stands pat never
+    # two pair or better never draws 3; a high-card hand never stands pat
+    assert law.discard[4, 3] == 0.0 and law.discard[0, 0] == 0.0

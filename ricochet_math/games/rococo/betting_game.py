@@ -45,7 +45,7 @@ from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["DrawModel", "draw_model", "Abstraction", "ABSTRACTIONS", "abstraction", "Buckets", "buckets",
            "RococoBettingGame", "BettingTree", "build_betting_tree", "POLICY_THRESHOLDS", "translate_history",
-           "RococoPotGame", "showdown_share", "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
+           "RococoPotGame", "showdown_share", "pot_net", "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
 
 #: what ended a game: the first player folded, the second folded, a showdown after a call, two checks
 KIND_FOLD_A, KIND_FOLD_B, KIND_SHOWDOWN, KIND_CARRY = range(4)
@@ -316,6 +316,10 @@ def _zero_sum(kind, sa, sb, share, carried):
     pot = carried + sa + sb
     won = np.where(kind == KIND_FOLD_B, 1.0, np.where(kind == KIND_FOLD_A, 0.0, share))
     return won * pot - sa - carried / 2
+
+
+#: the same, public: the blind game (:mod:`~.blind_game`) pays its terminals by it too
+pot_net = _zero_sum
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,7 +19,6 @@ recursion over the states, the continuation read off the same grid.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +31,9 @@ from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.betting_game import KIND_CARRY, BettingTree
 from ricochet_math.games.rococo.blind_game import parse_key
 
-__all__ = ["carried_amounts", "carry_grid", "StateSolve", "solve_states", "state_best_responses",
-           "state_value", "state_games_per_pot", "blind_policy_profile", "BlindAnswer", "blind_frames"]
+__all__ = ["carried_amounts", "carry_grid", "continuation", "StateSolve", "solve_states",
+           "state_best_responses", "state_value", "state_games_per_pot", "blind_policy_profile", "BlindAnswer",
+           "blind_frames", "check_blind_options"]
 
 
 def carried_amounts(bt: BettingTree, levels: int) -> list[np.ndarray]:
@@ -58,7 +58,7 @@ def carry_grid(bt: BettingTree, levels: int, points: int | None) -> list[np.ndar
             for a in every]
 
 
-def _continuation(bt: BettingTree, grid_next: np.ndarray, values_next: np.ndarray, carried: float) -> np.ndarray:
+def continuation(bt: BettingTree, grid_next: np.ndarray, values_next: np.ndarray, carried: float) -> np.ndarray:
     """Per carry terminal, ``values_next`` (one per amount of ``grid_next``) at the amount the carry brings
     (exact at a solved amount, linear between two)."""
     at = carried + bt.carry_stakes
@@ -93,7 +93,7 @@ def solve_states(bt: BettingTree, levels: int, iterations: int, grid, *, every=N
         for i, c in enumerate(grid[k]):
             carry = None
             if k < levels - 1:
-                v = _continuation(bt, grid[k + 1], values[k + 1], c)
+                v = continuation(bt, grid[k + 1], values[k + 1], c)
                 carry = np.stack([-v, v], axis=1)
             path = None if checkpoint is None else checkpoint / f"level-{k:02d}-carried-{int(round(c)):05d}.npz"
             res = solve(bt.state_tree(c, k, carry), "cfr+", iterations, every=every, progress=progress,
@@ -125,8 +125,8 @@ def state_best_responses(bt: BettingTree, grid, profiles) -> tuple[list, list]:
         for i, c in enumerate(grid[k]):
             carry = None
             if k < levels - 1:
-                carry = np.stack([_continuation(bt, grid[k + 1], brs[k + 1], c),
-                                  _continuation(bt, grid[k + 1], brf[k + 1], c)], axis=1)
+                carry = np.stack([continuation(bt, grid[k + 1], brs[k + 1], c),
+                                  continuation(bt, grid[k + 1], brf[k + 1], c)], axis=1)
             tree = bt.state_tree(c, k, carry)
             sigma = _profile_at(profiles, k, i)
             f.append(best_response(tree, sigma, 0)[0])
@@ -146,7 +146,7 @@ def state_value(bt: BettingTree, grid, x, y) -> float:
         for i, c in enumerate(grid[k]):
             carry = None
             if k < levels - 1:
-                v = _continuation(bt, grid[k + 1], e, c)
+                v = continuation(bt, grid[k + 1], e, c)
                 carry = np.stack([-v, v], axis=1)
             first, second = (x, y) if k % 2 == 0 else (y, x)
             sigma = np.where(seat == 0, _profile_at(first, k, i), _profile_at(second, k, i))
@@ -169,7 +169,7 @@ def state_games_per_pot(bt: BettingTree, grid, profiles, reach) -> tuple[float, 
             r = reach(_profile_at(profiles, k, i))[carry]
             if k == 0:
                 first_carry = float(r.sum())
-            out.append(1.0 if k == levels - 1 else 1.0 + float(r @ _continuation(bt, grid[k + 1], g, c)))
+            out.append(1.0 if k == levels - 1 else 1.0 + float(r @ continuation(bt, grid[k + 1], g, c)))
         g = np.array(out)
     return first_carry, float(g[0])
 
@@ -313,7 +313,3 @@ def check_blind_options(spec, full_betting: bool, exact_cards: bool) -> None:
     if spec.blind_sizes is not None and (full_betting or exact_cards):
         raise RicochetError(f"abstraction {spec.name!r}: with the blind decision the exploitability with every raise "
                             "size and with exact cards are not measured yet (leave out full_betting and exact_cards)")
-
-
-def _time() -> float:
-    return time.perf_counter()

@@ -32,7 +32,7 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.evaluator.evaluation import NUM_VALUES
 from ricochet_math.equilibrium.game import CHANCE, TERMINAL, Game, History
 from ricochet_math.games.rococo.betting_game import (
-    KIND_CARRY, KIND_FOLD_A, KIND_FOLD_B, KIND_SHOWDOWN, Abstraction, DrawModel, RococoBettingGame, _zero_sum,
+    KIND_CARRY, KIND_FOLD_A, KIND_FOLD_B, KIND_SHOWDOWN, Abstraction, DrawModel, RococoBettingGame, pot_net,
     showdown_share,
 )
 from ricochet_math.games.rococo.rules import RococoRules
@@ -317,7 +317,7 @@ class RococoBlindGame(RococoBettingGame):
                 kind = KIND_FOLD_A if len(moves) % 2 == 1 else KIND_FOLD_B
         self.terminal_log.append((kind, sa, sb, share))
         u = 0.0 if kind == KIND_CARRY else float(
-            _zero_sum(np.array([kind]), np.array([sa]), np.array([sb]), np.array([share]), 0.0)[0])
+            pot_net(np.array([kind]), np.array([sa]), np.array([sb]), np.array([share]), 0.0)[0])
         return [u, -u]
 
 
@@ -393,7 +393,7 @@ class RococoBlindPotGame(Game):
         kind, sa, sb, share = self.g.terminal(seg)
         if kind == KIND_CARRY:  # at the carry limit: a showdown
             kind = KIND_SHOWDOWN
-        u = float(_zero_sum(np.array([kind]), np.array([sa]), np.array([sb]), np.array([share]),
+        u = float(pot_net(np.array([kind]), np.array([sa]), np.array([sb]), np.array([share]),
                             self._carried(segs))[0])
         u0 = u if k % 2 == 0 else -u  # game k's first player is seat k % 2
         return [u0, -u0]

@@ -38,7 +38,7 @@ from ricochet_math.games.rococo.betting_game import (
 )
 from ricochet_math.games.rococo.blind_equilibrium import (
     BlindAnswer, blind_frames, blind_policy_profile, carried_amounts, carry_grid, check_blind_options, solve_states,
-    state_best_responses, state_games_per_pot, state_value, _continuation,
+    state_best_responses, state_games_per_pot, state_value, continuation,
 )
 from ricochet_math.games.rococo.exact_cards import pot_exact_card_best_responses
 from ricochet_math.games.rococo.rules import RococoRules
@@ -512,7 +512,7 @@ def _solve_blind(spec, iterations, rules, every, policies, model, progress, fold
             c = float(skipped[len(skipped) // 2])
             carry = None
             if levels > 2:
-                v = _continuation(bt, grid[2], ss.values[2], c)
+                v = continuation(bt, grid[2], ss.values[2], c)
                 carry = np.stack([-v, v], axis=1)
             direct = solve(bt.state_tree(c, 1, carry), "cfr+", iterations).values[0]
             interpolation_error = float(np.interp(c, grid[1], ss.values[1]) - direct)
