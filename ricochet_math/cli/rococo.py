@@ -70,6 +70,11 @@ def _raise_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _blind_raises(text: str):
+    """``"all"`` (every size) or comma-separated sizes."""
+    return "all" if text.strip() == "all" else _raise_sizes(text)
+
+
 #: one example per action, shown in its --help (tests parse each)
 EXAMPLES = {
     "draw": 'ricochet rococo draw "Kh Kd 7c 4s 2h" --opponents 2',
@@ -146,6 +151,16 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     e.add_argument("--exact-cards", action="store_true",
                    help="also measure with best responses that know their exact final value (the card abstraction's "
                         "cost; with --full-betting also with every raise size: minutes)")
+    e.add_argument("--blind", type=_raise_sizes, default=None, metavar="A,B,...",
+                   help="add the blind decision: the first player may blind these sizes before looking (e.g. 1,3,10); "
+                        "the levels become states (carried chips, level) and the blind option's value is measured "
+                        "against the game without it")
+    e.add_argument("--blind-raises", type=_blind_raises, default=None, metavar="A,B,...",
+                   help="with --blind: the second player's raise sizes in the blind round (default 1,3,10; all: every "
+                        "size)")
+    e.add_argument("--carry-points", type=whole(2, 10 ** 6), default=None, metavar="N",
+                   help="with --blind: solve N carried amounts per level and interpolate the carry's value between "
+                        "them (default: every reachable amount, exact)")
     e.add_argument("--carry-limit", type=whole(0, 1000), default=None, metavar="N",
                    help="all-check games carried before a showdown (the rules' reading, default 10)")
     e.add_argument("--max-bet", type=whole(1, 1000), default=None, metavar="N", help="largest raise (default 10)")
@@ -290,6 +305,9 @@ def _equilibrium(args: argparse.Namespace) -> int:
     from ricochet_math.reports.tables import Number, Percent
     from ricochet_math.storage import prepare_output_folder
 
+    for flag, value in (("--blind-raises", args.blind_raises), ("--carry-points", args.carry_points)):
+        if value is not None and args.blind is None:
+            raise RicochetError(f"{flag} needs --blind")
     if args.out is not None:  # refused before the solve, not after it
         prepare_output_folder(args.out, "rococo-equilibrium")
     changes = {k: v for k, v in (("carry_limit", args.carry_limit), ("max_bet", args.max_bet),
@@ -299,9 +317,13 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if args.raise_sizes is not None:
         spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
                        raise_sizes=args.raise_sizes)
+    blind = {}
+    if args.blind is not None:
+        raises = {None: (1, 3, 10), "all": None}.get(args.blind_raises, args.blind_raises)
+        blind = {"blind": args.blind, "carry_points": args.carry_points, "blind_raises": raises}
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
                             full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
-                            exact_cards=args.exact_cards)
+                            exact_cards=args.exact_cards, **blind)
     if args.out is not None:
         write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))
     if args.format == "table":
@@ -313,9 +335,16 @@ def _equilibrium(args: argparse.Namespace) -> int:
         print()
     drop = [c for c, on in (("exploitability_full", args.full_betting),
                             ("exploitability_exact_cards", args.exact_cards)) if not on]
-    policies = res.policies.drop(columns=drop)
+    policies = res.policies.drop(columns=drop, errors="ignore")
     small = {c: Number(6) for c in policies.columns if c != "policy"}
     print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
+    if res.blind is not None and args.format == "table":
+        print()
+        print_frame(res.blind.decision, "table", formats={"probability": Percent(2)}, wide=args.wide)
+        print()
+        frame = res.blind.response
+        print_frame(frame, "table", formats={c: Percent(2) for c in frame.columns
+                                             if c not in ("blind", "dealt_bucket", "dealt_from")}, wide=args.wide)
     return 0
 
 

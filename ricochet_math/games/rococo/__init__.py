@@ -44,11 +44,12 @@ __all__ = [
     "RococoResult", "simulate", "BlindValue", "blind_value", "BestResponse", "BestResponseConfirmation",
     "best_response", "removal_check",
     "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
-    "build_report", "solve_equilibrium", "RococoEquilibrium", "ABSTRACTIONS",
+    "build_report", "solve_equilibrium", "RococoEquilibrium", "ABSTRACTIONS", "dealt_law", "BlindAnswer",
 ]
 
 #: names loaded on first use (the equilibrium layer's kernels are needed only by a solve)
-_DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game"}
+_DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game",
+             "dealt_law": "blind_game", "BlindAnswer": "blind_equilibrium"}
 
 
 def __getattr__(name: str):

@@ -45,7 +45,7 @@ from ricochet_math.games.rococo.rules import RococoRules
 
 __all__ = ["DrawModel", "draw_model", "Abstraction", "ABSTRACTIONS", "abstraction", "Buckets", "buckets",
            "RococoBettingGame", "BettingTree", "build_betting_tree", "POLICY_THRESHOLDS", "translate_history",
-           "RococoPotGame", "showdown_share", "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
+           "RococoPotGame", "showdown_share", "pot_net", "KIND_FOLD_A", "KIND_FOLD_B", "KIND_SHOWDOWN", "KIND_CARRY"]
 
 #: what ended a game: the first player folded, the second folded, a showdown after a call, two checks
 KIND_FOLD_A, KIND_FOLD_B, KIND_SHOWDOWN, KIND_CARRY = range(4)
@@ -104,10 +104,25 @@ class Abstraction:
     quantiles: int = 1
     raise_sizes: tuple[int, ...] | None = (1, 3, 10)
     policy_edges: bool = True
+    #: the blind decision (:mod:`~ricochet_math.games.rococo.blind_game`): the blind sizes the first player
+    #: may declare (``None``: he always displays, the first version's game), the second player's raise
+    #: sizes in the blind round (``None``: every size) and the edges of her dealt-hand buckets
+    blind_sizes: tuple[int, ...] | None = None
+    blind_raise_sizes: tuple[int, ...] | None = (1, 3, 10)
+    dealt_thresholds: tuple[str, ...] = ("22", "99", "JJ", "two pair")
 
     def unabstracted_betting(self) -> Abstraction:
         """The same cards with every raise size: the game a best response is measured in."""
         return replace(self, name=f"{self.name}/all-raises", raise_sizes=None)
+
+    def with_blind(self, sizes: tuple[int, ...] = (1, 3, 10), raise_sizes: tuple[int, ...] | None = (1, 3, 10),
+                   ) -> Abstraction:
+        """The same abstraction with the blind decision: blinds of ``sizes``, blind-round raises of
+        ``raise_sizes``."""
+        tag = f"blind={','.join(map(str, sizes))}"
+        if raise_sizes != (1, 3, 10):
+            tag += f";blind-raises={'all' if raise_sizes is None else ','.join(map(str, raise_sizes))}"
+        return replace(self, name=f"{self.name}+{tag}", blind_sizes=tuple(sizes), blind_raise_sizes=raise_sizes)
 
 
 #: the named abstractions (``ricochet rococo equilibrium --abstraction NAME``)
@@ -269,8 +284,10 @@ class RococoBettingGame(Game):
     def chance_outcomes(self, history: History) -> list[tuple[str, float]]:
         return self.deals
 
-    def stakes(self, moves) -> list[float]:
-        stake = [float(self.rules.ante)] * 2
+    def stakes(self, moves, start: float | None = None) -> list[float]:
+        """The two stakes (chips) after the betting moves ``moves``, from ``start`` each (the ante; after a
+        blind round, the equal stakes it left)."""
+        stake = [float(self.rules.ante if start is None else start)] * 2
         for i, m in enumerate(moves):
             p = i % 2
             if m.startswith("r"):
@@ -299,6 +316,10 @@ def _zero_sum(kind, sa, sb, share, carried):
     pot = carried + sa + sb
     won = np.where(kind == KIND_FOLD_B, 1.0, np.where(kind == KIND_FOLD_A, 0.0, share))
     return won * pot - sa - carried / 2
+
+
+#: the same, public: the blind game (:mod:`~.blind_game`) pays its terminals by it too
+pot_net = _zero_sum
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,6 +356,40 @@ class BettingTree:
             c = self.terminals[kind == KIND_CARRY]
             u[c, 0], u[c, 1] = carry
         return u
+
+    @property
+    def carry_terminals(self) -> np.ndarray:
+        """The carry terminals (node numbers), in terminal order."""
+        return self.terminals[self.kind == KIND_CARRY]
+
+    @property
+    def carry_stakes(self) -> np.ndarray:
+        """Per carry terminal, the chips the game adds to the carried pot (both stakes: ``2 ante`` without a
+        blind game, ``2 S`` after a blind round that left stakes ``S``)."""
+        c = self.kind == KIND_CARRY
+        return self.stake_a[c] + self.stake_b[c]
+
+    def utility_at(self, carried: float, carry: np.ndarray | None) -> np.ndarray:
+        """``float[nodes, 2]``: the utilities with ``carried`` chips carried into the game; ``carry``
+        (``float[carry terminals, 2]``, in :attr:`carry_terminals` order) what each carry terminal is worth
+        to A and to B, or None: two checks are a showdown (the last level)."""
+        kind = self.kind if carry is not None else np.where(self.kind == KIND_CARRY, KIND_SHOWDOWN, self.kind)
+        u0 = _zero_sum(kind, self.stake_a, self.stake_b, self.share, float(carried))
+        u = np.zeros((self.tree.num_nodes, 2))
+        u[self.terminals, 0] = u0
+        u[self.terminals, 1] = -u0
+        if carry is not None:
+            u[self.carry_terminals] = carry
+        return u
+
+    def state_tree(self, carried: float, level: int, carry: np.ndarray | None) -> GameTree:
+        """The tree of one state (carried chips, level) with its utilities (:meth:`utility_at`), named by
+        both and by a digest of the carry values (for checkpoints)."""
+        import hashlib
+
+        what = "showdown" if carry is None else hashlib.sha256(np.ascontiguousarray(carry, float)).hexdigest()[:16]
+        name = f"{self.tree.game}[level {level}, carried {float(carried):g}, carry {what}]"
+        return replace(self.tree, game=name, utility=self.utility_at(carried, carry))
 
     def level_tree(self, level: int, carry: tuple[float, float] | None) -> GameTree:
         """The tree of one level with its utilities (named by level and carry value, for checkpoints)."""

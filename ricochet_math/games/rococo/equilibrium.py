@@ -22,7 +22,7 @@ size ``min_bet..max_bet`` (the abstract strategy reads an off-tree raise as the 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -35,6 +35,10 @@ from ricochet_math.equilibrium.solving import MAX_ITERATIONS, solve
 from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.betting_game import (
     KIND_CARRY, Abstraction, BettingTree, RococoBettingGame, abstraction, build_betting_tree, translate_history,
+)
+from ricochet_math.games.rococo.blind_equilibrium import (
+    BlindAnswer, blind_frames, blind_policy_profile, carried_amounts, carry_grid, check_blind_options, solve_states,
+    state_best_responses, state_games_per_pot, state_value, continuation,
 )
 from ricochet_math.games.rococo.exact_cards import pot_exact_card_best_responses
 from ricochet_math.games.rococo.rules import RococoRules
@@ -49,6 +53,10 @@ __all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "level
 #: pair, always blind), its betting thresholds only (there is no blind game in this version)
 GRID_BEST = BettingPolicy("grid-best-vs-standard", open="two pair", call="two pair")
 NAMED_POLICIES = ("standard", "loose", "naive", "tight", "passive", GRID_BEST)
+#: in the blind game the grid best response blinds 1 every time, as it does in the simulations
+GRID_BEST_BLIND = BettingPolicy("grid-best-vs-standard-blind-1", open="two pair", call="two pair", blind_rate=1.0)
+#: the policies measured in the blind game (by default those whose blind size the tree holds)
+BLIND_POLICIES = ("standard", "loose", "naive", "tight", "passive", "blinder", GRID_BEST_BLIND)
 
 
 def _parse_key(key: str) -> tuple[int, int, int, int, tuple[str, ...]]:
@@ -75,20 +83,33 @@ def policy_profile(bt: BettingTree, spec) -> np.ndarray:
     if amount not in game.sizes:
         raise StrategyError(f"policy {pol.name!r} raises {amount}, which abstraction {game.spec.name!r} lacks "
                             f"(raise sizes {', '.join(map(str, game.sizes))})")
-    opens, calls, reraises = (pol.threshold(f) for f in ("open", "call", "reraise"))
+    action = _threshold_betting(pol, game, amount)
+    if getattr(game, "blind", None) is not None:  # a blind game's tree: the blind round too
+        return blind_policy_profile(bt, pol, action)
     mapping = {}
     for key, actions in zip(bt.tree.keys, bt.tree.actions):
         p, own, _, bucket, moves = _parse_key(key)
-        lo = int(game.buckets.start[own][bucket])
-        raise_ = f"r{amount}"
-        if "c" == actions[0]:  # nobody has raised
-            act = raise_ if lo >= opens and raise_ in actions else "c"
-        elif lo >= reraises and raise_ in actions:
-            act = raise_
-        else:
-            act = "k" if lo >= calls else "f"
-        mapping[key] = {act: 1.0}
+        mapping[key] = {action({"own": own, "bucket": bucket}, actions): 1.0}
     return profile_from_mapping(bt.tree, mapping)
+
+
+def _threshold_betting(pol: BettingPolicy, game, amount: int):
+    """The betting-round rule of a threshold policy as a function of a parsed key (its ``own`` discard count
+    and ``bucket``) and the legal actions: facing no raise it raises ``amount`` with ``open`` or better, else
+    checks; facing a raise it re-raises with ``reraise`` or better while raises remain, else calls with
+    ``call`` or better, else folds.  A bucket's lowest value decides for all of it."""
+    opens, calls, reraises = (pol.threshold(f) for f in ("open", "call", "reraise"))
+    raise_ = f"r{amount}"
+
+    def action(key: dict, actions) -> str:
+        lo = int(game.buckets.start[key["own"]][key["bucket"]])
+        if "c" == actions[0]:  # nobody has raised
+            return raise_ if lo >= opens and raise_ in actions else "c"
+        if lo >= reraises and raise_ in actions:
+            return raise_
+        return "k" if lo >= calls else "f"
+
+    return action
 
 
 def translate_profile(abstract: BettingTree, sigma: np.ndarray, full: BettingTree) -> np.ndarray:
@@ -211,6 +232,11 @@ class RococoEquilibrium:
     #: with every raise size (None: not measured)
     nash_conv_exact_cards: float | None = None
     nash_conv_exact_cards_full: float | None = None
+    #: with the blind decision (:mod:`~.blind_equilibrium`): the blind option's value and the blind round's
+    #: strategy (None: the first version's game); ``values`` and ``carry`` are then those of each level's
+    #: smallest carried amount (every game displayed), and the games per pot come from the states' recursion
+    blind: BlindAnswer | None = None
+    pot_games: float | None = None
 
     @property
     def first_player_value(self) -> float:
@@ -218,13 +244,20 @@ class RococoEquilibrium:
 
     @property
     def games_per_pot(self) -> float:
-        """Expected games per pot: ``1 + c0 + c0 c1 + ...`` (the carry probability of each level)."""
-        return games_per_pot(self.carry)
+        """Expected games per pot: ``1 + c0 + c0 c1 + ...`` (the carry probability of each level; with the
+        blind, of each state the pot reaches)."""
+        return self.pot_games if self.pot_games is not None else games_per_pot(self.carry)
 
     def to_frame(self):
         """The strategy table: level, information set, player, discard counts, bucket, moves, action and
-        its probability."""
+        its probability (with the blind: also the blind round's line and B's dealt bucket, a fresh pot's
+        states only)."""
         return self.strategy.copy()
+
+    def blind_frame(self):
+        """The blind round at equilibrium in a fresh pot: the second player's response per blind size and
+        dealt bucket, and the blind player's call facing each raise (None without the blind)."""
+        return None if self.blind is None else self.blind.to_frame()
 
     def levels(self):
         """One row per level: the carried pot (chips), the first player's value and the carry probability."""
@@ -244,7 +277,7 @@ class RococoEquilibrium:
                 f"{len(self.values)} levels: first player's value {self.values[0]:+.4f} antes per pot (the abstract "
                 f"game's value within [{lo:+.4f}, {hi:+.4f}]); exploitability (NashConv) {self.nash_conv:.4g} "
                 f"in the abstract tree, {full}{cards}; a pot carries with probability {self.carry[0]:.4f}, "
-                f"{self.games_per_pot:.4f} games per pot")
+                f"{self.games_per_pot:.4f} games per pot" + ("" if self.blind is None else f"; {self.blind.summary()}"))
 
 
 def _strategy_frame(bt: BettingTree, profiles) -> object:
@@ -302,8 +335,9 @@ def _checkpoint_folder(path, iterations: int):
 
 def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: int = 1000, *,
                       rules: RococoRules | None = None, every: int | None = None, full_betting: bool = False,
-                      policies=NAMED_POLICIES, model=None, progress: bool = False,
-                      checkpoint=None, exact_cards: bool = False) -> RococoEquilibrium:
+                      policies=None, model=None, progress: bool = False,
+                      checkpoint=None, exact_cards: bool = False, blind=None, blind_raises=(1, 3, 10),
+                      carry_points: int | None = None, law=None) -> RococoEquilibrium:
     """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
     ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
     each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
@@ -319,13 +353,39 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     and nothing written: a folder the toolkit did not write as a checkpoint folder, one written for another
     iteration count (a level's game depends on the deeper levels' values), a level checkpoint of another
     game, abstraction or table, or a damaged one (the layer's checks).
+
+    **The blind decision** (:mod:`~.blind_game`, :mod:`~.blind_equilibrium`): ``blind=True`` (blind sizes 1,
+    3, 10) or a tuple of blind sizes adds it (or an abstraction whose ``blind_sizes`` is set), with the second
+    player's blind-round raises ``blind_raises`` (None: every size); the levels become states (carried amount,
+    level), every reachable amount solved (exact) or, with ``carry_points=n``, ``n`` per level and the
+    continuation interpolated between them; ``law``: the dealt law (default the draw solver's).  The result's
+    ``blind`` holds the blind option's value against the same game without it (solved too) and the blind
+    round's strategy.  ``policies`` default: :data:`NAMED_POLICIES` (:data:`BLIND_POLICIES` with the blind).
     """
     spec = abstraction(abstraction_spec)
+    if blind is not None and blind is not False:
+        if spec.blind_sizes is not None:
+            raise RicochetError(f"abstraction {spec.name!r} has its blind sizes already: leave out blind")
+        spec = spec.with_blind((1, 3, 10) if blind is True else tuple(blind), blind_raises)
     iterations = check_whole(iterations, "iterations", low=1, high=MAX_ITERATIONS)
     rules = rules or RococoRules()
     if not isinstance(rules, RococoRules):
         raise RicochetError(f"rules must be RococoRules, got {type(rules).__name__}")
+    if policies is None:
+        policies = NAMED_POLICIES
+        if spec.blind_sizes is not None:  # those whose blind size the tree holds (a named one blinds 1 or 2)
+            held = {s for s in spec.blind_sizes if rules.min_bet <= s <= rules.max_bet}
+            policies = tuple(p for p in BLIND_POLICIES if policy(p).blind_rate == 0
+                             or min(max(policy(p).blind_amount, rules.min_bet), rules.max_bet) in held)
     policies = tuple(policy(p) for p in policies)  # an unknown name is refused before any work
+    if spec.blind_sizes is not None:
+        check_blind_options(spec, full_betting, exact_cards)
+        if carry_points is not None:
+            check_whole(carry_points, "carry_points", low=2, high=10 ** 6)
+        folder = None if checkpoint is None else _checkpoint_folder(checkpoint, iterations)
+        return _solve_blind(spec, iterations, rules, every, policies, model, progress, folder, carry_points, law)
+    if carry_points is not None:
+        raise RicochetError("carry_points is for the blind game (without it every carried pot of a level is the same)")
     folder = None if checkpoint is None else _checkpoint_folder(checkpoint, iterations)
     seconds = {}
     start = time.perf_counter()
@@ -396,6 +456,99 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         _strategy_frame(bt, profiles), sizes, seconds, tuple(profiles), nash_cards, nash_cards_full)
 
 
+def _blind_strategy_frame(bt: BettingTree, sigma: np.ndarray):
+    """A blind game's strategy at one state (a fresh pot's): one row per information set and action."""
+    import pandas as pd
+    from ricochet_math.games.rococo.blind_game import parse_key
+
+    t = bt.tree
+    counts = np.diff(t.offset)
+    parsed = [parse_key(k) for k in t.keys]
+    start = bt.game.buckets.start
+    frame = pd.DataFrame({
+        "infoset": np.repeat(np.array(t.keys, dtype=object), counts),
+        "player": np.repeat(["AB"[p["player"]] for p in parsed], counts),
+        "line": np.repeat([p["line"] for p in parsed], counts),
+        "dealt_bucket": np.repeat([p["dealt"] for p in parsed], counts),
+        "discards": np.repeat([p["own"] for p in parsed], counts),
+        "other_discards": np.repeat([p["other"] for p in parsed], counts),
+        "bucket": np.repeat([p["bucket"] for p in parsed], counts),
+        "bucket_from": np.repeat([int(start[p["own"]][p["bucket"]]) if p["bucket"] >= 0 else -1 for p in parsed],
+                                 counts),
+        "moves": np.repeat([".".join(p["moves"]) for p in parsed], counts),
+        "action": [a for acts in t.actions for a in acts],
+        "probability": sigma,
+    })
+    frame.insert(0, "carried", 0.0)
+    frame.insert(0, "level", 0)
+    return frame
+
+
+def _solve_blind(spec, iterations, rules, every, policies, model, progress, folder, carry_points, law):
+    """:func:`solve_equilibrium` with the blind decision (its text; :mod:`~.blind_equilibrium`)."""
+    from ricochet_math.games.rococo.blind_game import RococoBlindGame
+
+    seconds = {}
+    start = time.perf_counter()
+    bt = build_betting_tree(RococoBlindGame(rules, model, spec, law))
+    seconds["build"] = time.perf_counter() - start
+    levels = rules.carry_limit + 1
+    pol_profiles = {p.name: policy_profile(bt, p) for p in policies}  # refused before the solve
+    grid = carry_grid(bt, levels, carry_points)
+    every_amount = carried_amounts(bt, levels)
+    exact = all(len(g) == len(a) for g, a in zip(grid, every_amount))
+    start = time.perf_counter()
+    ss = solve_states(bt, levels, iterations, grid, every=every, progress=progress, checkpoint=folder)
+    seconds["solve"] = time.perf_counter() - start
+    start = time.perf_counter()
+    baseline = solve_equilibrium(replace(spec, name=spec.name.split("+")[0], blind_sizes=None), iterations,
+                                 rules=rules, model=bt.game.model, policies=())
+    seconds["without_blind"] = time.perf_counter() - start
+    start = time.perf_counter()
+    interpolation_error = None
+    if not exact and levels > 1:
+        skipped = np.setdiff1d(every_amount[1], grid[1])
+        if len(skipped):
+            c = float(skipped[len(skipped) // 2])
+            carry = None
+            if levels > 2:
+                v = continuation(bt, grid[2], ss.values[2], c)
+                carry = np.stack([-v, v], axis=1)
+            direct = solve(bt.state_tree(c, 1, carry), "cfr+", iterations).values[0]
+            interpolation_error = float(np.interp(c, grid[1], ss.values[1]) - direct)
+    seconds["interpolation_check"] = time.perf_counter() - start
+    start = time.perf_counter()
+    brf, brs = state_best_responses(bt, grid, ss.profiles)
+    reach = lambda s: terminal_reach(bt, s)  # noqa: E731
+    carry_kind = bt.kind == KIND_CARRY
+    carry_prob = np.array([float(reach(ss.profiles[k][0])[carry_kind].sum()) for k in range(levels)])
+    _, pot_games = state_games_per_pot(bt, grid, ss.profiles, reach)
+    rows = {}
+    for name, prof in pol_profiles.items():
+        f, s = state_best_responses(bt, grid, prof)
+        as_first = state_value(bt, grid, prof, ss.profiles)
+        as_second = -state_value(bt, grid, ss.profiles, prof)
+        rows[name] = {"policy": name, "exploitability": (f[0][0] + s[0][0]) / 2,
+                      "vs_equilibrium": (as_first + as_second) / 2,
+                      "vs_equilibrium_as_first": as_first, "vs_equilibrium_as_second": as_second,
+                      "self_first_player_value": state_value(bt, grid, prof, prof),
+                      "self_games_per_pot": state_games_per_pot(bt, grid, prof, reach)[1],
+                      "exploitability_full": np.nan, "exploitability_exact_cards": np.nan}  # not built yet
+    seconds["measure"] = time.perf_counter() - start
+    import pandas as pd
+
+    decision, response = blind_frames(bt, ss.profiles[0][0])
+    answer = BlindAnswer(float(ss.values[0][0]), baseline.first_player_value, float(brf[0][0] + brs[0][0]),
+                         baseline.nash_conv, decision,
+                         response, tuple(len(g) for g in grid), exact, interpolation_error)
+    values = np.array([v[0] for v in ss.values])
+    return RococoEquilibrium(
+        spec, rules, iterations, values, carry_prob, float(brf[0][0] + brs[0][0]),
+        (float(-brs[0][0]), float(brf[0][0])), None, pd.DataFrame(list(rows.values())), ss.curves,
+        _blind_strategy_frame(bt, ss.profiles[0][0]), {"abstract": bt.tree.describe().split(": ", 1)[1]}, seconds,
+        tuple(p[0] for p in ss.profiles), blind=answer, pot_games=pot_games)
+
+
 #: the marker kind of a folder :func:`write_equilibrium` writes
 FOLDER_KIND = "rococo-equilibrium"
 
@@ -427,6 +580,10 @@ def write_equilibrium(result: RococoEquilibrium, out, command: str | None = None
     strategy = strategy[strategy.level == 0].drop(columns=["level", "infoset"])
     frames = {"strategy": strategy, "curves": result.curves, "levels": levels_frame(result),
               "policies": result.policies}
+    if result.blind is not None:
+        frames["blind"] = result.blind.answer_frame()
+        frames["blind-decision"] = result.blind.decision
+        frames["blind-response"] = result.blind.response
     try:
         for name, frame in frames.items():
             atomic_write_text(tmp / f"{name}.csv", frame.to_csv(index=False, float_format="%.17g"))
