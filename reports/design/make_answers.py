@@ -49,6 +49,11 @@ ANSWERS = [
     ("The flat target under perfect play again, the search's sweeps at 0.05 points (the intervals half as wide)",
      "perfect-flat-search-0.05",
      command("perfect-flat-search-0.05", "perfect", "kickout,bonus", "--search-precision 0.05 ", band=FLAT)),
+    ("The flat target under perfect play, aimed at its centre: the smallest worst deviation from 96.5% "
+     "(`--objective target`), the search's sweeps at 0.05 points",
+     "perfect-flat-target",
+     command("perfect-flat-target", "perfect", "kickout,bonus",
+             "--objective target --target 96.5 --search-precision 0.05 ", band=FLAT)),
     ("A flat target, 96.5% ± 0.25 (96.25-96.75%), `pub-final-dealer-no-bonus`, kickout and bonus varied",
      "pub-final-dealer-no-bonus-flat",
      command("pub-final-dealer-no-bonus-flat", "pub-final-dealer-no-bonus", "kickout,bonus", band=FLAT)),
@@ -57,7 +62,7 @@ ANSWERS = [
 SHIPPED = ("perfect-shipped-bonus", "pub-final-dealer-no-bonus-shipped-bonus")
 #: the four answers with the bonus varied (issue 34): the publisher's band and the flat target, two readings
 JOINT = ("perfect-kickout-bonus", "pub-final-dealer-no-bonus-kickout-bonus", "perfect-flat",
-         "perfect-flat-search-0.05", "pub-final-dealer-no-bonus-flat")
+         "perfect-flat-search-0.05", "perfect-flat-target", "pub-final-dealer-no-bonus-flat")
 
 
 INTRO = """# The publisher's band: which rule set puts N = 1..7 in 95.97-96.91%?
