@@ -45,10 +45,13 @@ __all__ = [
     "best_response", "removal_check",
     "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
     "build_report", "solve_equilibrium", "RococoEquilibrium", "ABSTRACTIONS",
+    "measure_every_raise_size", "TRANSLATIONS", "report_comparison",
 ]
 
 #: names loaded on first use (the equilibrium layer's kernels are needed only by a solve)
-_DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game"}
+_DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game",
+             "measure_every_raise_size": "range_response", "TRANSLATIONS": "translation",
+             "report_comparison": "equilibrium_section"}
 
 
 def __getattr__(name: str):

@@ -98,13 +98,14 @@ def carry_rates(rules, policies, pots: int, seed: int, *, batch_size: int = 20_0
 @dataclass(frozen=True)
 class EquilibriumFolder:
     """A committed equilibrium solve read back: its ``levels``, ``curves``, ``policies`` and ``strategy``
-    tables, the ``summary`` text and the command that wrote it."""
+    tables (``strategy`` None where the folder is committed without it), the ``summary`` text and the
+    command that wrote it."""
 
     path: Path
     levels: pd.DataFrame
     curves: pd.DataFrame
     policies: pd.DataFrame
-    strategy: pd.DataFrame
+    strategy: pd.DataFrame | None
     summary: str
 
     @property
@@ -154,7 +155,10 @@ def read_equilibrium_folder(path) -> EquilibriumFolder:
     if not is_owned_folder(path, FOLDER_KIND):
         raise RicochetError(f"{path}: not a Rococo equilibrium folder (written by ricochet rococo equilibrium --out)")
     try:
-        tables = {n: pd.read_csv(path / f"{n}.csv") for n in ("levels", "curves", "policies", "strategy")}
+        tables = {n: pd.read_csv(path / f"{n}.csv") for n in ("levels", "curves", "policies")}
+        # a folder may be committed without its strategy (large; its command writes it again)
+        strategy = path / "strategy.csv"
+        tables["strategy"] = pd.read_csv(strategy) if strategy.exists() else None
         summary = (path / "summary.txt").read_text(encoding="utf-8")
     except (OSError, ValueError) as exc:
         raise RicochetError(f"{path}: cannot read the equilibrium folder ({exc})") from None
