@@ -270,7 +270,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
                             full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
                             exact_cards=args.exact_cards)
     if args.full_betting_ranges:
-        from ricochet_math.games.rococo.range_response import measure_every_raise_size
+        from ricochet_math.games.rococo.every_raise_size import measure_every_raise_size
         from ricochet_math.games.rococo.translation import translation
 
         res = measure_every_raise_size(res, exact_cards=args.exact_cards, translation=translation(args.translation))

@@ -17,9 +17,8 @@ from ricochet_math.games.rococo.betting_game import (
 )
 from ricochet_math.games.rococo.equilibrium import pot_best_responses, solve_equilibrium, translate_profile
 from ricochet_math.games.rococo.exact_cards import pot_exact_card_best_responses
-from ricochet_math.games.rococo.range_response import (
-    measure_every_raise_size, pot_range_best_responses, range_best_response,
-)
+from ricochet_math.games.rococo.every_raise_size import measure_every_raise_size
+from ricochet_math.games.rococo.range_response import pot_range_best_responses, range_best_response
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.translation import (
     NEAREST, PSEUDO_HARMONIC, pseudo_harmonic, translated_profile, translation,
@@ -255,7 +254,8 @@ def test_the_guide_quotes_the_comparison_with_the_threshold_answers():
         table = pd.read_csv(committed)
     else:
         from ricochet_math.games.rococo.equilibrium_section import report_comparison
+        from ricochet_math.games.rococo.report import REPORT_SIZES
 
-        table = report_comparison("full", 2026)
+        table = report_comparison(REPORT_SIZES["full"][0], 2026)
     for row in _comparison_rows(table):
         assert row in guide, row

@@ -50,7 +50,7 @@ __all__ = [
 
 #: names loaded on first use (the equilibrium layer's kernels are needed only by a solve)
 _DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game",
-             "measure_every_raise_size": "range_response", "TRANSLATIONS": "translation",
+             "measure_every_raise_size": "every_raise_size", "TRANSLATIONS": "translation",
              "report_comparison": "equilibrium_section"}
 
 

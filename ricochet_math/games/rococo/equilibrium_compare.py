@@ -68,11 +68,11 @@ def carry_rates(rules, policies, pots: int, seed: int, *, batch_size: int = 20_0
     seed and batch size: the same pots) and measure games per pot and the share of games carried, with
     batch-means intervals; with fewer than :data:`MIN_BATCHES` batches of ``batch_size`` the batches are made
     smaller (then the pots are not ``simulate``'s)."""
-    from ricochet_math.games.rococo.analysis import _policies
+    from ricochet_math.games.rococo.betting import policy
     from ricochet_math.games.rococo.kernel import SUM_FIELDS, batch_player
     from ricochet_math.random_streams import chunk_seed, resolve_seed
 
-    ps = _policies(policies)
+    ps = tuple(policy(p) for p in policies)
     pots = check_whole(pots, "pots", low=2)
     batch_size = check_whole(batch_size, "batch_size", low=1)
     if pots < MIN_BATCHES * batch_size:

@@ -83,7 +83,8 @@ def plot_convergence(fig, box, curves: pd.DataFrame) -> None:
 def _bucket_label(value: int) -> str:
     from ricochet_math.evaluator.names import describe
 
-    return describe(int(value)).split(",")[0]
+    text = describe(int(value))  # the whole name: several buckets may start in one category (high card)
+    return text if len(text) <= 30 else text[:29] + "…"
 
 
 #: the chart's panels: (player, her moves so far, title)
@@ -109,13 +110,13 @@ def plot_opening(fig, box, strategy: pd.DataFrame) -> None:
 
     data = opening_frame(strategy)
     x0, y0, w, h = box
-    each = (w - 1.6) / len(_PANELS)
+    each = (w - 1.9) / len(_PANELS)
     colours = colormaps["tab10"]
     order = ["f", "k", "c", "r1", "r3", "r10"]
     names = {"f": "fold", "k": "call", "c": "check", "r1": "raise 1", "r3": "raise 3", "r10": "raise 10"}
     seen = set()
     for j, (_, _, title) in enumerate(_PANELS):
-        ax = axes_in(fig, (x0 + 1.6 + j * each, y0, each, h), left=0.05 if j else 0.05, right=0.1, bottom=0.55,
+        ax = axes_in(fig, (x0 + 1.9 + j * each, y0, each, h), left=0.05 if j else 0.05, right=0.1, bottom=0.55,
                      top=0.3)
         part = data[data.panel == title]
         buckets = sorted(part.bucket.unique())
@@ -235,17 +236,16 @@ def equilibrium_section(number: str, rules, pots: int, seed: int, sim, blind, *,
     return s, tables
 
 
-def report_comparison(size: str = "full", seed: int = 2026, rules=None, folder=None) -> pd.DataFrame:
-    """The section's comparison table as :func:`~.report.build_report` at ``size`` and ``seed`` makes it
-    (the same simulations: standard against loose, the blind-value runs, the carry rates), without the
-    rest of the report: the table ``docs/rococo-poker.md`` quotes, checked against it where the committed
-    report does not have it yet (seconds at ``full``)."""
+def report_comparison(pots: int = 400_000, seed: int = 2026, rules=None, folder=None) -> pd.DataFrame:
+    """The section's comparison table as :func:`~.report.build_report` makes it with ``pots`` pots a
+    simulation (``REPORT_SIZES[size][0]``: 400,000 at ``full``) and ``seed`` (the same simulations: standard
+    against loose, the blind-value runs, the carry rates), without the rest of the report: the table
+    ``docs/rococo-poker.md`` quotes, checked against it where the committed report does not have it yet
+    (seconds at ``full``)."""
     from ricochet_math.games.rococo.analysis import blind_value, simulate
-    from ricochet_math.games.rococo.report import REPORT_SIZES
     from ricochet_math.games.rococo.rules import RococoRules
 
     rules = rules or RococoRules()
-    pots = REPORT_SIZES[size][0]
     sim = simulate(rules.with_players(2), ["standard", "loose"], pots, seed)
     blind = blind_value("standard", "standard", 2, pots, seed)
     _, tables = equilibrium_section("7", rules.with_players(2), pots, seed, sim, blind, folder=folder)
