@@ -3,7 +3,7 @@ with the simulations' 95% intervals.
 
 Three kinds of figure answer each question:
 
-* **equilibrium**: from a committed solve (:func:`~.equilibrium.write_equilibrium`'s folder), exact for
+* **equilibrium**: from a committed solve (:func:`~ricochet_math.games.rococo.equilibrium.write_equilibrium`'s folder), exact for
   the equilibrium's model (the exchange at the draw solver's table, final values independent, no blind
   decision, the card and raise abstractions; the solver's own error is bounded by its exploitability);
 * **model, threshold policies**: the named policies played in that same model, exact (the tree of the
@@ -18,7 +18,7 @@ plays differently from the policies, which is the point of solving it.
 The carry rates of a simulation have no per-pot sums of squares in the kernel's counters, so their
 interval comes from **batch means**: the run's batches (the seeding of
 :func:`~ricochet_math.solvers.batches.run_batches`, so the totals are those of
-:func:`~.analysis.simulate` with the same seed and batch size, a test) are independent, and the spread of
+:func:`~ricochet_math.games.rococo.analysis.simulate` with the same seed and batch size, a test) are independent, and the spread of
 their games per pot gives a Student-t interval.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _batch_interval(total: float, parts: np.ndarray, level: float = 0.95) -> Est
 
 
 def carry_rates(rules, policies, pots: int, seed: int, *, batch_size: int = 20_000) -> CarryRates:
-    """Play ``pots`` pots of ``policies`` (one per seat) as :func:`~.analysis.simulate` does (the same
+    """Play ``pots`` pots of ``policies`` (one per seat) as :func:`~ricochet_math.games.rococo.analysis.simulate` does (the same
     seed and batch size: the same pots) and measure games per pot and the share of games carried, with
     batch-means intervals; with fewer than :data:`MIN_BATCHES` batches of ``batch_size`` the batches are made
     smaller (then the pots are not ``simulate``'s)."""
@@ -147,7 +147,7 @@ class EquilibriumFolder:
 
 
 def read_equilibrium_folder(path) -> EquilibriumFolder:
-    """Read a folder :func:`~.equilibrium.write_equilibrium` wrote (refused, one line, if it is not one)."""
+    """Read a folder :func:`~ricochet_math.games.rococo.equilibrium.write_equilibrium` wrote (refused, one line, if it is not one)."""
     from ricochet_math.games.rococo.equilibrium import FOLDER_KIND
     from ricochet_math.storage import is_owned_folder
 

@@ -1,8 +1,8 @@
 """The Rococo report's section "Equilibrium play": a committed heads-up equilibrium solve read back
-(:func:`~.equilibrium_compare.read_equilibrium_folder`; the report does not solve, so every size of the
+(:func:`~ricochet_math.games.rococo.equilibrium_compare.read_equilibrium_folder`; the report does not solve, so every size of the
 report stays fast) with its convergence on log axes, the strategy as a chart, the value per seat, the carry
 probability, the named policies' exploitability and the comparison with the report's own simulations
-(:func:`~.equilibrium_compare.threshold_comparison`, 95% intervals).
+(:func:`~ricochet_math.games.rococo.equilibrium_compare.threshold_comparison`, 95% intervals).
 
 The folder is ``reports/rococo-equilibrium/default`` of the source tree (:data:`EQUILIBRIUM_FOLDER`), the
 solve of ``ricochet rococo equilibrium --abstraction default ...`` (its command is quoted in the section);
@@ -237,7 +237,7 @@ def equilibrium_section(number: str, rules, pots: int, seed: int, sim, blind, *,
 
 
 def report_comparison(pots: int = 400_000, seed: int = 2026, rules=None, folder=None) -> pd.DataFrame:
-    """The section's comparison table as :func:`~.report.build_report` makes it with ``pots`` pots a
+    """The section's comparison table as :func:`~ricochet_math.games.rococo.report.build_report` makes it with ``pots`` pots a
     simulation (``REPORT_SIZES[size][0]``: 400,000 at ``full``) and ``seed`` (the same simulations: standard
     against loose, the blind-value runs, the carry rates), without the rest of the report: the table
     ``docs/rococo-poker.md`` quotes, checked against it where the committed report does not have it yet

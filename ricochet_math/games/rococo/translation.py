@@ -71,7 +71,7 @@ def translation(spec) -> Translation:
 
 
 def translated_profile(abstract, sigma, full, reading: Translation = NEAREST, level: int = 0):
-    """The abstract tree's profile ``sigma`` played in ``full`` (a :class:`~.betting_game.BettingTree` with
+    """The abstract tree's profile ``sigma`` played in ``full`` (a :class:`~ricochet_math.games.rococo.betting_game.BettingTree` with
     more raise sizes, the same cards) at ``level`` of the carried-pot recursion (its carried chips enter
     the pot a raise is a fraction of) with the other player's off-tree raises read through ``reading``.
 
@@ -81,7 +81,7 @@ def translated_profile(abstract, sigma, full, reading: Translation = NEAREST, le
     actions' probabilities under it (her realisation weight).  An information set no reading reaches
     with positive weight gets the first reading's strategy.  With :data:`NEAREST` it is
     :func:`~ricochet_math.games.rococo.equilibrium.translate_profile`.  (The range-against-range best
-    response of :mod:`~.range_response` carries the readings as a hidden state instead: a second path.)"""
+    response of :mod:`~ricochet_math.games.rococo.range_response` carries the readings as a hidden state instead: a second path.)"""
     import itertools
 
     import numpy as np
