@@ -86,6 +86,8 @@ EXAMPLES = {
 #: copies of the library's choices (the parser stays light; tests check they agree):
 #: betting_game.ABSTRACTIONS and equilibrium.solving.MAX_ITERATIONS
 ABSTRACTION_NAMES = ("tiny", "small", "default")
+#: translation.TRANSLATIONS
+TRANSLATION_NAMES = ("nearest", "pseudo-harmonic")
 MAX_ITERATIONS = 10 ** 9
 
 
@@ -148,6 +150,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         "the table's bets)")
     e.add_argument("--full-betting", action="store_true",
                    help="also measure the exploitability with every raise size 1..10 (a tree about 28 times larger)")
+    e.add_argument("--full-betting-ranges", action="store_true",
+                   help="measure the exploitability with every raise size range against range over the betting "
+                        "histories instead of in the larger tree (the same figures, far less memory: the way at "
+                        "default)")
+    e.add_argument("--translation", choices=TRANSLATION_NAMES, default="nearest",
+                   help="how the abstract strategy reads an off-tree raise in --full-betting-ranges: the nearest "
+                        "size, or Ganzfried and Sandholm's randomised pseudo-harmonic mapping (default nearest)")
     e.add_argument("--exact-cards", action="store_true",
                    help="also measure with best responses that know their exact final value (the card abstraction's "
                         "cost; with --full-betting also with every raise size: minutes)")
@@ -308,6 +317,14 @@ def _equilibrium(args: argparse.Namespace) -> int:
     for flag, value in (("--blind-raises", args.blind_raises), ("--carry-points", args.carry_points)):
         if value is not None and args.blind is None:
             raise RicochetError(f"{flag} needs --blind")
+    if args.blind is not None and args.full_betting_ranges:  # refused before the solve, not after it
+        raise RicochetError("the exploitability with every raise size is not measured yet for the blind game "
+                            "(leave out --full-betting-ranges with --blind)")
+    if args.full_betting and args.full_betting_ranges:
+        raise RicochetError("give --full-betting or --full-betting-ranges, not both (the same measurement)")
+    if args.translation != "nearest" and not args.full_betting_ranges:
+        raise RicochetError(f"--translation {args.translation} needs --full-betting-ranges (--full-betting reads "
+                            "an off-tree raise as the nearest size)")
     if args.out is not None:  # refused before the solve, not after it
         prepare_output_folder(args.out, "rococo-equilibrium")
     changes = {k: v for k, v in (("carry_limit", args.carry_limit), ("max_bet", args.max_bet),
@@ -324,6 +341,11 @@ def _equilibrium(args: argparse.Namespace) -> int:
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
                             full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
                             exact_cards=args.exact_cards, **blind)
+    if args.full_betting_ranges:
+        from ricochet_math.games.rococo.every_raise_size import measure_every_raise_size
+        from ricochet_math.games.rococo.translation import translation
+
+        res = measure_every_raise_size(res, exact_cards=args.exact_cards, translation=translation(args.translation))
     if args.out is not None:
         write_equilibrium(res, args.out, "ricochet " + shlex.join(sys.argv[1:]))
     if args.format == "table":
@@ -333,7 +355,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
                                                          "first_player_value": Number(6),
                                                          "carry_probability": Percent(2)}, wide=args.wide)
         print()
-    drop = [c for c, on in (("exploitability_full", args.full_betting),
+    drop = [c for c, on in (("exploitability_full", args.full_betting or args.full_betting_ranges),
                             ("exploitability_exact_cards", args.exact_cards)) if not on]
     policies = res.policies.drop(columns=drop, errors="ignore")
     small = {c: Number(6) for c in policies.columns if c != "policy"}

@@ -269,6 +269,7 @@ def _cli(*args):
     (["--carry-points", "3"], "--carry-points needs --blind"),
     (["--blind", "1", "--carry-points", "1"], "--carry-points"),
     (["--blind", "1", "--full-betting"], "not measured yet"),
+    (["--blind", "1", "--full-betting-ranges"], "not measured yet"),
 ])
 def test_cli_refuses_bad_blind_options(args, message):
     r = _cli(*args)

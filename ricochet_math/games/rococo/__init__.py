@@ -45,11 +45,14 @@ __all__ = [
     "best_response", "removal_check",
     "DrawPaytable", "JACKS_OR_BETTER_9_6", "HoldValues", "hold_values", "DrawReturn", "optimal_return",
     "build_report", "solve_equilibrium", "RococoEquilibrium", "ABSTRACTIONS", "dealt_law", "BlindAnswer",
+    "measure_every_raise_size", "TRANSLATIONS", "report_comparison",
 ]
 
 #: names loaded on first use (the equilibrium layer's kernels are needed only by a solve)
 _DEFERRED = {"solve_equilibrium": "equilibrium", "RococoEquilibrium": "equilibrium", "ABSTRACTIONS": "betting_game",
-             "dealt_law": "blind_game", "BlindAnswer": "blind_equilibrium"}
+             "dealt_law": "blind_game", "BlindAnswer": "blind_equilibrium",
+             "measure_every_raise_size": "every_raise_size", "TRANSLATIONS": "translation",
+             "report_comparison": "equilibrium_section"}
 
 
 def __getattr__(name: str):

@@ -18,23 +18,18 @@ once as vectors (range against range):
 The value is ``sum over the discard pairs and v`` of their probabilities times ``sum_b rho(b, root)
 V(root, v, b)``.  With buckets of one value each it is the layer's exact best response in the abstract
 tree (a test); it is never below it.  The carried pot's levels come backward as in
-:func:`~ricochet_math.games.rococo.equilibrium.pot_best_responses`.
+:func:`~ricochet_math.games.rococo.equilibrium.pot_best_responses`.  The walk itself is
+:func:`~ricochet_math.games.rococo.range_response.range_best_response` with exact-value rows (which also
+measures with every raise size without the larger tree).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ricochet_math.games.rococo.betting_game import BettingTree
+from ricochet_math.games.rococo.range_response import pot_range_best_responses, range_best_response
 
 __all__ = ["exact_card_best_response", "pot_exact_card_best_responses"]
-
-
-def _shares(bt: BettingTree, d_own: int, d_opp: int, values: np.ndarray) -> np.ndarray:
-    """``float[len(values), buckets of d_opp]``: the pot share of each own value against each opponent
-    bucket of discard count ``d_opp``."""
-    dist = bt.game.buckets.dist[d_opp]  # [buckets, 7462]
-    below = np.cumsum(dist, axis=1) - dist  # P(vB < v)
-    return (below[:, values] + 0.5 * dist[:, values]).T
 
 
 def exact_card_best_response(bt: BettingTree, sigma: np.ndarray, p: int, level: int,
@@ -42,72 +37,11 @@ def exact_card_best_response(bt: BettingTree, sigma: np.ndarray, p: int, level: 
     """Player ``p``'s best-response value (antes per pot, from this level on) at ``level`` knowing her exact
     final value, against the opponent's part of ``sigma`` (an entry array of ``bt.tree``); a carry is
     worth ``carry`` to her (None: the last level, shown down)."""
-    game, tree = bt.game, bt.tree
-    rules = game.rules
-    model = game.model
-    carried = 2.0 * level * rules.ante
-    total = 0.0
-    q = 1 - p
-    for da in range(4):
-        for db in range(4):
-            weight = model.discard_prob[da] * model.discard_prob[db]
-            if weight <= 0:
-                continue
-            d_own, d_opp = (da, db) if p == 0 else (db, da)
-            values = np.flatnonzero(model.final[d_own] > 0)
-            prob_v = model.final[d_own][values]
-            share = _shares(bt, d_own, d_opp, values)
-            n_b = share.shape[1]
-            prefix = f"{'AB'[q]}{da}.{db}:"
-
-            def opponent_strategy(moves, j):
-                """``float[buckets]``: the opponent's probability of her ``j``-th action after ``moves``."""
-                out = np.empty(n_b)
-                for b in range(n_b):
-                    i = tree.index[f"{prefix}{b}|{'.'.join(moves)}"]
-                    out[b] = sigma[tree.offset[i] + j]
-                return out
-
-            def value(moves, rho):
-                """``float[values, buckets]``: V(h, v, b) below ``moves``."""
-                history = ("0.0.0.0", *moves)  # any deal: the moves decide who acts and what is legal
-                who = game.player(history)
-                if who < 0:  # terminal
-                    s = game.stakes(moves)
-                    pot = carried + s[0] + s[1]
-                    if tuple(moves) == ("c", "c") and carry is not None:
-                        return np.full((len(values), n_b), float(carry))
-                    if moves[-1] == "f":
-                        folder = (len(moves) - 1) % 2
-                        won = 0.0 if folder == p else 1.0
-                        return np.full((len(values), n_b), won * pot - s[p] - carried / 2)
-                    return share * pot - s[p] - carried / 2
-                actions = game.actions(history)
-                if who == q:
-                    out = np.zeros((len(values), n_b))
-                    for j, a in enumerate(actions):
-                        probs = opponent_strategy(moves, j)
-                        out += probs[None, :] * value((*moves, a), rho * probs)
-                    return out
-                children = [value((*moves, a), rho) for a in actions]
-                scores = np.stack([c @ rho for c in children])  # [actions, values]
-                best = np.argmax(scores, axis=0)  # the first best action on ties
-                return np.stack(children)[best, np.arange(len(values))]
-
-            rho0 = np.asarray(game.buckets.prob[d_opp], float)
-            root = value((), rho0)
-            total += weight * float(prob_v @ (root @ rho0))
-    return total
+    return range_best_response(bt, sigma, p, level, carry, cards="exact", every_raise_size=False)
 
 
 def pot_exact_card_best_responses(bt: BettingTree, profiles) -> tuple[np.ndarray, np.ndarray]:
     """``(BRF, BRS)`` per level for a responder who knows her exact final value, against ``profiles``
     (one entry array per level), backward over the levels as
     :func:`~ricochet_math.games.rococo.equilibrium.pot_best_responses`."""
-    levels = bt.carry_limit + 1
-    brf, brs = np.zeros(levels), np.zeros(levels)
-    for k in range(levels - 1, -1, -1):
-        last = k == levels - 1
-        brf[k] = exact_card_best_response(bt, profiles[k], 0, k, None if last else brs[k + 1])
-        brs[k] = exact_card_best_response(bt, profiles[k], 1, k, None if last else brf[k + 1])
-    return brf, brs
+    return pot_range_best_responses(bt, profiles, cards="exact", every_raise_size=False)

@@ -31,6 +31,7 @@ from ricochet_math.storage import prepare_output_folder
 from ricochet_math.games.rococo.analysis import (
     CONFIRM_SEED_OFFSET, best_response, blind_value, removal_check, simulate,
 )
+from ricochet_math.games.rococo.equilibrium_section import equilibrium_section
 from ricochet_math.games.rococo.rules import RococoRules
 from ricochet_math.games.rococo.solver import solve_draws
 from ricochet_math.games.rococo.strategy import strategy_table
@@ -150,10 +151,12 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
                                    note=f"Verdict: {confirmed.verdict}; every column is in the CSV."))
     doc.append(s)
 
+    doc.append(equilibrium_section("7", rules.with_players(2), pots, seed, sim, blind)[0])  # issue 33
+
     date = provenance.build_date(reproducible)
     prov = provenance.rules_provenance_rows(rules, {"size": size, "players": rules.players, "pots": pots,
                                                     "seed": seed}, date)
-    s = Section("7", "Provenance")
+    s = Section("8", "Provenance")
     s.table("Provenance", ["item", "value"], [[k, Volatile(v) if vol else v] for k, v, vol in prov], csv=None,
             align=["l", "l"])
     s.table("Run times (seconds)", ["step", "seconds"], [[n, Volatile(v)] for n, v in times], csv=None)
