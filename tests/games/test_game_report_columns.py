@@ -121,7 +121,8 @@ def test_rococo_report_opens_with_its_summary_and_charts(tmp_path):
     build_rococo_report(out, size="tiny", seed=5, reproducible=True)
     page, text, summary = _summary(out)
     _first_page(out, ["exchange against 1 optimal opponent", f"{100 * summary.iloc[0].optimal_share:.2f}"])
-    assert page.count("<svg") == 2                                       # the strategy and the betting charts
+    # the strategy and the betting charts, then section 7's convergence and equilibrium strategy (issue 33)
+    assert page.count("<svg") == 4
     exchange = summary.iloc[0]
     assert exchange.optimal_share == pytest.approx(0.5, abs=1e-9)        # heads-up optimal play is symmetric
     for name in ("optimal_share", "naive_share", "hands_differ"):

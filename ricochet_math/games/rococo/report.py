@@ -161,7 +161,7 @@ def build_report(out_dir, *, size: str = "small", seed: int = 2026, rules: Rococ
             align=["l", "l"])
     s.table("Run times (seconds)", ["step", "seconds"], [[n, Volatile(v)] for n, v in times], csv=None)
     doc.append(s)
-    doc.append(glossary_section("8", ROCOCO_TERMS))
+    doc.append(glossary_section("9", ROCOCO_TERMS))
     # page 1: the document control and the summary's figures (issue 36)
     doc[:0] = game_front(rules, prov, document="rococo", size=size, seed=seed,
                          run_time=None if reproducible else time.perf_counter() - start, summary=doc[0])
