@@ -21,7 +21,7 @@ from ricochet_math.evaluator.evaluation import PARTIAL_BASE
 from ricochet_math.evaluator.tables import STRAIGHT_FLUSH
 from ricochet_math.games.ring.analysis import CONFIRM_SEED_OFFSET, DEFAULT_STRATEGY, pairings, simulate
 from ricochet_math.games.ring.arrangement import arrange, opponent_model
-from ricochet_math.games.ring.rules import Joker, RingRules
+from ricochet_math.games.ring.rules import JOKER_WORDS, Joker, RingRules
 from ricochet_math.games.ring.strategies import FAST_STRATEGIES, ISSUE_STRATEGIES
 from ricochet_math.reports.build import ReportResult
 from ricochet_math.reports.columns import Column, cell, document_table, estimate_text
@@ -290,9 +290,11 @@ def build_report(out_dir, *, games: int = 20_000, seed: int = 2026, rules: RingR
                               "seating", seed=seed, run_time=None if reproducible else time.perf_counter() - start,
                               summary=sections[0], paragraphs=0)
 
-    title = f"Ring Poker: seat, order and strategy report (jokers {base.joker.name.lower()})"
+    # the rule in words: "jokers bug" read as a software bug (issue 37); the option's value stays ``bug``
+    title = f"Ring Poker: seat, order and strategy report ({JOKER_WORDS[base.joker]})"
     subtitle = [f"{games:,} games per seat run, seed {seed}; Monte Carlo with 95% confidence intervals.",
-                f"Jokers {base.joker.name.lower()}: {_JOKER_WORDS[base.joker]} (the glossary at the end defines "
+                f"{JOKER_WORDS[base.joker].capitalize()} (option --joker {base.joker.name.lower()}): "
+                f"{_JOKER_WORDS[base.joker]} (the glossary at the end defines "
                 "every term)."]
     written = write_report_folder(out, sections, {}, title, subtitle, date, REPORT_KIND,
                                   {"joker": base.joker.name.lower(), "seed": seed, "games": games})
