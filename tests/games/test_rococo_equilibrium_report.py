@@ -24,7 +24,7 @@ from ricochet_math.games.rococo.translation import (
     NEAREST, PSEUDO_HARMONIC, pseudo_harmonic, translated_profile, translation,
 )
 
-from tests.games.test_rococo_equilibrium import _cli, two_count_model
+from test_rococo_equilibrium import _cli, two_count_model
 
 RULES = RococoRules(max_bet=4, max_raises=2, carry_limit=2)
 SPEC = Abstraction("q", 2, (1, 4), policy_edges=False)
