@@ -70,7 +70,8 @@ from ricochet_math.design.design_record import (  # noqa: F401 (the seed roles r
 from ricochet_math.design.kickout import DEFAULT_GRID, parse_grid
 from ricochet_math.design.optimiser_problem import make_problem, plain_number
 from ricochet_math.design.optimiser_result import extends_parent
-from ricochet_math.design.rule_set_search import OBJECTIVES, DesignChoice, DesignModel, relaxed_miss, search_design
+from ricochet_math.design.rule_set_search import (OBJECTIVES, STAGE_SECONDS, DesignChoice, DesignModel, SearchTimeLimit,
+                                                  relaxed_miss, search_design)
 from ricochet_math.design.threshold_sweep import sweep_players
 from ricochet_math.engine.deal import check_players
 from ricochet_math.errors import RuleError
@@ -614,12 +615,23 @@ class _CutSearch:
             return
         while True:
             model = self.model()
-            choice = search_design(model, self.band, self.objective, self.target)
+            try:
+                choice = search_design(model, self.band, self.objective, self.target)
+            except SearchTimeLimit as e:
+                if not self.resolves:
+                    raise
+                # non-convergence is a result: the best re-solved design so far is reported, labelled
+                self.reason = (f"not converged: after {self.resolves} re-solve(s) the integer program found no "
+                               f"design within its time limit ({STAGE_SECONDS:g} s a stage; {e})")
+                say(f"  {self.reason}")
+                return
             self.last_choice = choice
             say(f"  search (cut model, {sum(len(v) for v in (model.cuts or {}).values())} extra plane(s), trust "
                 f"x{self.radius:g}): worst miss {choice.miss * 100:.3f} points, {choice.changes} change(s), "
                 f"bonus {_pays_text(choice.pays, self.origin)}, thresholds "
-                f"{', '.join(choice.thresholds[n] for n in self.players)}")
+                f"{', '.join(choice.thresholds[n] for n in self.players)}"
+                + (f" ({choice.unfinished_stages} tie-break stage(s) of the integer program ran out of time: "
+                   "the earlier stage's design kept)" if choice.unfinished_stages else ""))
             j = self._visited(choice.pays)
             if j is not None:
                 self.converged = True

@@ -66,6 +66,12 @@ OBJECTIVES = ("band", "target", "flat")
 _PTS = 100.0
 #: how much worse than a stage's optimum the next stage may go (points): float rounding of the solver
 _STAGE_TOL = 1e-6
+#: seconds HiGHS may take for one stage of the integer program (a large grid with many cuts can need them)
+STAGE_SECONDS = 120.0
+
+
+class SearchTimeLimit(RuleError):
+    """The integer program's first stage found no solution within :data:`STAGE_SECONDS`."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +134,8 @@ class DesignModel:
 @dataclass(frozen=True)
 class DesignChoice:
     """A design: a threshold per player count and the bonus pays, with its figures under the model
-    (fractions) and its objective ``key`` (see :func:`score`)."""
+    (fractions) and its objective ``key`` (see :func:`score`); ``unfinished_stages``: tie-break stages of the
+    integer program that ran out of time (0: every stage solved to optimality or to its time limit's best)."""
 
     thresholds: dict
     pays: dict
@@ -140,6 +147,7 @@ class DesignChoice:
     spread: float
     deviation: float
     key: tuple = field(compare=False)
+    unfinished_stages: int = field(default=0, compare=False)
 
 
 def score(model: DesignModel, thresholds: dict, pays: dict, band, objective: str = "band",
@@ -183,6 +191,7 @@ class _Program:
         bounds = model.index_bounds()
         keys = model.line_keys
         self.model, self.free = model, free
+        self.unfinished_stages = 0  # tie-break stages that ran out of time (their earlier stage's solution kept)
         # variable layout: x (per N, per threshold) | z (per N, per plane, where more than one) | k (free line
         # indices) | r_N | miss_N | m | y (line changed) | s (margin) | u, l (spread) | dev_N
         nvar = 0
@@ -342,9 +351,14 @@ class _Program:
         for cost in self.stages[:stages]:
             a = np.array(self.rows)
             res = milp(cost, constraints=LinearConstraint(a, self.rlo, self.rhi), integrality=self.integrality,
-                       bounds=Bounds(self.lb, self.ub), options={"time_limit": 60.0})
+                       bounds=Bounds(self.lb, self.ub), options={"time_limit": STAGE_SECONDS})
             if res.x is None:
-                raise RuleError(f"the design search found no solution ({res.message})")
+                if x is None:
+                    raise SearchTimeLimit(f"the design search found no solution ({res.message})")
+                # a tie-break stage that found nothing better within its time: the earlier stage's solution
+                # satisfies every row so far, so it stands (the stages after it only break ties)
+                self.unfinished_stages += 1
+                break
             x = res.x
             best = float(cost @ x)
             tol = _STAGE_TOL + 1e-9 * abs(best)
@@ -373,7 +387,8 @@ def search_design(model: DesignModel, band, objective: str = "band", target: flo
     _check_objective(objective)
     prog = _Program(model, band, objective, target)
     thresholds, pays = prog.design(prog.solve())
-    return score(model, thresholds, pays, band, objective, target)
+    return dataclasses.replace(score(model, thresholds, pays, band, objective, target),
+                               unfinished_stages=prog.unfinished_stages)
 
 
 @dataclass(frozen=True)
