@@ -620,11 +620,7 @@ class _CutSearch:
             except SearchTimeLimit as e:
                 if not self.resolves:
                     raise
-                # non-convergence is a result: the best re-solved design so far is reported, labelled
-                self.reason = (f"not converged: after {self.resolves} re-solve(s) the integer program found no "
-                               f"design within its time limit ({STAGE_SECONDS:g} s a stage; {e})")
-                say(f"  {self.reason}")
-                return
+                return self._out_of_time(e)
             self.last_choice = choice
             say(f"  search (cut model, {sum(len(v) for v in (model.cuts or {}).values())} extra plane(s), trust "
                 f"x{self.radius:g}): worst miss {choice.miss * 100:.3f} points, {choice.changes} change(s), "
@@ -657,7 +653,12 @@ class _CutSearch:
             # agreement at a proposal the trust region held back is a step, not the end: the region grows
             edge = self._at_trust_edge(model, choice.pays)
             agree = worst <= self.precision / _PTS_PER_FRACTION
-            better = self.own(new).key < self.own(self.centre).key
+            try:
+                better = self.own(new).key < self.own(self.centre).key
+            except SearchTimeLimit as e:
+                for r in self.rows[-len(self.players):]:
+                    r["step"] = "not compared (time limit)"
+                return self._out_of_time(e)
             if agree and edge:
                 step = "agrees, at the trust region's edge"
             elif agree:
@@ -681,6 +682,13 @@ class _CutSearch:
             elif better or agree:
                 self.radius = min(_RADIUS_MAX, 1.0 + 2 * (self.radius - 1.0))
             say(f"  worst gap {worst * _PTS_PER_FRACTION:.3f} points; step {step}; trust region now x{self.radius:g}")
+
+    def _out_of_time(self, error: SearchTimeLimit) -> None:
+        """End the search, not converged: non-convergence is a result, and the best re-solved design so far
+        is the one reported, labelled."""
+        self.reason = (f"not converged: after {self.resolves} re-solve(s) the integer program found no design "
+                       f"within its time limit ({STAGE_SECONDS:g} s a stage; {error})")
+        self.say(f"  {self.reason}")
 
     def _at_trust_edge(self, model: DesignModel, pays: dict) -> bool:
         """Whether a free line of ``pays`` sits on the trust region's bound where the grid goes further."""

@@ -283,3 +283,58 @@ def test_design_at_one_player_is_a_fresh_ricochet_solo(rules, tmp_path, capsys):
     row = d.table.iloc[0]
     assert f"RTP per initial bet {row.rtp:.6%}" in out and f"{row.search_rtp:.6%}" in out
     assert f"#   N = 1: {row.rtp:.3%} (exact)" in path.read_text()
+
+
+# ---------------------------------------------------------------- the integer program's time limit
+
+def test_a_tie_break_stage_out_of_time_keeps_the_earlier_stage_s_design(monkeypatch):
+    """A later stage that returns no solution within its time keeps the first stage's design (it satisfies
+    every row so far) and is counted; a first stage that finds nothing is the SearchTimeLimit error."""
+    import scipy.optimize
+
+    from ricochet_math.design import rule_set_search as rs
+
+    model = _convex_model(np.random.default_rng(3), 2, trust=False)
+    band = (0.95, 0.97)
+    full = search_design(model, band, "band")
+    assert full.unfinished_stages == 0
+    real, calls = scipy.optimize.milp, []
+
+    def stages_after_the_first_out_of_time(*args, **kwargs):
+        calls.append(kwargs["options"]["time_limit"])
+        res = real(*args, **kwargs)
+        if len(calls) > 1:
+            res.x = None
+            res.message = "Time limit reached."
+        return res
+
+    monkeypatch.setattr(scipy.optimize, "milp", stages_after_the_first_out_of_time)
+    kept = search_design(model, band, "band")
+    assert calls == [rs.STAGE_SECONDS, rs.STAGE_SECONDS] and kept.unfinished_stages == 1
+    assert kept.miss == pytest.approx(full.miss, abs=1e-9)  # the first stage's optimum: the worst miss
+    calls.clear()
+    monkeypatch.setattr(scipy.optimize, "milp", lambda *a, **k: type("R", (), {"x": None, "message": "Time limit"})())
+    with pytest.raises(rs.SearchTimeLimit, match="found no solution"):
+        search_design(model, band, "band")
+
+
+def test_a_search_out_of_time_after_a_re_solve_is_a_labelled_result(rules, few_classes, monkeypatch):
+    """The first search after a re-solve finding nothing in time ends the search, not converged, with the
+    best re-solved design reported (exit 0 in the CLI: non-convergence is a result)."""
+    from ricochet_math.design import rule_set_search as rs
+
+    real = rule_set_module.search_design
+
+    def out_of_time_with_cuts(model, *args, **kwargs):  # the cut model's search after a re-solve
+        if model.cuts and any(model.cuts.values()):
+            raise rs.SearchTimeLimit("the design search found no solution (Time limit reached.)")
+        return real(model, *args, **kwargs)
+
+    monkeypatch.setattr(rule_set_module, "search_design", out_of_time_with_cuts)
+    shipped = solo_analysis(rules, classes=CLASSES).at_threshold()["rtp_per_initial_bet"]
+    d = design_rule_set(rules, (shipped + 0.005, shipped + 0.0065), reading="perfect", players=(1,), grid=GRID,
+                        lines="straight,flush", bounds={"straight": (1, 6), "flush": (2, 12)}, others=(),
+                        max_resolves=6, seed=2)
+    assert not d.converged and d.resolves == 1
+    assert "integer program found no design within its time limit" in d.convergence_text()
+    assert set(d.table["search"]) == {"NOT converged"}
