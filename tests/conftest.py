@@ -73,3 +73,14 @@ def kernel_lock(tmp_path_factory):
     if root.name.startswith("popen-gw"):   # pytest-xdist: one folder per worker under a shared one
         root = root.parent
     return FileLock(str(root / "jupyter-kernel.lock"))
+
+
+@pytest.fixture(scope="session")
+def rococo_tiny_report(tmp_path_factory):
+    """``(folder, result)`` of the tiny Rococo report (seed 5, reproducible), built once per test worker: the
+    tests that only read a built report share it (each build is seconds; tests that rebuild or write beside a
+    report build their own).  Nothing may write into the folder."""
+    from ricochet_math.games.rococo.report import build_report
+
+    out = tmp_path_factory.mktemp("rococo-tiny") / "rococo"
+    return out, build_report(out, size="tiny", seed=5, reproducible=True)

@@ -6,13 +6,11 @@ import re
 import pandas as pd
 import pytest
 
-from ricochet_math.games.rococo.report import build_rococo_report
 from ricochet_math.reports.columns import overflowing_tables
 
 
-def test_rococo_report_tables_have_word_headers_and_no_raw_floats(tmp_path):
-    out = tmp_path / "rococo"
-    build_rococo_report(out, size="tiny", seed=5, reproducible=True)
+def test_rococo_report_tables_have_word_headers_and_no_raw_floats(rococo_tiny_report):
+    out, _ = rococo_tiny_report
     html = (out / "report.html").read_text(encoding="utf-8")
     body = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
     headers = re.findall(r"<th[^>]*>(.*?)</th>", body, flags=re.S)
@@ -116,9 +114,8 @@ def _quoted(value, low, high, scale=1.0, digits=2, unit="") -> str:
     return f"{scale * value:,.{digits}f} ± {half}"
 
 
-def test_rococo_report_opens_with_its_summary_and_charts(tmp_path):
-    out = tmp_path / "rococo"
-    build_rococo_report(out, size="tiny", seed=5, reproducible=True)
+def test_rococo_report_opens_with_its_summary_and_charts(rococo_tiny_report):
+    out, _ = rococo_tiny_report
     page, text, summary = _summary(out)
     _first_page(out, ["exchange against 1 optimal opponent", f"{100 * summary.iloc[0].optimal_share:.2f}"])
     # the strategy and the betting charts, then section 7's convergence and equilibrium strategy (issue 33)

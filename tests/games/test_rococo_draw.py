@@ -116,6 +116,23 @@ def test_optimal_drawing_beats_naive_drawing_on_average():
     assert v.naive_share[0] < 0.5 and v.hands_differ[0] > 0.05
 
 
+def test_strategy_table_texts_equal_keep_text_and_keep_shape():
+    """The table's joined texts and cached shapes (strategy.py) against the readable keep_text / keep_shape on
+    4,000 random hands, each with every keep."""
+    from ricochet_math.evaluator.cards import format_cards
+    from ricochet_math.games.rococo import strategy as st
+    from ricochet_math.games.rococo.draw import keep_text
+
+    hands, _ = five_card_hands()
+    rows = hands[np.random.default_rng(11).integers(0, N_HANDS, 4000)].astype(np.int64)
+    as_lists = rows.tolist()
+    assert st._hand_texts(as_lists) == [format_cards(h[::-1]) for h in rows]
+    for m in KEEPS:
+        masks = [m] * len(rows)
+        assert st._keep_texts(as_lists, masks) == [keep_text(h, m) for h in rows], m
+        assert st._keep_shapes(as_lists, masks) == [st.keep_shape(h, m) for h in rows], m
+
+
 def test_class_shortcut_equals_every_hand_scattered():
     # the solver scatters one representative per suit-pattern class, weighted by the class size; scattering
     # all 2,598,960 hands with their own best keeps must give the same distribution, exactly

@@ -157,7 +157,7 @@ def test_threshold_comparison_marks_what_lies_outside():
     assert not by.iloc[0].equilibrium_outside
 
 
-def test_the_report_section_reads_the_committed_solve(tmp_path):
+def test_the_report_section_reads_the_committed_solve(rococo_tiny_report):
     """Built at size tiny over the committed solve: the section is there, its tables are the solve's, the
     convergence plot has log axes and no point at 0."""
     import matplotlib
@@ -167,10 +167,8 @@ def test_the_report_section_reads_the_committed_solve(tmp_path):
 
     from ricochet_math.games.rococo.equilibrium_compare import read_equilibrium_folder
     from ricochet_math.games.rococo.equilibrium_section import EQUILIBRIUM_FOLDER, TITLE, plot_convergence
-    from ricochet_math.games.rococo.report import build_report
 
-    out = tmp_path / "rococo"
-    rep = build_report(out, size="tiny", seed=5, reproducible=True)
+    out, rep = rococo_tiny_report
     html = (out / "report.html").read_text(encoding="utf-8")
     assert TITLE in html and "rococo-equilibrium-convergence" in html
     eq = read_equilibrium_folder(EQUILIBRIUM_FOLDER)

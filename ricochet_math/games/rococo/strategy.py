@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -18,9 +19,9 @@ from ricochet_math._numba import njit
 from ricochet_math.arguments import check_whole
 from ricochet_math.errors import CardError, quote
 from ricochet_math.evaluator.evaluation import NUM_VALUES, eval5
-from ricochet_math.evaluator.cards import format_cards
+from ricochet_math.evaluator.cards import format_card
 from ricochet_math.evaluator.tables import CATEGORY_NAMES
-from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, five_card_hands, keep_text, sorted_hand, suit_classes
+from ricochet_math.games.rococo.draw import KEEPS, N_HANDS, five_card_hands, sorted_hand, suit_classes
 from ricochet_math.games.rococo.solver import MAX_OPPONENTS, solve_draws
 
 __all__ = ["naive_keep", "naive_keeps_all", "keep_shape", "StrategyTable", "strategy_table"]
@@ -107,12 +108,17 @@ def keep_shape(cards, keep: int) -> str:
     """A readable shape of the kept cards: ``pair``, ``4-flush``, ``3 to a straight flush``, ``2 cards``..."""
     cards = np.sort(np.asarray(cards, dtype=np.int64))
     kept = [int(cards[i]) for i in range(5) if keep >> i & 1]
-    n = len(kept)
+    return _shape(tuple(c >> 2 for c in kept), len({c & 3 for c in kept}) == 1)
+
+
+@lru_cache(maxsize=None)
+def _shape(ranks: tuple, suited: bool) -> str:
+    """The shape of kept cards with these ranks (ascending), all of one suit or not: a shape depends on
+    nothing else, so the strategy table's 134,459 x 5 keeps need a few hundred of these."""
+    n = len(ranks)
     if n == 5:
         return "stand pat"
-    ranks = [c >> 2 for c in kept]
     counts = sorted(Counter(ranks).values(), reverse=True)
-    suited = len({c & 3 for c in kept}) == 1
     if counts[0] == 4:
         return "four of a kind"
     if counts[0] == 3:
@@ -121,7 +127,7 @@ def keep_shape(cards, keep: int) -> str:
         return "two pair"
     if counts[0] == 2:
         return "pair" + {2: "", 3: " + kicker", 4: " + 2 kickers"}[n]
-    run = _straight_possible(ranks)
+    run = _straight_possible(list(ranks))
     if suited and run:
         return f"{n} to a straight flush"
     if suited:
@@ -129,6 +135,37 @@ def keep_shape(cards, keep: int) -> str:
     if run and n >= 3:
         return f"{n}-straight"
     return f"{n} high cards" if n < 4 else "4 cards"
+
+
+#: each card's text, and each keep's kept positions of the sorted hand, highest card first (as keep_text
+#: writes them): the table's half a million texts are joined from these, not formatted card by card
+_CARD_TEXT = tuple(format_card(c) for c in range(52))
+_KEPT_DOWN = {m: tuple(i for i in range(4, -1, -1) if m >> i & 1) for m in KEEPS}
+
+
+def _hand_texts(sorted_cards: list) -> list[str]:
+    """``format_cards(hand[::-1])`` of each sorted hand (highest card first)."""
+    return [" ".join(_CARD_TEXT[c] for c in reversed(h)) for h in sorted_cards]
+
+
+def _keep_texts(sorted_cards: list, masks) -> list[str]:
+    """:func:`~ricochet_math.games.rococo.draw.keep_text` of each sorted hand and keep in :data:`KEEPS`, the
+    same text (tests/games/test_rococo_draw.py compares them hand by hand)."""
+    out = []
+    for h, m in zip(sorted_cards, masks):
+        pos = _KEPT_DOWN[int(m)]
+        out.append("stand pat" if len(pos) == 5 else
+                   "keep " + " ".join(_CARD_TEXT[h[i]] for i in pos) + f", draw {5 - len(pos)}")
+    return out
+
+
+def _keep_shapes(sorted_cards: list, masks) -> list[str]:
+    """:func:`keep_shape` of each sorted hand and keep."""
+    out = []
+    for h, m in zip(sorted_cards, masks):
+        kept = [h[i] for i in _KEPT_DOWN[int(m)][::-1]]
+        out.append(_shape(tuple(c >> 2 for c in kept), len({c & 3 for c in kept}) == 1))
+    return out
 
 
 @dataclass(frozen=True)
@@ -188,14 +225,15 @@ def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
     reps = classes.representative
     rep_cards = hands[reps].astype(np.int64)
     rep_values = values[reps]
+    rep_list = np.sort(rep_cards, axis=1).tolist()  # the hands are sorted already; plain ints for the texts
     naive = np.array([_naive_mask(np.sort(c), int(v)) for c, v in zip(rep_cards, rep_values)])
     naive_pos = np.array([KEEPS.index(int(m)) for m in naive])
     cls = pd.DataFrame({
         "class": np.arange(len(reps)),
-        "hand": [format_cards(c[::-1]) for c in rep_cards],
+        "hand": _hand_texts(rep_list),
         "hands": classes.size,
         "dealt": [CATEGORY_NAMES[_category(v)] for v in rep_values],
-        "naive_keep": [keep_text(c, m) for c, m in zip(rep_cards, naive)],
+        "naive_keep": _keep_texts(rep_list, naive),
     })
     parts = []
     from ricochet_math.games.rococo.draw import keep_scores
@@ -210,8 +248,8 @@ def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
         parts.append(pd.DataFrame({
             "class": np.arange(len(reps)),
             "opponents": int(n),
-            "best_keep": [keep_text(c, m) for c, m in zip(rep_cards, best_masks)],
-            "best_shape": [keep_shape(c, m) for c, m in zip(rep_cards, best_masks)],
+            "best_keep": _keep_texts(rep_list, best_masks),
+            "best_shape": _keep_shapes(rep_list, best_masks),
             "share": sol.class_share,
             "naive_share": naive_share,
             "gain": sol.class_share - naive_share,
