@@ -146,7 +146,9 @@ def _collect(strategy, n, seed_text):
 
 
 @pytest.mark.parametrize("name, strategy, n", [
-    ("rule objects", rule_objects(), 60), ("positions", positions(), 40), ("numbers", numeric_calls(), 60),
+    ("rule objects", rule_objects(), 60), ("positions", positions(), 40), ("numbers", numeric_calls(), 12),
+    # an accepted numeric call runs a real simulation: 60 of them took 40 to 75 s (issue 37)
+    pytest.param("numbers", numeric_calls(), 60, marks=pytest.mark.slow),
     ("cards", card_calls(), 40)])
 def test_random_calls_give_a_result_or_one_line(guard, tmp_path, name, strategy, n):
     """Drawn at random, a call may be valid (accepted) or refused; never anything else."""

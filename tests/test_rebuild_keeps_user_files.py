@@ -167,8 +167,8 @@ def test_the_docs_report_copy_follows_the_rule(tmp_path):
 
 
 # ---------------------------------------------------------------- every report writer
-# the Ring report is the issue's own command, below, from the CLI (twice)
-@pytest.mark.parametrize("report", sorted(set(REPORTS) - {"ring"}))
+# every writer in process; the Ring report also as the issue's own command, below, from the CLI (slow)
+@pytest.mark.parametrize("report", sorted(REPORTS))
 def test_every_report_rebuild_keeps_the_users_files(tmp_path, report):
     """Each writer rebuilds a folder of its kind that holds its own (recorded) files and the user's."""
     out = tmp_path / "r"
@@ -188,6 +188,7 @@ def test_every_report_rebuild_keeps_the_users_files(tmp_path, report):
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.slow  # three Ring reports in fresh processes: about a minute (issue 37)
 def test_the_issues_ring_command_keeps_both_files(tmp_path):
     """The issue's own command, twice, with the user's two files added in between."""
     cmd = [sys.executable, "-m", "ricochet_math", "ring", "report", "--games", "10", "--pair-games", "10",

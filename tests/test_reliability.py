@@ -234,7 +234,14 @@ def _fresh_python(code, env):
                           env=dict(os.environ, PYTHONPATH=str(ROOT), **env))
 
 
-def test_a_tables_cache_with_wrong_content_is_refused_by_name(tmp_path):
+#: the forged caches, by what is wrong with them (the fast suite tries the first; -m slow every one)
+FORGED_CASES = ("forged 5-card value", "offsets5 shape", "values dtype", "out-of-range offset", "category")
+
+
+@pytest.mark.parametrize("cases", [FORGED_CASES[:1], pytest.param(FORGED_CASES, marks=pytest.mark.slow)],
+                         ids=["one", "every"])
+def test_a_tables_cache_with_wrong_content_is_refused_by_name(tmp_path, cases):
+    """Each forged cache costs two fresh processes (about 3 s on 2 cores): issue 37's fast suite tries one."""
     from ricochet_math.evaluator import tables
 
     env = {"RICOCHET_CACHE_DIR": str(tmp_path)}
@@ -243,14 +250,16 @@ def test_a_tables_cache_with_wrong_content_is_refused_by_name(tmp_path):
     assert r.returncode == 0, r.stderr
     [path] = tmp_path.glob("tables-*.npz")
     good = tables.build_tables()
-    cases = {
+    forgeries = {
         "offsets5 shape": {"offsets5": good.offsets5[:10]},
         "values dtype": {"values7": good.values7.astype(np.int64)},
         "forged 5-card value": {"values5": np.where(good.values5 == 5000, 5001, good.values5).astype(np.int16)},
         "out-of-range offset": {"offsets6": np.full_like(good.offsets6, 10**6)},
         "category": {"category": np.zeros_like(good.category)},
     }
-    for name, forged in cases.items():
+    assert set(forgeries) == set(FORGED_CASES)
+    for name in cases:
+        forged = forgeries[name]
         arrays = {f: getattr(good, f) for f in tables.Tables.__dataclass_fields__} | forged
         np.savez(path, **arrays)
         r = _ricochet("hands", "As Ks Qs Js Ts", env=env, timeout=300)
