@@ -270,16 +270,31 @@ def _cli_case(case):
     return pytest.param(case["argv"], case.get("env", {}), bool(case["xfail"]), marks=marks, id=name)
 
 
+@pytest.fixture(scope="module")
+def guard():
+    """One worker process for the module's command lines (tests/fuzz/guard.py): a crash or a hang fails its
+    case, and the package is imported once, not once a command (about 1.3 s each on 2 cores: issue 37)."""
+    from fuzz.guard import Guard
+
+    with Guard() as g:
+        yield g
+
+
 @pytest.mark.parametrize("argv,extra_env,known_gap", [_cli_case(c) for c in CLI])
-def test_cli_refuses_in_one_line(argv, extra_env, known_gap, scratch):
+def test_cli_refuses_in_one_line(argv, extra_env, known_gap, scratch, guard):
     tmp, names = scratch
     before = _tree(tmp)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1", **_fill(extra_env, names)}
-    proc = subprocess.run([sys.executable, "-m", "ricochet_math", *_fill(argv, names)], cwd=tmp, env=env,
-                          capture_output=True, text=True,
-                          # a known gap may refuse only after minutes of work (published --write): a refusal
-                          # checked up front takes seconds, so a minute is plenty to tell
-                          timeout=60 if known_gap else 300)
+    # a known gap may refuse only after minutes of work (published --write): a refusal checked up front takes
+    # seconds, so a minute is plenty to tell
+    timeout = 60 if known_gap else 300
+    if extra_env:  # the environment is read at the package's import: a process of its own
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1", **_fill(extra_env, names)}
+        proc = subprocess.run([sys.executable, "-m", "ricochet_math", *_fill(argv, names)], cwd=tmp, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+    else:  # in the guard's worker, in this folder, as the entry point runs it (tests/cli_run.py)
+        [r] = guard.run([f"cli_here({_fill(argv, names)!r})"], timeout=timeout, tmp=tmp)
+        assert r["outcome"] == "accepted", r
+        proc = subprocess.CompletedProcess(argv, r["value"]["status"], r["value"]["stdout"], r["value"]["stderr"])
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr[-500:])

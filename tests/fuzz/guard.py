@@ -5,7 +5,8 @@ A :class:`Guard` keeps one worker (``python tests/fuzz/guard.py``) for as many c
 several :meth:`Guard.run` calls (one worker start, one import of the package and one load of each cached
 kernel for a whole test module instead of one per test).  The worker evaluates each case's ``call``
 (Python source, with ``rm``, ``np`` and ``math`` in scope, ``tmp`` the case's scratch folder and
-``cli(argv, folder)`` the ``ricochet`` command run in that process as tests/cli_run.py runs it) and answers
+``cli(argv, folder)`` the ``ricochet`` command run in that process as tests/cli_run.py runs it, in an empty
+folder, ``cli_here(argv)`` the same in the case's folder as it is) and answers
 one JSON line per case.  A case whose answer does not come within ``timeout`` seconds is a ``hang`` (the
 worker is killed), one during which the worker dies is a ``crash`` (its exit status, e.g. -11 for a
 segmentation fault); a fresh worker takes the cases after it.  :func:`run_cases` is one guard for one list.
@@ -144,10 +145,19 @@ def _worker() -> None:
         return {"status": r.returncode, "stdout": r.stdout[-4000:], "stderr": r.stderr[-4000:],
                 "files": sorted(p.name for p in folder.iterdir())}
 
+    def cli_here(argv):
+        """``ricochet ARGV`` in this process, in the case's folder as it is: status and output (the caller
+        compares the folder's files before and after)."""
+        sys.path.insert(0, str(ROOT / "tests"))
+        from cli_run import run_cli
+
+        r = run_cli(*argv)
+        return {"status": r.returncode, "stdout": r.stdout[-4000:], "stderr": r.stderr[:200_000]}
+
     for line in sys.stdin:
         call, tmp = json.loads(line)
         os.chdir(tmp)
-        scope = {"rm": rm, "np": np, "math": math, "tmp": Path(tmp), "cli": cli}
+        scope = {"rm": rm, "np": np, "math": math, "tmp": Path(tmp), "cli": cli, "cli_here": cli_here}
         t0 = time.perf_counter()
         value = None
         try:
