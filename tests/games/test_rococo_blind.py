@@ -8,11 +8,10 @@ has at most a few thousand nodes.  The real dealt law is checked by the slow tes
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ricochet_math.errors import RicochetError, StrategyError
 from ricochet_math.equilibrium.best_response import exploitability, profile_from_mapping, profile_to_mapping
@@ -258,8 +257,9 @@ def test_errors_are_one_line():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "ricochet_math", "rococo", "equilibrium", *args],
-                          capture_output=True, text=True, timeout=120)
+    """``ricochet rococo equilibrium ARGS`` in this process (tests/cli_run.py: the entry point's parser and
+    handler, without a Python start-up per call; tests/cli/test_cli.py checks the installed entry point)."""
+    return run_cli("rococo", "equilibrium", *args)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -281,10 +281,8 @@ def test_cli_solves_the_blind_game_and_writes_its_tables(tmp_path):
     """The real draw model and dealt law at ``tiny`` on a short table (bets 1..3, one raise a phase, carry
     limit 1, two carried amounts solved): under a minute, most of it the draw solver's tables."""
     out = tmp_path / "eq"
-    r = subprocess.run([sys.executable, "-m", "ricochet_math", "rococo", "equilibrium", "--blind", "1,3",
-                        "--blind-raises", "3", "--max-bet", "3", "--max-raises", "1", "--carry-limit", "1",
-                        "--carry-points", "2", "--iterations", "20", "--out", str(out)],
-                       capture_output=True, text=True, timeout=600)
+    r = _cli("--blind", "1,3", "--blind-raises", "3", "--max-bet", "3", "--max-raises", "1", "--carry-limit", "1",
+             "--carry-points", "2", "--iterations", "20", "--out", str(out))
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())
     assert "blind option is worth" in text and "dealt bucket" in text

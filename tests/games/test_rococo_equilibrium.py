@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ricochet_math.errors import RicochetError, StrategyError
 from ricochet_math.equilibrium.best_response import best_response, exploitability, profile_from_mapping
@@ -262,6 +263,13 @@ def test_errors_are_one_line():
 
 
 def _cli(*args):
+    """``ricochet rococo equilibrium ARGS`` in this process (tests/cli_run.py: the entry point's parser and
+    handler, without a Python start-up per call; tests/cli/test_cli.py checks the installed entry point)."""
+    return run_cli("rococo", "equilibrium", *args)
+
+
+def _cli_process(*args):
+    """The same in a process of its own: the folder records the command line the process was given."""
     return subprocess.run([sys.executable, "-m", "ricochet_math", "rococo", "equilibrium", *args],
                           capture_output=True, text=True, timeout=120)
 
@@ -290,7 +298,8 @@ def test_cli_solves_and_writes_a_folder_and_refuses_a_foreign_one(tmp_path):
     """The real draw model at ``tiny`` on a short table (bets 1..3, two raises, carry limit 1): a few
     seconds, most of them the draw solver's table."""
     out = tmp_path / "eq"
-    r = _cli("--iterations", "50", "--carry-limit", "1", "--max-bet", "3", "--max-raises", "2", "--out", str(out))
+    r = _cli_process("--iterations", "50", "--carry-limit", "1", "--max-bet", "3", "--max-raises", "2", "--out",
+                     str(out))
     assert r.returncode == 0, r.stderr
     assert "exploitability" in r.stdout and "standard" in r.stdout and "carry_probability" in r.stdout
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [

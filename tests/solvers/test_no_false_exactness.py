@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import io
 import math
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 from scipy.stats import binomtest
+from cli_run import run_cli
 
 from ricochet_math.solvers.montecarlo import simulate
 from ricochet_math.solvers.stats import Estimate, clopper_pearson, proportion_ci, rate_ci
@@ -78,18 +77,16 @@ def test_simulation_estimates_never_have_zero_width(short_run):
 
 
 def test_cli_simulate_shows_an_interval_on_every_rate(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "ricochet_math", "simulate", "--players", "2", "--strategy",
-                        "always", "--rounds", "300", "--seed", "3", "--workers", "1"],
-                       capture_output=True, text=True, timeout=300)
+    r = run_cli("simulate", "--players", "2", "--strategy", "always", "--rounds", "300", "--seed", "3", "--workers",
+                "1")  # in process (tests/cli_run.py)
     assert r.returncode == 0, r.stderr
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith(("split_rate", "bonus_royal_flush"))]
     assert len(lines) == 2, r.stdout
     for line in lines:
         assert "[" in line or "±" in line, line
     assert "no ± where exact" not in r.stdout
-    csv = subprocess.run([sys.executable, "-m", "ricochet_math", "simulate", "--players", "2", "--strategy",
-                          "always", "--rounds", "300", "--seed", "3", "--workers", "1", "--format", "csv"],
-                         capture_output=True, text=True, timeout=300)
+    csv = run_cli("simulate", "--players", "2", "--strategy", "always", "--rounds", "300", "--seed", "3", "--workers",
+                  "1", "--format", "csv")
     frame = pd.read_csv(io.StringIO(csv.stdout))
     assert frame["split_rate"].iloc[0] == 0.0 and frame["split_rate_high"].iloc[0] > 0.0
 
