@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import pickle
-import subprocess
-import sys
 import time
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 from ricochet_math.errors import RicochetError, RuleError
 from ricochet_math.reports import build as rp
@@ -42,9 +41,9 @@ def _user_folder(root: Path) -> Path:
     return root
 
 
-def _ricochet(*args, cwd=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "ricochet_math", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+def _ricochet(*args, cwd=None):
+    """``ricochet ARGS`` in this process (tests/cli_run.py), in ``cwd``."""
+    return run_cli(*args, cwd=cwd)
 
 
 # ---------------------------------------------------------------- storage

@@ -25,9 +25,18 @@ FINE = ("99 TT JJ QQ KK KKQ KKQ4 KKQ5 KKQ6 KKQ7 KKQ8 KKQ9 KKQT KKQJ KKA AA AAQ A
         "56789 6789T 789TJ 89TJQ 9TJQK TJQKA flush")
 
 
-def command(name: str, reading: str, vary: str, extra: str = "", band: str = "95.97 96.91") -> str:
-    return (f'ricochet design --band {band} --reading {reading} --vary {vary} --grid "{FINE}" '
-            f"{extra}--write reports/design/{name}.toml --csv reports/design/{name}.csv")
+#: FINE with the kicker steps between AAQ and AAKQ (N = 2's best thresholds) and the second pair's steps from
+#: 88xx to TT88 (N = 3's: 88xx -> 99xx moved N = 3 by about 0.45 points, more than the flat band's room)
+FINER = ("99 TT JJ QQ KK KKQ KKQ4 KKQ5 KKQ6 KKQ7 KKQ8 KKQ9 KKQT KKQJ KKA AA AAQ AAQ5 AAQ7 AAQ9 AAQJ AAK AAK5 AAK9 "
+         "AAKQ 33xx 44xx 55xx 66xx 77xx 88xx 8833 8844 8855 8866 8877 99xx 9933 9944 9955 9966 9977 9988 TTxx TT44 "
+         "TT66 TT88 JJxx QQxx KKxx AAxx 222 333 444 555 666 777 888 999 TTT JJJ QQQ KKK AAA A2345 23456 34567 45678 "
+         "56789 6789T 789TJ 89TJQ 9TJQK TJQKA flush")
+
+
+def command(name: str, reading: str, vary: str, extra: str = "", band: str = "95.97 96.91", grid: str = FINE,
+            rules: str = "") -> str:
+    return (f"ricochet design {f'--rules {rules} ' if rules else ''}--band {band} --reading {reading} --vary {vary} "
+            f'--grid "{grid}" {extra}--write reports/design/{name}.toml --csv reports/design/{name}.csv')
 
 
 #: the flat target users ask for: 96.5% +- 0.25 points
@@ -54,6 +63,12 @@ ANSWERS = [
      "perfect-flat-target",
      command("perfect-flat-target", "perfect", "kickout,bonus",
              "--objective target --target 96.5 --search-precision 0.05 ", band=FLAT)),
+    ("The flat target under perfect play from the centre-aimed design, on a finer grid where N = 2 and N = 3 "
+     "bind, on a fresh seed (2028)",
+     "perfect-flat-fine",
+     command("perfect-flat-fine", "perfect", "kickout,bonus",
+             "--objective target --target 96.5 --search-precision 0.05 --seed 2028 ", band=FLAT, grid=FINER,
+             rules="reports/design/perfect-flat-target.toml")),
     ("A flat target, 96.5% ± 0.25 (96.25-96.75%), `pub-final-dealer-no-bonus`, kickout and bonus varied",
      "pub-final-dealer-no-bonus-flat",
      command("pub-final-dealer-no-bonus-flat", "pub-final-dealer-no-bonus", "kickout,bonus", band=FLAT)),
@@ -62,7 +77,7 @@ ANSWERS = [
 SHIPPED = ("perfect-shipped-bonus", "pub-final-dealer-no-bonus-shipped-bonus")
 #: the four answers with the bonus varied (issue 34): the publisher's band and the flat target, two readings
 JOINT = ("perfect-kickout-bonus", "pub-final-dealer-no-bonus-kickout-bonus", "perfect-flat",
-         "perfect-flat-search-0.05", "perfect-flat-target", "pub-final-dealer-no-bonus-flat")
+         "perfect-flat-search-0.05", "perfect-flat-target", "perfect-flat-fine", "pub-final-dealer-no-bonus-flat")
 
 
 INTRO = """# The publisher's band: which rule set puts N = 1..7 in 95.97-96.91%?
