@@ -131,8 +131,13 @@ def joint_conclusion(records: dict) -> str:
             f", search at {r['search_precision_pp']:g} points" if r["search_precision_pp"] != 0.1 else "")
         search = f"the search {'converged' if r['converged'] else 'did NOT converge'} in {r['resolves']} re-solve(s)"
         kick = [f"N = {t['players']} {t['was']} -> {t['threshold']}" for t in r["table"] if t["threshold"] != t["was"]]
-        change = (("bonus " + ", ".join(r["bonus_changes"]) if r["bonus_changes"] else "the shipped bonus")
-                  + ("; kickout " + ", ".join(kick) if kick else "; the shipped kickout table"))
+        start = r.get("input_rules", "publisher")
+        shipped = start == "publisher"
+        change = (("bonus " + ", ".join(r["bonus_changes"]) if r["bonus_changes"] else
+                   "the shipped bonus" if shipped else f"`{start}`'s bonus")
+                  + ("; kickout " + ", ".join(kick) if kick else
+                     "; the shipped kickout table" if shipped else f"; `{start}`'s kickout table")
+                  + ("" if shipped else f", changes counted from `{start}`, the rule set it started from"))
         if r["feasible"] and r["confirmed"]:
             lines.append(f"* {where}: every N in the band, confirmed on fresh seeds, with {change} ({search}).")
         elif r.get("certificate") and r["certificate"]["relaxed_miss"] > 0:

@@ -144,7 +144,11 @@ def answer_markdown(heading: str, command: str, record: dict) -> str:
     if record.get("certificate"):
         out += ["", f"**Certificate**: {_sentence(record['certificate']['text'])}"]
     labelled = all("search" in r for r in record["table"])
-    out += ["", "| players | threshold (shipped) | search RTP | confirmed RTP | 95% CI | in band |"
+    start = record.get("input_rules", "publisher")
+    if start != "publisher":  # a run from a designed rule set: its "was" is that set's, not the shipped one
+        out += ["", f"Started from `{start}` (`--rules`): each \"was\" below is that rule set's."]
+    origin = "shipped" if start == "publisher" else f"was: {start}"
+    out += ["", f"| players | threshold ({origin}) | search RTP | confirmed RTP | 95% CI | in band |"
             + (" search |" if labelled else ""), "|---|---|---|---|---|---|" + ("---|" if labelled else "")]
     for r in record["table"]:
         was = "" if r["threshold"] == r["was"] else f" (was {r['was']})"
