@@ -257,3 +257,23 @@ def test_the_guide_quotes_the_comparison_with_the_threshold_answers():
         table = report_comparison(REPORT_SIZES["full"][0], 2026)
     for row in _comparison_rows(table):
         assert row in guide, row
+
+
+def test_the_report_section_reads_the_committed_blind_solve(rococo_tiny_report, tmp_path):
+    """Section 7's blind part is the committed --blind solve's blind.csv, figure for figure, and without that
+    folder the section says how to make it (nothing else changes)."""
+    from ricochet_math.games.rococo.equilibrium_section import BLIND_FOLDER, _blind_part
+    from ricochet_math.reports.document import Section
+
+    out, _ = rococo_tiny_report
+    committed = pd.read_csv(BLIND_FOLDER / "blind.csv")
+    written = pd.read_csv(out / "tables" / "equilibrium_blind.csv")
+    pd.testing.assert_frame_equal(written, committed[list(written.columns)], rtol=0, atol=0)
+    r = committed.iloc[0]
+    html = " ".join((out / "report.html").read_text(encoding="utf-8").split())
+    assert (f"worth {r.option_value:+.4f} antes per pot to the first player, within [{r.option_low:+.4f}, "
+            f"{r.option_high:+.4f}]") in html.replace("&#43;", "+")
+    assert r.option_low < 0 < r.option_high and "no detectable value at this precision" in html
+    s = Section("7", "x")
+    assert _blind_part(s, tmp_path / "missing") is None
+    assert "has no committed solve here" in s.blocks[0].text and "--blind 1,3,10" in s.blocks[0].text

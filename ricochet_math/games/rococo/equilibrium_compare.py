@@ -202,7 +202,7 @@ def threshold_comparison(eq: EquilibriumFolder, model: dict, standard_vs_loose: 
         ("share of games carried (all checks)", (g_eq - 1) / g_eq, (g_model - 1) / g_model, rates.carried_share,
          "every game of a pot but its last carried; simulated: standard in both seats, no blind"),
         ("value of the blind option to seat 1 (standard against standard)", math.nan, math.nan, blind,
-         "this equilibrium has no blind decision (first version)"),
+         "this equilibrium has no blind decision: the blind game is solved apart (the blind part of this section)"),
     ]
     out = []
     for figure, e, m, sim, note in rows:

@@ -23,6 +23,8 @@ __all__ = ["EQUILIBRIUM_FOLDER", "equilibrium_section", "plot_convergence", "plo
 
 #: the committed solve the section reads
 EQUILIBRIUM_FOLDER = Path(__file__).resolve().parents[3] / "reports" / "rococo-equilibrium" / "default"
+#: the committed solve with the blind decision (``--blind``), read for the section's blind part
+BLIND_FOLDER = EQUILIBRIUM_FOLDER.parent / "tiny-blind"
 TITLE = "Equilibrium play"
 
 _FIGURES = {c.name: c for c in (
@@ -45,6 +47,16 @@ _POLICIES = {c.name: c for c in (
     Column("vs_equilibrium_as_second", "as second player", "antes", "number", 3),
     Column("self_first_player_value", "against itself: first player's value", "antes", "number", 3),
     Column("self_games_per_pot", "against itself: games per pot", "games", "number", 3),
+)}
+_BLIND = {c.name: c for c in (
+    Column("value_with_blind", "first player's value, with the option", "antes", "number", 4),
+    Column("value_without_blind", "without it", "antes", "number", 4),
+    Column("option_value", "value of the option", "antes", "number", 4),
+    Column("option_low", "lowest", "antes", "number", 4, "the two values each within their exploitability"),
+    Column("option_high", "highest", "antes", "number", 4),
+    Column("nash_conv", "exploitability, with", "antes", "number", 4),
+    Column("nash_conv_without", "exploitability, without", "antes", "number", 4),
+    Column("blind_probability", "fresh pots blinded", "fraction", "percent", 2),
 )}
 _COMPARISON = {c.name: c for c in (
     Column("figure", "question", "", "text", 0),
@@ -165,7 +177,7 @@ def figures_frame(eq) -> pd.DataFrame:
 
 
 def equilibrium_section(number: str, rules, pots: int, seed: int, sim, blind, *,
-                        folder=None) -> tuple[Section, dict]:
+                        folder=None, blind_folder=None) -> tuple[Section, dict]:
     """Section ``number``, "Equilibrium play", and its tables by CSV name; ``sim``: the report's standard
     against loose simulation, ``blind``: its blind-value runs (``blind.without``: standard against standard, no
     blind), whose figures the comparison quotes; a run of ``pots`` pots on ``seed`` gives the carry rates'
@@ -196,7 +208,8 @@ def equilibrium_section(number: str, rules, pots: int, seed: int, sim, blind, *,
     s.p("Heads-up Rococo's betting round solved by counterfactual regret minimisation (CFR+) on an abstraction, "
         "read from the committed solve in reports/rococo-equilibrium/" + folder.name + f" (command: `{eq.command}`; "
         "method, model and what it leaves out: docs/rococo-poker.md, 'Equilibrium, heads-up'). The model holds "
-        "the exchange at the draw solver's table, has no blind decision, and buckets the final hands; every "
+        "the exchange at the draw solver's table, has no blind decision (solved apart, at the end of this "
+        "section), and buckets the final hands; every "
         "figure is exact for the model, the solver's own error bounded by its exploitability.")
     s.p(f"Moving first in a pot is worth {v0:+.4f} antes per pot under equilibrium play (the abstract game's value "
         f"lies in [{lo:+.4f}, {hi:+.4f}]); since a pot starts at either seat alike, each seat's value is 0 over "
@@ -233,7 +246,36 @@ def equilibrium_section(number: str, rules, pots: int, seed: int, sim, blind, *,
                                    "equilibrium_comparison", declared=_COMPARISON,
                                    names=["figure", "equilibrium", "model_policies", "simulated",
                                           "equilibrium_outside", "model_outside", "note"]))
+    blind_table = _blind_part(s, Path(blind_folder) if blind_folder is not None else BLIND_FOLDER)
+    if blind_table is not None:
+        tables["equilibrium_blind"] = blind_table
     return s, tables
+
+
+def _blind_part(s: Section, folder: Path) -> pd.DataFrame | None:
+    """The blind decision under equilibrium play, from the committed ``--blind`` solve in ``folder``
+    (``blind.csv`` and the command in ``summary.txt``); without it a sentence says so."""
+    try:
+        table = pd.read_csv(folder / "blind.csv")[list(_BLIND)]
+        command = (folder / "summary.txt").read_text(encoding="utf-8").splitlines()[0].removeprefix("command: ")
+    except (OSError, KeyError, ValueError, IndexError) as exc:
+        s.p(f"The blind decision has no committed solve here ({type(exc).__name__}); `ricochet rococo equilibrium "
+            f"--abstraction tiny --blind 1,3,10 --blind-raises 3 --carry-limit 2 --carry-points 3 --out {folder}` "
+            "makes one.")
+        return None
+    r = table.iloc[0]
+    s.p(f"The blind decision (a first player may declare a blind game before looking at his cards) solved apart, "
+        f"as an option of the model: `{command}` (reports/rococo-equilibrium/{folder.name}). It is an "
+        "approximation: the tiny abstraction, a carry limit of 2, a few hundred CFR+ iterations a state and the "
+        f"carried amounts between the solved ones interpolated. Having the option is worth "
+        f"{r.option_value:+.4f} antes per pot to the first player, within [{r.option_low:+.4f}, "
+        f"{r.option_high:+.4f}] (each game's value within its exploitability): no detectable value at this "
+        f"precision; he blinds {100 * r.blind_probability:.1f}% of fresh pots. The blind's value in section 1 "
+        "answers another question: seat 1 blinding 1 every time against threshold players who fold hands "
+        "that would have won.")
+    s.blocks.append(document_table("The blind decision under equilibrium play (tiny abstraction)", table,
+                                   "equilibrium_blind", declared=_BLIND))
+    return table
 
 
 def report_comparison(pots: int = 400_000, seed: int = 2026, rules=None, folder=None) -> pd.DataFrame:
