@@ -63,6 +63,11 @@ ANSWERS = [
      "perfect-flat-target",
      command("perfect-flat-target", "perfect", "kickout,bonus",
              "--objective target --target 96.5 --search-precision 0.05 ", band=FLAT)),
+    ("The flat target under perfect play on a finer grid where N = 2 and N = 3 bind: the smallest change to the "
+     "shipped rule set (fresh seed 2029)",
+     "perfect-flat-finer",
+     command("perfect-flat-finer", "perfect", "kickout,bonus", "--search-precision 0.05 --seed 2029 ", band=FLAT,
+             grid=FINER)),
     ("The flat target under perfect play from the centre-aimed design, on a finer grid where N = 2 and N = 3 "
      "bind, on a fresh seed (2028)",
      "perfect-flat-fine",
@@ -77,7 +82,8 @@ ANSWERS = [
 SHIPPED = ("perfect-shipped-bonus", "pub-final-dealer-no-bonus-shipped-bonus")
 #: the four answers with the bonus varied (issue 34): the publisher's band and the flat target, two readings
 JOINT = ("perfect-kickout-bonus", "pub-final-dealer-no-bonus-kickout-bonus", "perfect-flat",
-         "perfect-flat-search-0.05", "perfect-flat-target", "perfect-flat-fine", "pub-final-dealer-no-bonus-flat")
+         "perfect-flat-search-0.05", "perfect-flat-target", "perfect-flat-finer", "perfect-flat-fine",
+         "pub-final-dealer-no-bonus-flat")
 
 
 INTRO = """# The publisher's band: which rule set puts N = 1..7 in 95.97-96.91%?
