@@ -134,7 +134,8 @@ def joint_conclusion(records: dict) -> str:
         r = records[stem]
         lo, hi = (100 * x for x in r["band"])
         where = f"`{r['reading']}`, band {lo:.2f}-{hi:.2f}%" + (
-            f", search at {r['search_precision_pp']:g} points" if r["search_precision_pp"] != 0.1 else "")
+            f", search at {r['search_precision_pp']:g} points" if r["search_precision_pp"] != 0.1 else "") + (
+            f", the finer grid ({len(r['grid'])} patterns)" if r.get("grid") == FINER.split() else "")
         search = f"the search {'converged' if r['converged'] else 'did NOT converge'} in {r['resolves']} re-solve(s)"
         kick = [f"N = {t['players']} {t['was']} -> {t['threshold']}" for t in r["table"] if t["threshold"] != t["was"]]
         start = r.get("input_rules", "publisher")
