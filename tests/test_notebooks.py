@@ -40,7 +40,7 @@ def _generator():
 NAMES = list(_generator().NOTEBOOKS)
 # The notebooks that run many solver-reading simulations take longer than the rest (01); the fast suite keeps
 # the two with widget checks (03, 04), the two quickest (05, 09) and the equilibrium notebook (11, issue 33: in
-# CI); the other four (6 to 11 s each on 2 cores) run with -m slow (issue 37: the fast suite's time).
+# CI); the other five (6 to 11 s each on 2 cores) run with -m slow (issue 37: the fast suite's time).
 SLOW = {"01-published-figures", "02-rtp-by-players", "06-home-game", "07-ring-poker", "08-rococo-poker",
         "10-rule-set-design"}
 
