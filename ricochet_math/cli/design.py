@@ -101,7 +101,7 @@ def _design_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", type=writable_file, default=None, metavar="FILE",
                         help="write the confirmed RTP-by-N table as CSV (full precision)")
     parser.add_argument("--name", default=None, help="name of the written rule set (default: the file's stem)")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--quiet", "--no-progress", action="store_true", help="no progress lines on stderr")
 
 
 @subcommand(

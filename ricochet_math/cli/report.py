@@ -59,7 +59,7 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reproducible", action="store_true",
                         help="leave the build date and run times out, so every file is byte-identical "
                              "between builds")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--quiet", "--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--alternative", action="append", default=[], metavar="FILE",
                         help="a rule-set file whose bonus and Cover tables the appendix prices (N = 1 exact) "
                              "beside the shipped ones; repeat for several")

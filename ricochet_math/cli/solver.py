@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ricochet_math.cli.app import number, whole
 from ricochet_math.cli.app import (
-    add_format_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option, print_frame,
-    subcommand, writable_folder,
+    add_format_option, add_progress_option, add_rules_option, add_scheduler_option, add_seed_option, load_rules_option,
+    print_frame, subcommand, writable_folder,
 )
 from ricochet_math.errors import RuleError
 
@@ -45,6 +45,7 @@ def _advise(args) -> int:
 
 def _solo_arguments(parser):
     add_rules_option(parser)
+    add_progress_option(parser)
     add_format_option(parser)
     parser.add_argument("--sample", type=whole(1, 169), default=None, metavar="K",
                         help="analyse only K evenly spread starting-hand classes (quick check; figures cover those only)")
@@ -69,7 +70,7 @@ def _solo(args) -> int:
             raise RuleError(f"--sample must be 1..169 starting-hand classes, got {args.sample}")
         classes = np.unique(np.linspace(0, 168, args.sample).round().astype(int))
     a = solo_analysis(load_rules_option(args), classes=classes, use_bonus=not args.no_bonus_decisions,
-                      progress=True)
+                      progress=args.progress)
     if args.table == "summary":
         if args.format == "table":
             print(a.summary())
@@ -88,6 +89,7 @@ def _solo(args) -> int:
 
 def _published_arguments(parser):
     add_rules_option(parser)
+    add_progress_option(parser)
     add_format_option(parser)
     parser.add_argument("--rounds", type=whole(1, 10**12), default=5_000, help="Monte Carlo rounds per player count and reading")
     add_seed_option(parser, 2026, help="seed (one for every reading: common random numbers; default 2026)")
@@ -151,7 +153,7 @@ def _published(args) -> int:
     if args.best_response:
         check_readings(args.best_response)
         frame = best_response(load_rules_option(args), reading=args.best_response, rounds=args.rounds,
-                              seed=args.seed, progress=True, executor=args.scheduler)
+                              seed=args.seed, progress=args.progress, executor=args.scheduler)
         view = frame.rename(columns={"best_response_low": "best_response_rtp_low",
                                      "best_response_high": "best_response_rtp_high",
                                      "same_seat_low": "same_seat_playing_reading_rtp_low",
@@ -174,7 +176,7 @@ def _published(args) -> int:
             raise RuleError("--search ranks publisher-like readings (pub-...): name some with --readings, "
                             "or leave --readings out for all 32")
         search_result = search_readings(family, seed=args.seed, screen_chunks=-(-args.screen_rounds // CHUNK_ROUNDS),
-                                        top=args.top, seconds=args.seconds, store=args.store, progress=True,
+                                        top=args.top, seconds=args.seconds, store=args.store, progress=args.progress,
                                         wait=False)
     if args.search_only:
         if search_result is None:
@@ -186,7 +188,7 @@ def _published(args) -> int:
             print(f"wrote {out} and the search's section of {md}")
         return 0
     res = published_figures(load_rules_option(args), rounds=args.rounds, seed=args.seed, readings=readings,
-                            weak_rounds=args.rounds, progress=True, executor=args.scheduler,
+                            weak_rounds=args.rounds, progress=args.progress, executor=args.scheduler,
                             precision=args.precision, store=args.store)
     if search_result is not None:
         res = dataclasses.replace(res, search=search_result)
@@ -208,6 +210,7 @@ def _published(args) -> int:
 
 def _kickout_arguments(parser):
     add_rules_option(parser)
+    add_progress_option(parser)
     add_format_option(parser)
     parser.add_argument("--players", default="1", help="player counts: 1, a range such as 2-4 or 1,3,7, or 'all'")
     parser.add_argument("--target", type=number(0, 200, above=True), default=None,
@@ -237,7 +240,7 @@ def _kickout(args) -> int:
     frames = []
     for n in counts:
         curve = kickout_curve(rules, players=n, grid=grid, rounds=args.rounds, seed=args.seed,
-                              strategy=args.strategy, progress=True, executor=args.scheduler)
+                              strategy=args.strategy, progress=args.progress, executor=args.scheduler)
         frame = curve.to_frame()
         if args.format == "table":
             print(f"# {n} player(s): {curve.method}")

@@ -86,3 +86,22 @@ def test_progress_changes_nothing_on_stdout_and_quiet_is_quiet():
     rows = lambda text: [[cell for i, cell in enumerate(line.split(",")) if i in keep]  # noqa: E731
                          for line in text.splitlines()]
     assert rows(shown.stdout) == rows(quiet.stdout) and len(rows(shown.stdout)) == 2
+
+
+#: every command that can run for more than a couple of seconds, and so shows progress on a terminal
+LONG_RUNNING = [["rtp"], ["simulate"], ["solo"], ["kickout"], ["published"], ["design"], ["report"],
+                ["home", "simulate"], ["home", "report", "--out", "r"], ["ring", "simulate"],
+                ["ring", "report", "--out", "r"], ["rococo", "draw", "Kh Kd 7c 4s 2h"], ["rococo", "simulate"],
+                ["rococo", "report", "--out", "r"], ["rococo", "equilibrium"], ["freeride", "simulate"],
+                ["freeride", "report", "--out", "r"], ["equilibrium", "solve", "--game", "kuhn"]]
+
+
+@pytest.mark.parametrize("argv", LONG_RUNNING, ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize("flag", ["--quiet", "--no-progress"])
+def test_every_long_command_takes_both_spellings_of_quiet(argv, flag):
+    """One flag set for every command (issue 37): ``--quiet`` and its spelling ``--no-progress`` both turn
+    the progress off wherever a run can last."""
+    from ricochet_math.cli.app import build_parser
+
+    args = build_parser().parse_args([*argv, flag])
+    assert getattr(args, "progress", True) is False or getattr(args, "quiet", False) is True
