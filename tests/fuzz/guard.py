@@ -134,25 +134,20 @@ def _worker() -> None:
     import ricochet_math as rm
     from ricochet_math.errors import RicochetError
 
+    sys.path.insert(0, str(ROOT / "tests"))
+    from cli_run import run_cli
+
+    def cli_here(argv, folder=None):
+        """``ricochet ARGV`` in this process, in ``folder`` (default: the case's folder as it is): status and
+        output (a caller of this one compares the folder's files before and after)."""
+        r = run_cli(*argv, cwd=folder)
+        return {"status": r.returncode, "stdout": r.stdout[-4000:], "stderr": r.stderr[:200_000]}
+
     def cli(argv, folder):
         """``ricochet ARGV`` in this process, in ``folder`` (made empty): status, output, files left."""
-        sys.path.insert(0, str(ROOT / "tests"))
-        from cli_run import run_cli
-
         folder = Path(folder)
         folder.mkdir(parents=True)
-        r = run_cli(*argv, cwd=folder)
-        return {"status": r.returncode, "stdout": r.stdout[-4000:], "stderr": r.stderr[-4000:],
-                "files": sorted(p.name for p in folder.iterdir())}
-
-    def cli_here(argv):
-        """``ricochet ARGV`` in this process, in the case's folder as it is: status and output (the caller
-        compares the folder's files before and after)."""
-        sys.path.insert(0, str(ROOT / "tests"))
-        from cli_run import run_cli
-
-        r = run_cli(*argv)
-        return {"status": r.returncode, "stdout": r.stdout[-4000:], "stderr": r.stderr[:200_000]}
+        return cli_here(argv, folder) | {"files": sorted(p.name for p in folder.iterdir())}
 
     for line in sys.stdin:
         call, tmp = json.loads(line)
