@@ -84,3 +84,20 @@ def rococo_tiny_report(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("rococo-tiny") / "rococo"
     return out, build_report(out, size="tiny", seed=5, reproducible=True)
+
+
+# How pytest-xdist shares the files between workers: tests/scheduling.py (the kernel files as one unit, the
+# longest units first).  Only the order of the tests and which worker runs them change.
+def pytest_collection_modifyitems(config, items):
+    import scheduling
+
+    scheduling.order(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: absent with -p no:xdist
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None  # another --dist named on the command line: pytest-xdist's own
+    import scheduling
+
+    return scheduling.KernelUnitScheduling(config, log)
