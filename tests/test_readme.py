@@ -207,3 +207,13 @@ def test_readme_gives_the_suite_time_from_its_table():
         minutes, seconds = divmod(round(times["warm"]), 60)
         text = f"warm (the caches of an earlier run), {minutes} min {seconds} s"
         assert text in " ".join(README.split()), f"the README should say {text!r}"
+
+
+def test_readme_gives_the_compile_time_from_its_table():
+    """The cold run's compile time (issue 37): benchmarks/test-suite-compile.csv, one row per pytest
+    process of the cold run, summed; the README quotes the sum and its share of the wall on two workers."""
+    rows = pd.read_csv(ROOT / "benchmarks" / "test-suite-compile.csv")
+    total = rows.compile_s.sum()
+    text = (f"numba compiling the kernels took {total:,.0f} s of the workers' time "
+            f"(about {total / 2:,.0f} s of the wall on two workers")
+    assert text in " ".join(README.split()), f"the README should say {text!r}"
