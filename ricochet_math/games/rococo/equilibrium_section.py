@@ -10,6 +10,7 @@ without it the section says so and how to make it.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ __all__ = ["EQUILIBRIUM_FOLDER", "equilibrium_section", "plot_convergence", "plo
 #: the committed solve the section reads
 EQUILIBRIUM_FOLDER = Path(__file__).resolve().parents[3] / "reports" / "rococo-equilibrium" / "default"
 #: the committed solve with the blind decision (``--blind``), read for the section's blind part
-BLIND_FOLDER = EQUILIBRIUM_FOLDER.parent / "tiny-blind"
+BLIND_FOLDER = EQUILIBRIUM_FOLDER.parent / "tiny-blind-carry10"  # the rule book's carry limit of 10
 TITLE = "Equilibrium play"
 
 _FIGURES = {c.name: c for c in (
@@ -260,13 +261,15 @@ def _blind_part(s: Section, folder: Path) -> pd.DataFrame | None:
         command = (folder / "summary.txt").read_text(encoding="utf-8").splitlines()[0].removeprefix("command: ")
     except (OSError, KeyError, ValueError, IndexError) as exc:
         s.p(f"The blind decision has no committed solve here ({type(exc).__name__}); `ricochet rococo equilibrium "
-            f"--abstraction tiny --blind 1,3,10 --blind-raises 3 --carry-limit 2 --carry-points 3 --out {folder}` "
+            f"--abstraction tiny --blind 1,3,10 --blind-raises 3 --carry-limit 10 --carry-points 3 --out {folder}` "
             "makes one.")
         return None
     r = table.iloc[0]
+    limit = re.search(r"--carry-limit (\d+)", command)  # the solve's own carry limit, as its command says
+    limit = f"a carry limit of {limit.group(1)}" if limit else "the default carry limit"
     s.p(f"The blind decision (a first player may declare a blind game before looking at his cards) solved apart, "
         f"as an option of the model: `{command}` (reports/rococo-equilibrium/{folder.name}). It is an "
-        "approximation: the tiny abstraction, a carry limit of 2, a few hundred CFR+ iterations a state and the "
+        f"approximation: the tiny abstraction, {limit}, a few hundred CFR+ iterations a state and the "
         f"carried amounts between the solved ones interpolated. Having the option is worth "
         f"{r.option_value:+.4f} antes per pot to the first player, within [{r.option_low:+.4f}, "
         f"{r.option_high:+.4f}] (each game's value within its exploitability): no detectable value at this "
