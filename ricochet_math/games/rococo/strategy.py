@@ -107,7 +107,11 @@ def _straight_possible(ranks: list[int]) -> bool:
 def keep_shape(cards, keep: int) -> str:
     """A readable shape of the kept cards: ``pair``, ``4-flush``, ``3 to a straight flush``, ``2 cards``..."""
     cards = np.sort(np.asarray(cards, dtype=np.int64))
-    kept = [int(cards[i]) for i in range(5) if keep >> i & 1]
+    return _shape_of([int(cards[i]) for i in range(5) if keep >> i & 1])
+
+
+def _shape_of(kept: list) -> str:
+    """:func:`keep_shape` of the kept cards themselves (ascending): their ranks and whether one suit."""
     return _shape(tuple(c >> 2 for c in kept), len({c & 3 for c in kept}) == 1)
 
 
@@ -163,8 +167,7 @@ def _keep_shapes(sorted_cards: list, masks) -> list[str]:
     """:func:`keep_shape` of each sorted hand and keep."""
     out = []
     for h, m in zip(sorted_cards, masks):
-        kept = [h[i] for i in _KEPT_DOWN[int(m)][::-1]]
-        out.append(_shape(tuple(c >> 2 for c in kept), len({c & 3 for c in kept}) == 1))
+        out.append(_shape_of([h[i] for i in _KEPT_DOWN[int(m)][::-1]]))
     return out
 
 
@@ -225,7 +228,7 @@ def strategy_table(opponents=range(1, MAX_OPPONENTS + 1)) -> StrategyTable:
     reps = classes.representative
     rep_cards = hands[reps].astype(np.int64)
     rep_values = values[reps]
-    rep_list = np.sort(rep_cards, axis=1).tolist()  # the hands are sorted already; plain ints for the texts
+    rep_list = np.sort(rep_cards, axis=1).tolist()  # ascending (as keep_text reads them), plain ints
     naive = np.array([_naive_mask(np.sort(c), int(v)) for c, v in zip(rep_cards, rep_values)])
     naive_pos = np.array([KEEPS.index(int(m)) for m in naive])
     cls = pd.DataFrame({
