@@ -2,6 +2,8 @@
 
     python benchmarks/bench_rococo_equilibrium.py [--abstraction default] [--iterations 1000] [--every 100]
                                                   [--carry-limit 10] [--out benchmarks/rococo-equilibrium.csv]
+                                                  [--solver tree|ranges] [--schedule cfr+|dcfr] [--raise-sizes all]
+    python benchmarks/bench_rococo_equilibrium.py --compare [--abstraction default] [--iterations 200]
 
 One run solves :func:`ricochet_math.games.rococo.solve_equilibrium` at ``--abstraction`` (CFR+, ``--iterations``
 a level, every level of the carried-pot recursion) and prints the tree, the build time, CFR+ iterations
@@ -11,6 +13,11 @@ exploitability of the pot strategy, the peak resident memory of the process, and
 ``iteration``, ``nash_conv``) with the run's figures.  The target (issue 33): the default abstraction at an
 exploitability of at most 0.001 antes per pot within 30 minutes on the 2-core machine.  Close other work
 first: the rates fall with the share of the cores this process gets.
+
+``--solver ranges`` solves range against range (:mod:`ricochet_math.games.rococo.range_cfr`), with
+``--raise-sizes all`` every raise size 1..10 in its tree.  ``--compare`` runs the last level of the pot
+(``--iterations`` CFR+ iterations, no measurement) by both solvers in the same run at the abstraction's
+own raise sizes and prints each one's iterations per second and their ratio, median of three runs each.
 """
 from __future__ import annotations
 
@@ -31,7 +38,14 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--carry-limit", type=int, default=None)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--solver", choices=("tree", "ranges"), default="tree")
+    parser.add_argument("--schedule", choices=("cfr+", "dcfr"), default="cfr+")
+    parser.add_argument("--raise-sizes", choices=("all",), default=None)
+    parser.add_argument("--compare", action="store_true")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
 
     from ricochet_math.games.rococo.betting_game import draw_model
     from ricochet_math.games.rococo.equilibrium import solve_equilibrium
@@ -41,14 +55,21 @@ def main() -> None:
     draw_model()  # the draw solver's table: loaded (or solved) before the clock starts
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    res = solve_equilibrium(args.abstraction, args.iterations, rules=rules, every=args.every, policies=())
+    from ricochet_math.games.rococo.betting_game import abstraction
+
+    spec = abstraction(args.abstraction)
+    if args.raise_sizes == "all":
+        spec = replace(spec, name=f"{spec.name}(raises=all)", raise_sizes=None)
+    res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every, policies=(), solver=args.solver,
+                            schedule=args.schedule)
     wall = time.perf_counter() - start
     levels = len(res.values)
     rate = levels * args.iterations / res.seconds["solve"]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     load_after = os.getloadavg()[0]
     print(res.summary())
-    print(f"build {res.seconds['build']:.1f} s, solve {res.seconds['solve']:.1f} s ({rate:,.1f} CFR+ iterations/s "
+    print(f"build {res.seconds['build']:.1f} s, solve {res.seconds['solve']:.1f} s ({rate:,.1f} {args.schedule} "
+          f"iterations/s, solver {args.solver}, "
           f"over {levels} levels), measurements {res.seconds['measure']:.1f} s, wall {wall:.1f} s; peak memory "
           f"{peak:,.0f} MiB; load average {load_before:.2f} -> {load_after:.2f}")
     if args.out is not None:
@@ -63,6 +84,38 @@ def main() -> None:
                 w.writerow([res.abstraction.name, args.iterations, row.level, row.iteration, f"{row.nash_conv:.17g}",
                             f"{res.nash_conv:.17g}", f"{rate:.2f}", f"{res.seconds['solve']:.2f}", f"{peak:.0f}",
                             f"{load_before:.2f}", f"{load_after:.2f}", platform.node()])
+
+
+def compare(args) -> None:
+    """The last level by both solvers, the same iterations: iterations per second and the ratio."""
+    import statistics
+
+    from ricochet_math.equilibrium.schedules import cfr_plus
+    from ricochet_math.equilibrium.solving import solve
+    from ricochet_math.games.rococo.betting_game import RococoBettingGame, build_betting_tree
+    from ricochet_math.games.rococo.range_cfr import level_cfr, public_tree, range_level
+
+    game = RococoBettingGame(spec=args.abstraction)
+    bt = build_betting_tree(game)
+    pt, rl = public_tree(game), range_level(game)
+    level = game.rules.carry_limit
+    tree = bt.level_tree(level, None)
+    solve(tree, "cfr+", 1)  # compiled before the clock starts
+    level_cfr(pt, rl, level, None, cfr_plus(), 1)
+    load_before = os.getloadavg()[0]
+    rates = {"tree": [], "ranges": []}
+    for _ in range(3):
+        start = time.perf_counter()
+        solve(tree, "cfr+", args.iterations)
+        rates["tree"].append(args.iterations / (time.perf_counter() - start))
+        start = time.perf_counter()
+        level_cfr(pt, rl, level, None, cfr_plus(), args.iterations)
+        rates["ranges"].append(args.iterations / (time.perf_counter() - start))
+    tree_rate, range_rate = (statistics.median(rates[k]) for k in ("tree", "ranges"))
+    print(f"{game.name}, level {level}, {args.iterations:,} CFR+ iterations, median of 3: tree {tree_rate:,.1f} "
+          f"iterations/s ({bt.tree.num_nodes:,} nodes), ranges {range_rate:,.1f} iterations/s "
+          f"({pt.num_nodes:,} histories x 16 pairs): ratio {range_rate / tree_rate:.1f}; load average "
+          f"{load_before:.2f} -> {os.getloadavg()[0]:.2f}; threads {os.environ.get('NUMBA_NUM_THREADS', 'all')}")
 
 
 if __name__ == "__main__":

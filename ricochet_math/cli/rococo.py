@@ -70,6 +70,11 @@ def _raise_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _tree_raises(text: str):
+    """``"all"`` (every size from the table's smallest to its largest bet) or comma-separated sizes."""
+    return "all" if text.strip() == "all" else _raise_sizes(text)
+
+
 def _blind_raises(text: str):
     """``"all"`` (every size) or comma-separated sizes."""
     return "all" if text.strip() == "all" else _raise_sizes(text)
@@ -88,6 +93,10 @@ EXAMPLES = {
 ABSTRACTION_NAMES = ("tiny", "small", "default")
 #: translation.TRANSLATIONS
 TRANSLATION_NAMES = ("nearest", "pseudo-harmonic")
+#: equilibrium.SOLVER_NAMES
+SOLVER_NAMES = ("tree", "ranges")
+#: range_equilibrium.RANGE_SCHEDULES
+SCHEDULE_NAMES = ("cfr+", "dcfr")
 MAX_ITERATIONS = 10 ** 9
 
 
@@ -145,9 +154,15 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                    help="CFR+ iterations at each level of the carried-pot recursion (default 1,000)")
     e.add_argument("--every", type=whole(1, MAX_ITERATIONS), default=None, metavar="K",
                    help="measure each level's exploitability every K iterations (default: at the end)")
-    e.add_argument("--raise-sizes", type=_raise_sizes, default=None, metavar="A,B,...",
+    e.add_argument("--raise-sizes", type=_tree_raises, default=None, metavar="A,B,...",
                    help="the abstract tree's raise sizes instead of the abstraction's 1,3,10 (each 1..1000, within "
-                        "the table's bets)")
+                        "the table's bets; all: every size, no action abstraction)")
+    e.add_argument("--solver", choices=SOLVER_NAMES, default="tree",
+                   help="tree: the layer's CFR+ over the laid-out tree (default); ranges: CFR+ range against range "
+                        "over the betting histories (no tree: every raise size fits at default; no --blind or "
+                        "--checkpoint)")
+    e.add_argument("--schedule", choices=SCHEDULE_NAMES, default="cfr+",
+                   help="with --solver ranges: the regret schedule, CFR+ (default) or Discounted CFR (1.5, 0, 2)")
     e.add_argument("--full-betting", action="store_true",
                    help="also measure the exploitability with every raise size 1..10 (a tree about 28 times larger)")
     e.add_argument("--full-betting-ranges", action="store_true",
@@ -322,7 +337,16 @@ def _equilibrium(args: argparse.Namespace) -> int:
                             "(leave out --full-betting-ranges with --blind)")
     if args.full_betting and args.full_betting_ranges:
         raise RicochetError("give --full-betting or --full-betting-ranges, not both (the same measurement)")
-    if args.translation != "nearest" and not args.full_betting_ranges:
+    ranges = args.solver == "ranges"
+    if ranges and args.blind is not None:
+        raise RicochetError("the range-against-range solver does not know the blind round yet (leave out --blind, "
+                            "or use --solver tree)")
+    if args.schedule != "cfr+" and not ranges:
+        raise RicochetError("--schedule is for --solver ranges (the tree solver runs CFR+)")
+    if ranges and args.checkpoint is not None:
+        raise RicochetError("--checkpoint is for --solver tree (the range solver keeps no checkpoints: a level "
+                            "takes seconds to minutes)")
+    if args.translation != "nearest" and not (args.full_betting_ranges or (ranges and args.full_betting)):
         raise RicochetError(f"--translation {args.translation} needs --full-betting-ranges (--full-betting reads "
                             "an off-tree raise as the nearest size)")
     if args.out is not None:  # refused before the solve, not after it
@@ -331,17 +355,24 @@ def _equilibrium(args: argparse.Namespace) -> int:
                                  ("max_raises", args.max_raises)) if v is not None}
     rules = replace(RococoRules(), **changes)
     spec = ABSTRACTIONS[args.abstraction]
-    if args.raise_sizes is not None:
+    if args.raise_sizes == "all":
+        spec = replace(spec, name=f"{spec.name}(raises=all)", raise_sizes=None)
+    elif args.raise_sizes is not None:
         spec = replace(spec, name=f"{spec.name}(raises={','.join(map(str, args.raise_sizes))})",
                        raise_sizes=args.raise_sizes)
     blind = {}
     if args.blind is not None:
         raises = {None: (1, 3, 10), "all": None}.get(args.blind_raises, args.blind_raises)
         blind = {"blind": args.blind, "carry_points": args.carry_points, "blind_raises": raises}
+    if ranges:  # no tree: the measurement with every raise size is range against range either way
+        from ricochet_math.games.rococo.translation import translation
+
+        blind = {"translation": translation(args.translation)}
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
-                            full_betting=args.full_betting, progress=args.progress, checkpoint=args.checkpoint,
-                            exact_cards=args.exact_cards, **blind)
-    if args.full_betting_ranges:
+                            full_betting=args.full_betting or (ranges and args.full_betting_ranges),
+                            progress=args.progress, checkpoint=args.checkpoint,
+                            exact_cards=args.exact_cards, solver=args.solver, schedule=args.schedule, **blind)
+    if args.full_betting_ranges and not ranges:
         from ricochet_math.games.rococo.every_raise_size import measure_every_raise_size
         from ricochet_math.games.rococo.translation import translation
 

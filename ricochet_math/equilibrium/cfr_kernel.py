@@ -15,7 +15,7 @@ import numpy as np
 
 from ricochet_math._numba import njit
 
-__all__ = ["current_strategy", "cfr_iterations", "average_strategy", "expected_values", "chance_value", "mixed_value"]
+__all__ = ["current_strategy", "discounted", "cfr_iterations", "average_strategy", "expected_values", "chance_value", "mixed_value"]
 
 _CHANCE = -1
 _TERMINAL = -2
@@ -111,6 +111,19 @@ def _traverse(p, player, infoset, first_child, num_children, chance_prob, utilit
     return value[0]
 
 
+@njit(inline="always")
+def discounted(r, positive, negative, clip):
+    """A regret after the schedule's discount: times ``positive`` where positive, ``negative`` where
+    negative, then clipped at 0 when ``clip`` (regret matching+)."""
+    if r > 0.0:
+        r *= positive
+    elif r < 0.0:
+        r *= negative
+    if clip and r < 0.0:
+        r = 0.0
+    return r
+
+
 @njit
 def cfr_iterations(player, infoset, first_child, num_children, chance_prob, utility, offset, post_order,
                    infoset_player, regret, cumulative, positive, negative, weight, clip):
@@ -131,14 +144,7 @@ def cfr_iterations(player, infoset, first_child, num_children, chance_prob, util
                 if infoset_player[i] != p:
                     continue
                 for e in range(offset[i], offset[i + 1]):
-                    r = regret[e]
-                    if r > 0.0:
-                        r *= positive[k]
-                    elif r < 0.0:
-                        r *= negative[k]
-                    if clip and r < 0.0:
-                        r = 0.0
-                    regret[e] = r
+                    regret[e] = discounted(regret[e], positive[k], negative[k], clip)
 
 
 @njit

@@ -43,7 +43,7 @@ from ricochet_math.games.rococo.blind_equilibrium import (
 from ricochet_math.games.rococo.exact_cards import pot_exact_card_best_responses
 from ricochet_math.games.rococo.rules import RococoRules
 
-__all__ = ["RococoEquilibrium", "solve_equilibrium", "write_equilibrium", "levels_frame", "FOLDER_KIND",
+__all__ = ["RococoEquilibrium", "solve_equilibrium", "SOLVER_NAMES", "write_equilibrium", "levels_frame", "FOLDER_KIND",
            "policy_profile", "translate_profile", "pot_best_responses",
            "pot_value", "terminal_reach", "carry_probabilities", "games_per_pot", "NAMED_POLICIES", "GRID_BEST"]
 
@@ -55,6 +55,8 @@ GRID_BEST = BettingPolicy("grid-best-vs-standard", open="two pair", call="two pa
 NAMED_POLICIES = ("standard", "loose", "naive", "tight", "passive", GRID_BEST)
 #: in the blind game the grid best response blinds 1 every time, as it does in the simulations
 GRID_BEST_BLIND = BettingPolicy("grid-best-vs-standard-blind-1", open="two pair", call="two pair", blind_rate=1.0)
+#: how :func:`solve_equilibrium` solves: the layer's CFR+ over the laid-out tree, or range against range
+SOLVER_NAMES = ("tree", "ranges")
 #: the policies measured in the blind game (by default those whose blind size the tree holds)
 BLIND_POLICIES = ("standard", "loose", "naive", "tight", "passive", "blinder", GRID_BEST_BLIND)
 
@@ -76,14 +78,8 @@ def policy_profile(bt: BettingTree, spec) -> np.ndarray:
     facing a raise it re-raises with ``reraise`` or better while raises remain, else calls with ``call`` or
     better, else folds (:func:`~.engine.policy_action`).  The buckets are cut at the policies' thresholds,
     so a bucket's lowest value decides for all of it; a raise size the tree lacks is refused."""
-    pol: BettingPolicy = policy(spec)
+    pol, action = policy_betting(bt.game, spec)
     game = bt.game
-    rules = game.rules
-    amount = min(max(int(pol.raise_amount), rules.min_bet), rules.max_bet)
-    if amount not in game.sizes:
-        raise StrategyError(f"policy {pol.name!r} raises {amount}, which abstraction {game.spec.name!r} lacks "
-                            f"(raise sizes {', '.join(map(str, game.sizes))})")
-    action = _threshold_betting(pol, game, amount)
     if getattr(game, "blind", None) is not None:  # a blind game's tree: the blind round too
         return blind_policy_profile(bt, pol, action)
     mapping = {}
@@ -91,6 +87,18 @@ def policy_profile(bt: BettingTree, spec) -> np.ndarray:
         p, own, _, bucket, moves = _parse_key(key)
         mapping[key] = {action({"own": own, "bucket": bucket}, actions): 1.0}
     return profile_from_mapping(bt.tree, mapping)
+
+
+def policy_betting(game, spec):
+    """``(policy, its betting-round rule)`` (:func:`_threshold_betting`) in ``game``; a raise size the
+    game's tree lacks is refused."""
+    pol: BettingPolicy = policy(spec)
+    rules = game.rules
+    amount = min(max(int(pol.raise_amount), rules.min_bet), rules.max_bet)
+    if amount not in game.sizes:
+        raise StrategyError(f"policy {pol.name!r} raises {amount}, which abstraction {game.spec.name!r} lacks "
+                            f"(raise sizes {', '.join(map(str, game.sizes))})")
+    return pol, _threshold_betting(pol, game, amount)
 
 
 def _threshold_betting(pol: BettingPolicy, game, amount: int):
@@ -237,6 +245,12 @@ class RococoEquilibrium:
     #: smallest carried amount (every game displayed), and the games per pot come from the states' recursion
     blind: BlindAnswer | None = None
     pot_games: float | None = None
+    #: how it was solved: ``"tree"`` (the layer's CFR+ over the laid-out tree) or ``"ranges"`` (range
+    #: against range over the betting histories, :mod:`~.range_equilibrium`; ``profiles`` then hold
+    #: :class:`~.range_cfr.RangeProfile` s)
+    solver: str = "tree"
+    #: the regret schedule of each level's solve (``"cfr+"``; the range solver also ``"dcfr"``)
+    schedule: str = "cfr+"
 
     @property
     def first_player_value(self) -> float:
@@ -272,8 +286,10 @@ class RococoEquilibrium:
             if self.nash_conv_exact_cards_full is not None:
                 cards += f" ({self.nash_conv_exact_cards_full:.4g} with every raise size too)"
         lo, hi = self.value_bounds
+        how = {"cfr+": "CFR+", "dcfr": "DCFR"}.get(self.schedule, self.schedule)
+        how += "" if self.solver == "tree" else " range against range"
         return (f"Rococo heads-up equilibrium, abstraction {self.abstraction.name} "
-                f"({self.tree_sizes['abstract']}), CFR+ {self.iterations:,} iterations per level, "
+                f"({self.tree_sizes['abstract']}), {how} {self.iterations:,} iterations per level, "
                 f"{len(self.values)} levels: first player's value {self.values[0]:+.4f} antes per pot (the abstract "
                 f"game's value within [{lo:+.4f}, {hi:+.4f}]); exploitability (NashConv) {self.nash_conv:.4g} "
                 f"in the abstract tree, {full}{cards}; a pot carries with probability {self.carry[0]:.4f}, "
@@ -337,7 +353,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
                       rules: RococoRules | None = None, every: int | None = None, full_betting: bool = False,
                       policies=None, model=None, progress: bool = False,
                       checkpoint=None, exact_cards: bool = False, blind=None, blind_raises=(1, 3, 10),
-                      carry_points: int | None = None, law=None) -> RococoEquilibrium:
+                      carry_points: int | None = None, law=None, solver: str = "tree",
+                      translation=None, schedule: str = "cfr+") -> RococoEquilibrium:
     """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
     ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
     each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
@@ -361,6 +378,13 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     continuation interpolated between them; ``law``: the dealt law (default the draw solver's).  The result's
     ``blind`` holds the blind option's value against the same game without it (solved too) and the blind
     round's strategy.  ``policies`` default: :data:`NAMED_POLICIES` (:data:`BLIND_POLICIES` with the blind).
+
+    ``solver``: ``"tree"`` (the layer's CFR+ over the laid-out tree) or ``"ranges"`` (CFR+ range against range
+    over the betting histories, :mod:`~.range_equilibrium`: no tree, so every raise size 1..10 fits in the
+    abstraction at ``default``; no blind game and no checkpoints yet, both refused with one line);
+    ``translation``: with it and ``full_betting``, how an off-tree raise is read
+    (:mod:`~.translation`; default the nearest size); ``schedule``: ``"cfr+"`` or (ranges only) ``"dcfr"``
+    (Discounted CFR 1.5, 0, 2).
     """
     spec = abstraction(abstraction_spec)
     if blind is not None and blind is not False:
@@ -378,6 +402,22 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
             policies = tuple(p for p in BLIND_POLICIES if policy(p).blind_rate == 0
                              or min(max(policy(p).blind_amount, rules.min_bet), rules.max_bet) in held)
     policies = tuple(policy(p) for p in policies)  # an unknown name is refused before any work
+    if solver not in SOLVER_NAMES:
+        raise RicochetError(f"unknown Rococo equilibrium solver {solver!r:.40}; choose one of {', '.join(SOLVER_NAMES)}")
+    if solver == "ranges":
+        from ricochet_math.games.rococo.range_equilibrium import check_range_options, solve_range_equilibrium
+
+        check_range_options(spec, checkpoint)
+        if carry_points is not None:
+            raise RicochetError("carry_points is for the blind game (without it every carried pot of a level is the same)")
+        return solve_range_equilibrium(spec, iterations, rules=rules, every=every, policies=policies, model=model,
+                                       progress=progress, exact_cards=exact_cards, full_betting=full_betting,
+                                       translation=translation, solver=schedule)
+    if schedule != "cfr+":
+        raise RicochetError(f"schedule {schedule!r:.20} is for solver='ranges' (the tree solver runs CFR+)")
+    if translation is not None:
+        raise RicochetError("translation is for solver='ranges' (the tree solver's every-raise-size measurement "
+                            "reads the nearest size; measure_every_raise_size takes a translation)")
     if spec.blind_sizes is not None:
         check_blind_options(spec, full_betting, exact_cards)
         if carry_points is not None:

@@ -37,6 +37,7 @@ import numpy as np
 
 from ricochet_math.errors import RicochetError
 from ricochet_math.games.rococo.betting_game import BettingTree, RococoBettingGame
+from ricochet_math.games.rococo.range_cfr import RangeProfile
 from ricochet_math.games.rococo.translation import NEAREST, Translation
 
 __all__ = ["range_best_response", "pot_range_best_responses", "CARDS"]
@@ -68,13 +69,14 @@ def range_best_response(bt: BettingTree, sigma: np.ndarray, p: int, level: int, 
                         cards: str = "buckets", every_raise_size: bool = True,
                         translation: Translation = NEAREST) -> float:
     """Player ``p``'s best-response value (antes per pot, from this level on) at ``level`` against the
-    opponent's part of ``sigma`` (an entry array of ``bt.tree``, the abstract tree), the responder raising
+    opponent's part of ``sigma`` (an entry array of ``bt.tree``, the abstract tree; or a
+    :class:`~.range_cfr.RangeProfile` of the range solver, ``bt`` then its public tree), the responder raising
     any size ``min_bet..max_bet`` (``every_raise_size``) or only the abstract sizes, her raises read by the
     opponent through ``translation``; she knows her bucket or her exact final value (``cards``); a carry is
     worth ``carry`` to her (None: the last level, shown down)."""
     if cards not in CARDS:
         raise RicochetError(f"cards must be one of {', '.join(CARDS)}, got {cards!r:.40}")
-    tree = bt.tree
+    tree = None if isinstance(sigma, RangeProfile) else bt.tree
     abstract = bt.game
     game = _betting(abstract, every_raise_size)
     sizes = abstract.sizes
@@ -96,7 +98,10 @@ def range_best_response(bt: BettingTree, sigma: np.ndarray, p: int, level: int, 
             def opponent(amoves):
                 """``(actions, float[buckets, actions])``: the opponent's abstract strategy at ``amoves``."""
                 got = cache.get(amoves)
-                if got is None:
+                if got is None and isinstance(sigma, RangeProfile):  # the range solver's layout
+                    got = sigma.at(q, da, db, amoves)
+                    cache[amoves] = got
+                elif got is None:
                     tail = "|" + ".".join(amoves)
                     idx = [tree.index[f"{prefix}{b}{tail}"] for b in range(n_b)]
                     acts = tree.actions[idx[0]]
