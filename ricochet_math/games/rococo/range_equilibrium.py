@@ -41,7 +41,7 @@ def policy_range_profile(pt: PublicTree, rl: RangeLevel, spec) -> RangeProfile:
     """The threshold policy ``spec`` in both seats on the histories of ``pt`` (the rule of
     :func:`~.equilibrium.policy_profile`: a bucket's lowest value decides for all of it); a raise size the
     tree lacks is refused."""
-    from ricochet_math.games.rococo.equilibrium import policy_betting
+    from ricochet_math.games.rococo.equilibrium_result import policy_betting
 
     _, action = policy_betting(pt.game, spec)
     sigma = np.zeros((16, pt.num_entries, rl.buckets))
@@ -123,7 +123,7 @@ def solve_range_equilibrium(spec: Abstraction, iterations: int, *, rules: Rococo
     off-tree raise read by ``translation`` (default: the nearest size)."""
     import pandas as pd
 
-    from ricochet_math.games.rococo.equilibrium import RococoEquilibrium, games_per_pot
+    from ricochet_math.games.rococo.equilibrium_result import RococoEquilibrium, games_per_pot
     from ricochet_math.games.rococo.range_response import pot_range_best_responses
     from ricochet_math.progress import step_bar
 
