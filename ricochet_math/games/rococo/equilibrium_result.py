@@ -1,6 +1,6 @@
 """The result of a Rococo heads-up equilibrium solve (:class:`RococoEquilibrium`) and what both solvers share:
 the games per pot from the carry probabilities, the levels' table, a threshold policy's betting rule.  Its
-own module so that the tree solver (:mod:`~.equilibrium`) and the range solver (:mod:`~.range_equilibrium`)
+own module so that the tree solver (:mod:`~ricochet_math.games.rococo.equilibrium`) and the range solver (:mod:`~.range_equilibrium`)
 both build the same result without importing each other."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ level, in a betting tree that may have every raise size 1..10 (no action abstrac
 translate), at any card abstraction; the same measurements as :func:`~.equilibrium.solve_equilibrium`.
 
 ``solve_equilibrium(..., solver="ranges")`` comes here.  The carried pot's recursion is the same
-(:mod:`~.equilibrium`: levels backward from ``carry_limit``, a carry worth ``-v(k + 1)`` to the level's first
+(:mod:`~ricochet_math.games.rococo.equilibrium`: levels backward from ``carry_limit``, a carry worth ``-v(k + 1)`` to the level's first
 player); each level runs CFR+ (or another schedule) over the betting histories with every bucket at once;
 the exploitability is the exact best response of the same walk, backward over the levels.  With every raise
 size in the tree the exploitability in the unabstracted betting game *is* the tree's (no off-tree raise is
