@@ -32,8 +32,8 @@ from ricochet_math.games.rococo.betting_game import KIND_CARRY, BettingTree
 from ricochet_math.games.rococo.blind_game import parse_key
 
 __all__ = ["carried_amounts", "carry_grid", "continuation", "StateSolve", "solve_states",
-           "state_best_responses", "state_value", "state_games_per_pot", "blind_policy_profile", "BlindAnswer",
-           "blind_frames", "check_blind_options"]
+           "state_best_responses", "state_value", "state_games_per_pot", "blind_round_rule", "blind_policy_profile",
+           "BlindAnswer", "blind_frames", "check_blind_options"]
 
 
 def carried_amounts(bt: BettingTree, levels: int) -> list[np.ndarray]:
@@ -174,15 +174,14 @@ def state_games_per_pot(bt: BettingTree, grid, profiles, reach) -> tuple[float, 
     return first_carry, float(g[0])
 
 
-def blind_policy_profile(bt: BettingTree, spec, betting_action) -> np.ndarray:
-    """The threshold policy ``spec`` in both seats on a blind game's tree: at the blind decision it blinds
-    ``blind_amount`` with probability ``blind_rate``; facing a blind, by her *dealt* bucket's lowest value, it
-    raises ``raise_amount`` with ``blind_raise`` or better, calls with ``blind_call`` or better, else folds;
-    still blind facing a raise, it calls when ``blind_defend``; the betting round by ``betting_action(parsed
-    key, actions)`` (:func:`~.equilibrium.policy_profile`'s rule).  A blind or raise size the tree lacks is
-    refused."""
+def blind_round_rule(game, spec):
+    """The blind round of the threshold policy ``spec`` in the blind game ``game``: ``(decision, answer,
+    defends)``: ``decision`` the first player's probability of each blind-round action (``d``, and
+    ``b<blind_amount>`` with ``blind_rate``); ``answer(g, actions)`` the second player's action facing a
+    blind with dealt bucket ``g`` (by its lowest value: raises ``raise_amount`` with ``blind_raise`` or
+    better, calls with ``blind_call`` or better, else folds); ``defends``: whether the blind player, still
+    blind, calls a raise.  A blind or raise size the game lacks is refused."""
     pol: BettingPolicy = policy(spec)
-    game = bt.game
     rules = game.rules
     clip = lambda x: min(max(int(x), rules.min_bet), rules.max_bet)  # noqa: E731
     blind, raise_ = clip(pol.blind_amount), clip(pol.raise_amount)
@@ -193,24 +192,32 @@ def blind_policy_profile(bt: BettingTree, spec, betting_action) -> np.ndarray:
     if b_raise < 10 ** 9 and pol.blind_raise is not None and raise_ not in game.blind_raises:
         raise StrategyError(f"policy {pol.name!r} raises {raise_} in the blind round, which abstraction "
                             f"{game.spec.name!r} lacks")
+    rate = float(pol.blind_rate)
+    decision = {a: q for a, q in {"d": 1.0 - rate, f"b{blind}": rate}.items() if q > 0}
+
+    def answer(g: int, actions) -> str:
+        lo = int(game.law.start[g])
+        if pol.blind_raise is not None and lo >= b_raise and f"r{raise_}" in actions:
+            return f"r{raise_}"
+        return "k" if lo >= b_call else "f"
+
+    return decision, answer, bool(pol.blind_defend)
+
+
+def blind_policy_profile(bt: BettingTree, spec, betting_action) -> np.ndarray:
+    """The threshold policy ``spec`` in both seats on a blind game's tree: the blind round by
+    :func:`blind_round_rule`, the betting round by ``betting_action(parsed key, actions)``
+    (:func:`~.equilibrium.policy_profile`'s rule).  A blind or raise size the tree lacks is refused."""
+    decision, answer, defends = blind_round_rule(bt.game, spec)
     mapping = {}
     for key, actions in zip(bt.tree.keys, bt.tree.actions):
         k = parse_key(key)
         if key == "A:blind|":
-            rate = float(pol.blind_rate)
-            act = {"d": 1.0 - rate}
-            if rate > 0:
-                act[f"b{blind}"] = rate
-            mapping[key] = {a: p for a, p in act.items() if p > 0}
+            mapping[key] = decision
         elif key.startswith("A:blind|"):
-            mapping[key] = {"k" if pol.blind_defend else "f": 1.0}
+            mapping[key] = {"k" if defends else "f": 1.0}
         elif key.startswith("B:g"):
-            lo = int(game.law.start[k["dealt"]])
-            if pol.blind_raise is not None and lo >= b_raise and f"r{raise_}" in actions:
-                act = f"r{raise_}"
-            else:
-                act = "k" if lo >= b_call else "f"
-            mapping[key] = {act: 1.0}
+            mapping[key] = {answer(k["dealt"], actions): 1.0}
         else:
             mapping[key] = {betting_action(k, actions): 1.0}
     return profile_from_mapping(bt.tree, mapping)

@@ -187,6 +187,8 @@ class RococoBlindGame(RococoBettingGame):
         bk, pd, law = self.buckets, self.model.discard_prob, self.law
         self.deals_given: dict[int, list[tuple[str, float]]] = {}
         self.share_given: dict[int, dict[str, float]] = {}
+        #: ``(g, dB)`` -> ``P(B's final bucket | g, dB)`` per bucket of ``dB`` (the range solver's B rows)
+        self.final_given: dict[tuple[int, int], np.ndarray] = {}
         for g in range(len(law.prob)):
             deals, share = [], {}
             for db in range(4):
@@ -197,6 +199,7 @@ class RococoBlindGame(RococoBettingGame):
                 ids = np.maximum(np.searchsorted(bk.start[db], np.arange(NUM_VALUES), side="right") - 1, 0)
                 q = law.final[g, db]
                 mass = np.bincount(ids, weights=q, minlength=len(bk.start[db]))
+                self.final_given[g, db] = mass
                 for bb in np.flatnonzero(mass > 0):
                     dist_b = np.where(ids == bb, q, 0.0) / mass[bb]
                     for da in range(4):

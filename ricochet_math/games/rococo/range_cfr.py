@@ -195,12 +195,13 @@ def _current(player, num_children, entry, regret, sigma):
 
 
 @njit
-def _forward(player, first_child, num_children, entry, sigma_a, sigma_b, n_a, n_b, reach_a, reach_b):
-    """Each player's own reach per node and bucket, A playing ``sigma_a`` and B ``sigma_b`` (entry arrays)."""
+def _forward(player, first_child, num_children, entry, sigma_a, sigma_b, n_a, n_b, reach_a, reach_b, root_a, root_b):
+    """Each player's own reach per node and bucket, A playing ``sigma_a`` and B ``sigma_b`` (entry arrays),
+    from ``root_a``, ``root_b`` at the root (ones, or what the blind round left: :mod:`~.range_blind`)."""
     for b in range(n_a):
-        reach_a[0, b] = 1.0
+        reach_a[0, b] = root_a[b]
     for b in range(n_b):
-        reach_b[0, b] = 1.0
+        reach_b[0, b] = root_b[b]
     for n in range(len(player)):
         who = player[n]
         if who < 0:
@@ -299,6 +300,7 @@ def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b
     reach_a = np.empty((pairs, n_nodes, width))
     reach_b = np.empty((pairs, n_nodes, width))
     cf = np.empty((pairs, n_nodes, width))
+    ones = np.ones(width)
     for x in prange(pairs):
         if n_a[x] == 0 or n_b[x] == 0:
             continue
@@ -306,7 +308,7 @@ def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b
             for p in range(2):
                 _current(player, num_children, entry, regret[x], sigma[x])
                 _forward(player, first_child, num_children, entry, sigma[x], sigma[x], n_a[x], n_b[x], reach_a[x],
-                         reach_b[x])
+                         reach_b[x], ones, ones)
                 _walk(p, MODE_UPDATE, player, first_child, num_children, entry, kind, stake_a, stake_b, carried,
                       carry_a, last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x], sigma[x], reach_a[x],
                       reach_b[x], cf[x], regret[x], cumulative[x], weight[k])
@@ -329,11 +331,13 @@ def _pairs_walk(p, mode, player, first_child, num_children, entry, kind, stake_a
     reach_b = np.empty((n_nodes, width))
     cf = np.empty((n_nodes, width))
     dummy = np.zeros((1, 1))
+    ones = np.ones(width)
     total = 0.0
     for x in range(pairs):
         if n_a[x] == 0 or n_b[x] == 0:
             continue
-        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b)
+        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b,
+                 ones, ones)
         total += _walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried, carry_a,
                        last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x], sigma_a[x] if p == 0 else sigma_b[x],
                        reach_a, reach_b, cf, dummy, dummy, 0.0)
@@ -356,11 +360,13 @@ def _carry_reach(node, n_a, n_b, chance_a, prior_b, first_child, num_children, e
     pairs, _, width = sigma_a.shape
     reach_a = np.empty((len(player), width))
     reach_b = np.empty((len(player), width))
+    ones = np.ones(width)
     out = 0.0
     for x in range(pairs):
         if n_a[x] == 0 or n_b[x] == 0:
             continue
-        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b)
+        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b,
+                 ones, ones)
         ra, rb = 0.0, 0.0
         for b in range(n_a[x]):
             ra += chance_a[x, b] * reach_a[node, b]
