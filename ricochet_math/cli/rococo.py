@@ -159,8 +159,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         "the table's bets; all: every size, no action abstraction)")
     e.add_argument("--solver", choices=SOLVER_NAMES, default="tree",
                    help="tree: the layer's CFR+ over the laid-out tree (default); ranges: CFR+ range against range "
-                        "over the betting histories (no tree: every raise size fits at default; no --blind or "
-                        "--checkpoint)")
+                        "over the betting histories (no tree: every raise size fits at default; with --blind each state "
+                        "range against range too; no --checkpoint)")
     e.add_argument("--schedule", choices=SCHEDULE_NAMES, default="cfr+",
                    help="with --solver ranges: the regret schedule, CFR+ (default) or Discounted CFR (1.5, 0, 2)")
     e.add_argument("--full-betting", action="store_true",
@@ -338,9 +338,6 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if args.full_betting and args.full_betting_ranges:
         raise RicochetError("give --full-betting or --full-betting-ranges, not both (the same measurement)")
     ranges = args.solver == "ranges"
-    if ranges and args.blind is not None:
-        raise RicochetError("the range-against-range solver does not know the blind round yet (leave out --blind, "
-                            "or use --solver tree)")
     if args.schedule != "cfr+" and not ranges:
         raise RicochetError("--schedule is for --solver ranges (the tree solver runs CFR+)")
     if ranges and args.checkpoint is not None:
@@ -367,7 +364,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if ranges:  # no tree: the measurement with every raise size is range against range either way
         from ricochet_math.games.rococo.translation import translation
 
-        blind = {"translation": translation(args.translation)}
+        blind["translation"] = translation(args.translation)
     res = solve_equilibrium(spec, args.iterations, rules=rules, every=args.every,
                             full_betting=args.full_betting or (ranges and args.full_betting_ranges),
                             progress=args.progress, checkpoint=args.checkpoint,

@@ -214,8 +214,9 @@ def test_with_every_raise_size_in_the_tree_nothing_is_left_to_translate():
 def test_errors_are_one_line(tmp_path):
     with pytest.raises(RicochetError, match="unknown Rococo equilibrium solver 'fast'"):
         solve_equilibrium(SPEC, 10, rules=RULES, model=two_count_model(), solver="fast")
-    with pytest.raises(RicochetError, match="does not know the blind round"):
-        solve_equilibrium(SPEC, 10, rules=RULES, model=two_count_model(), solver="ranges", blind=True)
+    with pytest.raises(RicochetError, match="exact cards are not measured yet"):  # the blind game: not yet
+        solve_equilibrium(SPEC, 10, rules=RULES, model=two_count_model(), solver="ranges", blind=True,
+                          exact_cards=True)
     with pytest.raises(RicochetError, match="--checkpoint is for --solver tree"):
         solve_equilibrium(SPEC, 10, rules=RULES, model=two_count_model(), solver="ranges", checkpoint=tmp_path / "c")
     assert not (tmp_path / "c").exists()
@@ -229,7 +230,7 @@ def test_errors_are_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--solver", "ranges", "--blind", "1,3"], "does not know the blind round"),
+    (["--solver", "ranges", "--blind", "1,3", "--exact-cards"], "exact cards are not measured yet"),
     (["--solver", "ranges", "--checkpoint", "CK"], "--checkpoint is for --solver tree"),
     (["--schedule", "dcfr"], "--schedule is for --solver ranges"),
     (["--solver", "fast"], "invalid choice: 'fast'"),

@@ -258,7 +258,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
 
     ``solver``: ``"tree"`` (the layer's CFR+ over the laid-out tree) or ``"ranges"`` (CFR+ range against range
     over the betting histories, :mod:`~.range_equilibrium`: no tree, so every raise size 1..10 fits in the
-    abstraction at ``default``; no blind game and no checkpoints yet, both refused with one line);
+    abstraction at ``default``, and with the blind decision each state range against range too,
+    :mod:`~.range_blind_equilibrium`; no checkpoints, refused with one line);
     ``translation``: with it and ``full_betting``, how an off-tree raise is read
     (:mod:`~.translation`; default the nearest size); ``schedule``: ``"cfr+"`` or (ranges only) ``"dcfr"``
     (Discounted CFR 1.5, 0, 2).
@@ -285,6 +286,14 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
         from ricochet_math.games.rococo.range_equilibrium import check_range_options, solve_range_equilibrium
 
         check_range_options(spec, checkpoint)
+        if spec.blind_sizes is not None:
+            from ricochet_math.games.rococo.range_blind_equilibrium import solve_range_blind
+
+            check_blind_options(spec, full_betting, exact_cards)
+            if carry_points is not None:
+                check_whole(carry_points, "carry_points", low=2, high=10 ** 6)
+            return solve_range_blind(spec, iterations, rules=rules, every=every, policies=policies, model=model,
+                                     progress=progress, carry_points=carry_points, law=law, schedule=schedule)
         if carry_points is not None:
             raise RicochetError("carry_points is for the blind game (without it every carried pot of a level is the same)")
         return solve_range_equilibrium(spec, iterations, rules=rules, every=every, policies=policies, model=model,

@@ -213,9 +213,6 @@ def solve_range_equilibrium(spec: Abstraction, iterations: int, *, rules: Rococo
 
 def check_range_options(spec: Abstraction, checkpoint) -> None:
     """What the range solver does not do, refused with one line before any work."""
-    if spec.blind_sizes is not None:
-        raise RicochetError("the range-against-range solver does not know the blind round yet (leave out --blind, "
-                            "or use --solver tree)")
     if checkpoint is not None:
         raise RicochetError("--checkpoint is for --solver tree (the range solver keeps no checkpoints: a level "
                             "takes seconds to minutes)")
