@@ -185,6 +185,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     e.add_argument("--carry-points", type=whole(2, 10 ** 6), default=None, metavar="N",
                    help="with --blind: solve N carried amounts per level and interpolate the carry's value between "
                         "them (default: every reachable amount, exact)")
+    e.add_argument("--every-blind-size", action="store_true",
+                   help="with --blind and --solver ranges: also measure the exploitability when a best response may "
+                        "blind and raise the blind any size 1..10 (a size the blind round lacks read as the nearest)")
     e.add_argument("--carry-limit", type=whole(0, 1000), default=None, metavar="N",
                    help="all-check games carried before a showdown (the rules' reading, default 10)")
     e.add_argument("--max-bet", type=whole(1, 1000), default=None, metavar="N", help="largest raise (default 10)")
@@ -329,9 +332,13 @@ def _equilibrium(args: argparse.Namespace) -> int:
     from ricochet_math.reports.tables import Number, Percent
     from ricochet_math.storage import prepare_output_folder
 
-    for flag, value in (("--blind-raises", args.blind_raises), ("--carry-points", args.carry_points)):
+    for flag, value in (("--blind-raises", args.blind_raises), ("--carry-points", args.carry_points),
+                        ("--every-blind-size", args.every_blind_size or None)):
         if value is not None and args.blind is None:
             raise RicochetError(f"{flag} needs --blind")
+    if args.every_blind_size and args.solver != "ranges":
+        raise RicochetError("--every-blind-size is for --solver ranges (the tree solver's blind game is measured in "
+                            "its own blind sizes)")
     if args.blind is not None and args.full_betting_ranges:  # refused before the solve, not after it
         raise RicochetError("the exploitability with every raise size is not measured yet for the blind game "
                             "(leave out --full-betting-ranges with --blind)")
@@ -361,6 +368,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if args.blind is not None:
         raises = {None: (1, 3, 10), "all": None}.get(args.blind_raises, args.blind_raises)
         blind = {"blind": args.blind, "carry_points": args.carry_points, "blind_raises": raises}
+        if args.every_blind_size:
+            blind["every_blind_size"] = True
     if ranges:  # no tree: the measurement with every raise size is range against range either way
         from ricochet_math.games.rococo.translation import translation
 
@@ -384,6 +393,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
                                                          "carry_probability": Percent(2)}, wide=args.wide)
         print()
     drop = [c for c, on in (("exploitability_full", args.full_betting or args.full_betting_ranges),
+                            ("exploitability_every_blind_size", args.every_blind_size),
                             ("exploitability_exact_cards", args.exact_cards)) if not on]
     policies = res.policies.drop(columns=drop, errors="ignore")
     small = {c: Number(6) for c in policies.columns if c != "policy"}

@@ -7,6 +7,9 @@ policies, the strategy table, the curves); the same digits on one thread or two;
 Fast: the small draw model and two-bucket dealt law of test_rococo_blind (trees of a few hundred nodes)."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import numba
 import numpy as np
 import pytest
@@ -16,12 +19,12 @@ from ricochet_math.errors import RicochetError
 from ricochet_math.equilibrium.best_response import best_response
 from ricochet_math.equilibrium.schedules import cfr_plus, dcfr
 from ricochet_math.equilibrium.solving import solve
-from ricochet_math.games.rococo.betting_game import KIND_CARRY, build_betting_tree
+from ricochet_math.games.rococo.betting_game import KIND_CARRY, Abstraction, build_betting_tree
 from ricochet_math.games.rococo.blind_game import RococoBlindGame, parse_key
 from ricochet_math.games.rococo.equilibrium import policy_profile, solve_equilibrium, terminal_reach
 from ricochet_math.games.rococo.range_blind import (
     average_state_profile, blind_ranges, policy_state_profile, state_best_response, state_carry_reach, state_cfr,
-    state_value_of,
+    state_value_of, translate_state_profile,
 )
 from ricochet_math.games.rococo.rules import RococoRules
 
@@ -167,3 +170,78 @@ def test_cli_solves_the_blind_game_range_against_range(tmp_path):
     text = " ".join(r.stdout.split())
     assert "DCFR range against range" in text and "blind option is worth" in text
     assert {"blind.csv", "blind-decision.csv", "blind-response.csv", "strategy.csv"} <= {p.name for p in out.iterdir()}
+
+
+RULES3 = RococoRules(max_bet=3, max_raises=1, carry_limit=1)
+SPEC3 = Abstraction("t3", 2, (1, 3), policy_edges=False).with_blind((1, 3), (1, 3))
+
+
+def _translated_key(key: str, blind: tuple, raises: tuple) -> str:
+    """A key of the game with every blind size read in the abstract game (nearest size, ties to the smaller):
+    the translation written again on the tree's keys, independently of translate_state_profile."""
+    near = lambda n, sizes: min(sizes, key=lambda s: (abs(s - n), s))  # noqa: E731
+    return re.sub(r"\b(b|r)(\d+)(?=[.|]|$)", lambda m: m.group(1) + str(near(int(m.group(2)),
+                                                                            blind if m.group(1) == "b" else raises)),
+                  key) if ("|b" in key or key.startswith("B:g")) else key
+
+
+def test_every_blind_size_is_the_tree_s_best_response_to_the_translated_strategy():
+    """A state's strategy solved with blinds and blind-round raises of 1 and 3 only, played in the game with
+    every size 1..3 (the size 2 read as 1): the range best response in the full layout equals the layer's
+    exact best response in the full tree against the same strategy translated key by key, and is never below
+    the abstract game's."""
+    model, law = small_model(), small_law()
+    game = RococoBlindGame(RULES3, model, SPEC3, law)
+    full_game = RococoBlindGame(RULES3, model, replace(SPEC3, blind_sizes=(1, 2, 3), blind_raise_sizes=None), law)
+    br, full = blind_ranges(game), blind_ranges(full_game)
+    bt, fbt = build_betting_tree(game), build_betting_tree(full_game)
+    assert full.lines[:4] == ("d", "b1.k", "b1.r1.k", "b1.r2.k") and len(full.lines) == 1 + 3 * 4
+    carry_a = np.linspace(-0.1, 0.3, len(br.lines))
+    prof = average_state_profile(br, state_cfr(br, 2.0, carry_a, dcfr(), 50)[1])
+    abstract = _on_tree(bt, br, prof)
+    # the full tree's strategy, key by key: an off-tree blind is never made, every other set read translated
+    t, at = fbt.tree, bt.tree
+    sigma = np.zeros(t.num_entries)
+    for i, key in enumerate(t.keys):
+        j = at.index[_translated_key(key, game.blind, game.blind_raises)]
+        got = dict(zip(at.actions[j], abstract[at.offset[j]:at.offset[j + 1]]))
+        sigma[t.offset[i]:t.offset[i + 1]] = [got.get(a, 0.0) for a in t.actions[i]]
+    cont = lambda amount: -(0.05 + 0.01 * amount)  # noqa: E731  (a carry's value to A, by the amount)
+    carry_full = cont(2.0 + full.carry_stakes)
+    tree = fbt.state_tree(2.0, 0, np.stack([cont(2.0 + fbt.carry_stakes), -cont(2.0 + fbt.carry_stakes)], axis=1))
+    translated = translate_state_profile(prof, full)
+    assert np.array_equal(_on_tree(fbt, full, translated), sigma)
+    for p in (0, 1):
+        to_p = carry_full if p == 0 else -carry_full
+        got = state_best_response(translated, p, 2.0, to_p)
+        assert got == pytest.approx(best_response(tree, sigma, p)[0], abs=1e-12)
+        own = cont(2.0 + br.carry_stakes)
+        assert got >= state_best_response(prof, p, 2.0, own if p == 0 else -own) - 1e-12
+
+
+def test_the_pot_s_exploitability_with_every_blind_size():
+    kw = dict(rules=RULES3, model=small_model(), law=small_law(), solver="ranges", policies=("standard", "loose"))
+    res = solve_equilibrium(SPEC3, 40, every_blind_size=True, **kw)
+    every = res.blind.nash_conv_every_blind_size
+    assert every >= res.nash_conv - 1e-12 and "with every blind and blind-round raise size" in res.summary()
+    assert "nash_conv_every_blind_size" in res.blind.answer_frame().columns
+    pol = res.policies.set_index("policy")
+    # a named policy answers a blind or a raise whatever its size, so a best response's value is convex in the
+    # size (its utilities are affine in the stakes) and the smallest and largest sizes, in the tree, are enough
+    assert np.abs(pol.exploitability_every_blind_size - pol.exploitability).max() < 1e-12
+    with pytest.raises(RicochetError, match="include the table's smallest and largest"):
+        solve_equilibrium(replace(SPEC3, blind_sizes=(1, 2)), 5, every_blind_size=True, **kw)
+    with pytest.raises(RicochetError, match="every_blind_size is for the blind game solved range against range"):
+        solve_equilibrium(SPEC3, 5, every_blind_size=True, rules=RULES3, model=small_model(), law=small_law())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--every-blind-size"], "--every-blind-size needs --blind"),
+    (["--blind", "1,3", "--every-blind-size"], "--every-blind-size is for --solver ranges"),
+    (["--solver", "ranges", "--blind", "1,3", "--full-betting"], "not measured yet"),
+])
+def test_cli_refuses_in_one_line(tmp_path, args, message):
+    r = run_cli("rococo", "equilibrium", *args, "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert r.returncode == 2, r.stdout
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert not (tmp_path / "out").exists()

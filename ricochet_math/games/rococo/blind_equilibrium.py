@@ -238,7 +238,9 @@ class BlindAnswer:
     response per blind size and dealt bucket (fold, call, each raise) with the bucket's probability, and the
     blind player's call probability facing each raise; ``states`` the solved states per level; ``exact``;
     ``interpolation_error`` (None when exact): at level 1, the interpolated value at an amount the grid
-    skips minus its direct solve."""
+    skips minus its direct solve; ``nash_conv_every_blind_size`` (None: not measured): the pot strategy's
+    NashConv when the best responses may blind and raise the blind every size ``min_bet..max_bet`` and the
+    strategy reads a size its blind round lacks as the nearest one (:func:`~.range_blind.translate_state_profile`)."""
 
     value: float
     value_without: float
@@ -249,6 +251,7 @@ class BlindAnswer:
     states: tuple
     exact: bool
     interpolation_error: float | None
+    nash_conv_every_blind_size: float | None = None
 
     @property
     def option_value(self) -> float:
@@ -275,7 +278,8 @@ class BlindAnswer:
                               "nash_conv": self.nash_conv, "nash_conv_without": self.nash_conv_without,
                               "blind_probability": 1.0 - float(d.get("d", 0.0)), "exact": self.exact,
                               "interpolation_error": self.interpolation_error,
-                              "states": " ".join(map(str, self.states))}])
+                              "states": " ".join(map(str, self.states)),
+                              "nash_conv_every_blind_size": self.nash_conv_every_blind_size}])
 
     def summary(self) -> str:
         d = self.decision.set_index("action").probability
@@ -284,10 +288,12 @@ class BlindAnswer:
         how = ("exact for the model" if self.exact else
                f"carry continuation interpolated, level-1 check {self.interpolation_error:+.2g}")
         lo, hi = self.option_bounds
+        every = ("" if self.nash_conv_every_blind_size is None else
+                 f"; NashConv {self.nash_conv_every_blind_size:.3g} with every blind and blind-round raise size")
         return (f"the blind option is worth {self.option_value:+.4f} antes per pot to the first player, within "
                 f"[{lo:+.4f}, {hi:+.4f}] ({self.value:+.4f} with it, {self.value_without:+.4f} without, NashConvs "
                 f"{self.nash_conv:.3g} and {self.nash_conv_without:.3g}; {how}; states solved per level "
-                f"{', '.join(map(str, self.states))}); he blinds {blind:.1%} of fresh pots (by size: {sizes})")
+                f"{', '.join(map(str, self.states))}{every}); he blinds {blind:.1%} of fresh pots (by size: {sizes})")
 
 
 def blind_frames(bt: BettingTree, sigma: np.ndarray):

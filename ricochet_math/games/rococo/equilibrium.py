@@ -231,7 +231,7 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
                       policies=None, model=None, progress: bool = False,
                       checkpoint=None, exact_cards: bool = False, blind=None, blind_raises=(1, 3, 10),
                       carry_points: int | None = None, law=None, solver: str = "tree",
-                      translation=None, schedule: str = "cfr+") -> RococoEquilibrium:
+                      translation=None, schedule: str = "cfr+", every_blind_size: bool = False) -> RococoEquilibrium:
     """Solve heads-up Rococo's betting game (:mod:`~.betting_game`) at ``abstraction_spec`` (``tiny``,
     ``small``, ``default`` or an :class:`~.betting_game.Abstraction`) by CFR+ for ``iterations`` iterations at
     each level of the carried-pot recursion (``rules.carry_limit + 1`` levels), measuring every level's
@@ -262,7 +262,9 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     :mod:`~.range_blind_equilibrium`; no checkpoints, refused with one line);
     ``translation``: with it and ``full_betting``, how an off-tree raise is read
     (:mod:`~.translation`; default the nearest size); ``schedule``: ``"cfr+"`` or (ranges only) ``"dcfr"``
-    (Discounted CFR 1.5, 0, 2).
+    (Discounted CFR 1.5, 0, 2); ``every_blind_size`` (the blind game range against range): also measure the
+    exploitability when a best response may blind and raise the blind any size of the table
+    (:func:`~.range_blind_equilibrium.solve_range_blind`).
     """
     spec = abstraction(abstraction_spec)
     if blind is not None and blind is not False:
@@ -282,6 +284,9 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
     policies = tuple(policy(p) for p in policies)  # an unknown name is refused before any work
     if solver not in SOLVER_NAMES:
         raise RicochetError(f"unknown Rococo equilibrium solver {solver!r:.40}; choose one of {', '.join(SOLVER_NAMES)}")
+    if every_blind_size and (solver != "ranges" or spec.blind_sizes is None):
+        raise RicochetError("every_blind_size is for the blind game solved range against range (blind=..., "
+                            "solver='ranges')")
     if solver == "ranges":
         from ricochet_math.games.rococo.range_equilibrium import check_range_options, solve_range_equilibrium
 
@@ -293,7 +298,8 @@ def solve_equilibrium(abstraction_spec: Abstraction | str = "tiny", iterations: 
             if carry_points is not None:
                 check_whole(carry_points, "carry_points", low=2, high=10 ** 6)
             return solve_range_blind(spec, iterations, rules=rules, every=every, policies=policies, model=model,
-                                     progress=progress, carry_points=carry_points, law=law, schedule=schedule)
+                                     progress=progress, carry_points=carry_points, law=law, schedule=schedule,
+                                     every_blind_size=every_blind_size)
         if carry_points is not None:
             raise RicochetError("carry_points is for the blind game (without it every carried pot of a level is the same)")
         return solve_range_equilibrium(spec, iterations, rules=rules, every=every, policies=policies, model=model,

@@ -39,7 +39,8 @@ from ricochet_math.games.rococo.range_cfr import (
 )
 
 __all__ = ["BlindRanges", "blind_ranges", "BlindRangeProfile", "state_cfr", "average_state_profile",
-           "state_best_response", "state_value_of", "state_carry_reach", "policy_state_profile"]
+           "state_best_response", "state_value_of", "state_carry_reach", "policy_state_profile",
+           "translate_state_profile"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -507,3 +508,37 @@ def policy_state_profile(br: BlindRanges, spec) -> BlindRangeProfile:
                         a = action({"own": da if p == 0 else db, "bucket": int(bucket)}, acts)
                         sigma[l, x, e0 + acts.index(a), b] = 1.0
     return BlindRangeProfile(br, sigma, decision, answer, call)
+
+
+def _nearest(sizes, n: int) -> int:
+    """The index in ``sizes`` of the size nearest ``n`` (ties: the smaller), as
+    :func:`~.betting_game.translate_history` reads an off-tree raise."""
+    return min(range(len(sizes)), key=lambda i: (abs(sizes[i] - n), sizes[i]))
+
+
+def translate_state_profile(profile: BlindRangeProfile, full: BlindRanges) -> BlindRangeProfile:
+    """``profile`` (a state's strategy in its abstract blind round) played in ``full``, the same game with more
+    blind and blind-round raise sizes: a blind or raise the abstraction lacks is read as its nearest abstract
+    size (ties: the smaller), and the abstract strategy never makes one (its decision and answers give them
+    probability 0).  The betting round is the same tree in both."""
+    br = profile.ranges
+    blind, raises = tuple(int(s) for s in br.blind), tuple(int(r) for r in br.raises)
+    fb, fr = tuple(int(s) for s in full.blind), tuple(int(r) for r in full.raises)
+    if not (set(blind) <= set(fb) and set(raises) <= set(fr)) or full.tree.num_entries != br.tree.num_entries:
+        raise ValueError("the full game must hold the abstract blind and raise sizes and the same betting round")
+    sigma, decision, answer, call = _zeros(full)
+    decision[0] = profile.decision[0]
+    for i, s in enumerate(blind):
+        decision[1 + fb.index(s)] = profile.decision[1 + i]
+    sigma[0] = profile.sigma[0]
+    for i2, s in enumerate(fb):
+        i = _nearest(blind, s)
+        answer[i2, :, :2] = profile.answer[i, :, :2]
+        for j, r in enumerate(raises):
+            answer[i2, :, 2 + fr.index(r)] = profile.answer[i, :, 2 + j]
+        sigma[full.line(i2)] = profile.sigma[br.line(i)]
+        for j2, r in enumerate(fr):
+            j = _nearest(raises, r)
+            call[i2, j2] = profile.call[i, j]
+            sigma[full.line(i2, j2)] = profile.sigma[br.line(i, j)]
+    return BlindRangeProfile(full, sigma, decision, answer, call)

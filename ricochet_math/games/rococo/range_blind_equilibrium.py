@@ -17,12 +17,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from ricochet_math.errors import RicochetError
 from ricochet_math.equilibrium.schedules import schedule_named
 from ricochet_math.games.rococo.blind_equilibrium import BlindAnswer, carried_amounts, carry_grid, continuation
 from ricochet_math.games.rococo.blind_game import RococoBlindGame
 from ricochet_math.games.rococo.range_blind import (
     BlindRangeProfile, BlindRanges, average_state_profile, blind_ranges, policy_state_profile, state_best_response,
-    state_carry_reach, state_cfr, state_value_of,
+    state_carry_reach, state_cfr, state_value_of, translate_state_profile,
 )
 
 __all__ = ["solve_range_blind", "range_state_best_responses", "range_state_value", "range_state_games",
@@ -34,8 +35,10 @@ def _profile(profiles, k: int, i: int) -> BlindRangeProfile:
     return profiles if isinstance(profiles, BlindRangeProfile) else profiles[k][i]
 
 
-def range_state_best_responses(br: BlindRanges, grid, profiles) -> tuple[list, list]:
-    """``(BRF, BRS)`` per state against ``profiles`` (as :func:`~.blind_equilibrium.state_best_responses`)."""
+def range_state_best_responses(br: BlindRanges, grid, profiles, translate=None) -> tuple[list, list]:
+    """``(BRF, BRS)`` per state against ``profiles`` (as :func:`~.blind_equilibrium.state_best_responses`), each
+    state's profile first passed through ``translate`` when given (a strategy of another layout played in
+    ``br``'s game: :func:`~.range_blind.translate_state_profile`, one state at a time)."""
     levels = len(grid)
     brf, brs = [None] * levels, [None] * levels
     for k in range(levels - 1, -1, -1):
@@ -43,6 +46,7 @@ def range_state_best_responses(br: BlindRanges, grid, profiles) -> tuple[list, l
         for i, c in enumerate(grid[k]):
             last = k == levels - 1
             prof = _profile(profiles, k, i)
+            prof = prof if translate is None else translate(prof)
             f.append(state_best_response(prof, 0, c, None if last else continuation(br, grid[k + 1], brs[k + 1], c)))
             s.append(state_best_response(prof, 1, c, None if last else continuation(br, grid[k + 1], brf[k + 1], c)))
         brf[k], brs[k] = np.array(f), np.array(s)
@@ -152,12 +156,30 @@ def range_blind_strategy_frame(profile: BlindRangeProfile):
     return frame
 
 
+def _every_blind_size_game(game: RococoBlindGame, br: BlindRanges) -> BlindRanges:
+    """The same game with every blind and blind-round raise size of the table; refused (one line) when the
+    abstract sizes do not reach the table's smallest and largest, since the carried amounts the full game
+    reaches must lie within those the solve's grid spans (the continuation is read off it)."""
+    rules = game.rules
+    every = tuple(range(rules.min_bet, rules.max_bet + 1))
+    for what, sizes in (("blind sizes", game.blind), ("blind-round raise sizes", game.blind_raises)):
+        if sizes and (min(sizes) != rules.min_bet or max(sizes) != rules.max_bet):
+            raise RicochetError(f"every_blind_size needs the abstraction's {what} to include the table's smallest "
+                                f"and largest ({rules.min_bet} and {rules.max_bet}); they are {', '.join(map(str, sizes))}")
+    spec = replace(game.spec, name=f"{game.spec.name}/every-blind-size", blind_sizes=every,
+                   blind_raise_sizes=None)
+    return blind_ranges(RococoBlindGame(rules, game.model, spec, game.law))
+
+
 def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, progress: bool, carry_points, law,
-                      schedule: str = "cfr+"):
+                      schedule: str = "cfr+", every_blind_size: bool = False):
     """The blind game's pot solved range against range (module text); arguments as
     :func:`~ricochet_math.games.rococo.equilibrium.solve_equilibrium` (already checked there).  The blind
     option's value is measured against the same game without the blind, solved by the range solver with the
-    same schedule and iterations."""
+    same schedule and iterations.  ``every_blind_size``: also the pot's NashConv (and each policy's
+    exploitability) when the best responses may blind and raise the blind any size of the table, the strategy
+    reading a size it lacks as the nearest one, on the same grid of carried amounts (the betting round keeps
+    the abstraction's raise sizes)."""
     import pandas as pd
 
     from ricochet_math.games.rococo.equilibrium_result import RococoEquilibrium
@@ -172,6 +194,7 @@ def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, p
     seconds["build"] = time.perf_counter() - start
     levels = rules.carry_limit + 1
     pol_profiles = {p.name: policy_state_profile(br, p) for p in policies}  # refused before the solve
+    full = _every_blind_size_game(game, br) if every_blind_size else None
     grid = carry_grid(br, levels, carry_points)
     every_amount = carried_amounts(br, levels)
     exact = all(len(g) == len(a) for g, a in zip(grid, every_amount))
@@ -233,11 +256,20 @@ def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, p
                       "self_games_per_pot": range_state_games(br, grid, prof)[1],
                       "exploitability_full": np.nan, "exploitability_exact_cards": np.nan}  # not built yet
     seconds["measure"] = time.perf_counter() - start
+    nash_every = None
+    if full is not None:
+        start = time.perf_counter()
+        f, s = range_state_best_responses(full, grid, profiles, translate=lambda p: translate_state_profile(p, full))
+        nash_every = float(f[0][0] + s[0][0])
+        for pol in policies:
+            f, s = range_state_best_responses(full, grid, policy_state_profile(full, pol))
+            rows[pol.name]["exploitability_every_blind_size"] = (f[0][0] + s[0][0]) / 2
+        seconds["every_blind_size"] = time.perf_counter() - start
     fresh = profiles[0][0]
     nash = float(brf[0][0] + brs[0][0])
     decision, response = range_blind_frames(fresh)
     answer = BlindAnswer(float(values[0][0]), baseline.first_player_value, nash, baseline.nash_conv, decision,
-                         response, tuple(len(g) for g in grid), exact, interpolation_error)
+                         response, tuple(len(g) for g in grid), exact, interpolation_error, nash_every)
     return RococoEquilibrium(
         spec, rules, iterations, np.array([v[0] for v in values]), carry_prob, nash, (float(-brs[0][0]), float(brf[0][0])),
         None, pd.DataFrame(list(rows.values())), pd.concat(curves[::-1], ignore_index=True),
