@@ -4,6 +4,7 @@
                                                   [--carry-limit 10] [--out benchmarks/rococo-equilibrium.csv]
                                                   [--solver tree|ranges] [--schedule cfr+|dcfr] [--raise-sizes all]
     python benchmarks/bench_rococo_equilibrium.py --compare [--abstraction default] [--iterations 200]
+    python benchmarks/bench_rococo_equilibrium.py --compare --abstraction tiny --blind 1,3,10 --blind-raises 3
 
 One run solves :func:`ricochet_math.games.rococo.solve_equilibrium` at ``--abstraction`` (CFR+, ``--iterations``
 a level, every level of the carried-pot recursion) and prints the tree, the build time, CFR+ iterations
@@ -17,7 +18,9 @@ first: the rates fall with the share of the cores this process gets.
 ``--solver ranges`` solves range against range (:mod:`ricochet_math.games.rococo.range_cfr`), with
 ``--raise-sizes all`` every raise size 1..10 in its tree.  ``--compare`` runs the last level of the pot
 (``--iterations`` CFR+ iterations, no measurement) by both solvers in the same run at the abstraction's
-own raise sizes and prints each one's iterations per second and their ratio, median of three runs each.
+own raise sizes and prints each one's iterations per second and their ratio, median of three runs each;
+with ``--blind`` the same for a fresh state of the blind game at the last level (the layer's CFR+ over the laid-out
+blind tree against :mod:`ricochet_math.games.rococo.range_blind`).
 """
 from __future__ import annotations
 
@@ -42,9 +45,11 @@ def main() -> None:
     parser.add_argument("--schedule", choices=("cfr+", "dcfr"), default="cfr+")
     parser.add_argument("--raise-sizes", choices=("all",), default=None)
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--blind", default=None, help="with --compare: blind sizes, e.g. 1,3,10")
+    parser.add_argument("--blind-raises", default="1,3,10", help="with --compare --blind: blind-round raise sizes")
     args = parser.parse_args()
     if args.compare:
-        compare(args)
+        compare_blind(args) if args.blind else compare(args)
         return
 
     from ricochet_math.games.rococo.betting_game import draw_model
@@ -116,6 +121,43 @@ def compare(args) -> None:
           f"iterations/s ({bt.tree.num_nodes:,} nodes), ranges {range_rate:,.1f} iterations/s "
           f"({pt.num_nodes:,} histories x 16 pairs): ratio {range_rate / tree_rate:.1f}; load average "
           f"{load_before:.2f} -> {os.getloadavg()[0]:.2f}; threads {os.environ.get('NUMBA_NUM_THREADS', 'all')}")
+
+
+def compare_blind(args) -> None:
+    """A fresh state of the blind game at the last level by both solvers, the same iterations."""
+    import statistics
+
+    from ricochet_math.equilibrium.schedules import cfr_plus
+    from ricochet_math.equilibrium.solving import solve
+    from ricochet_math.games.rococo.betting_game import abstraction, build_betting_tree
+    from ricochet_math.games.rococo.blind_game import RococoBlindGame
+    from ricochet_math.games.rococo.range_blind import blind_ranges, state_cfr
+
+    sizes = lambda text: tuple(int(x) for x in text.split(","))  # noqa: E731
+    spec = abstraction(args.abstraction).with_blind(sizes(args.blind), sizes(args.blind_raises))
+    game = RococoBlindGame(spec=spec)
+    start = time.perf_counter()
+    bt = build_betting_tree(game)
+    built = time.perf_counter() - start
+    br = blind_ranges(game)
+    tree = bt.state_tree(0.0, game.rules.carry_limit, None)
+    solve(tree, "cfr+", 1)  # compiled before the clock starts
+    state_cfr(br, 0.0, None, cfr_plus(), 1)
+    load_before = os.getloadavg()[0]
+    rates = {"tree": [], "ranges": []}
+    for _ in range(3):
+        start = time.perf_counter()
+        solve(tree, "cfr+", args.iterations)
+        rates["tree"].append(args.iterations / (time.perf_counter() - start))
+        start = time.perf_counter()
+        state_cfr(br, 0.0, None, cfr_plus(), args.iterations)
+        rates["ranges"].append(args.iterations / (time.perf_counter() - start))
+    tree_rate, range_rate = (statistics.median(rates[k]) for k in ("tree", "ranges"))
+    print(f"{game.name}, a fresh state at level {game.rules.carry_limit}, {args.iterations:,} CFR+ iterations, median "
+          f"of 3: tree {tree_rate:,.2f} iterations/s ({bt.tree.num_nodes:,} nodes, built in {built:.0f} s), ranges "
+          f"{range_rate:,.1f} iterations/s ({len(br.lines)} lines x {br.tree.num_nodes:,} histories x 16 pairs): "
+          f"ratio {range_rate / tree_rate:.1f}; load average {load_before:.2f} -> {os.getloadavg()[0]:.2f}; threads "
+          f"{os.environ.get('NUMBA_NUM_THREADS', 'all')}")
 
 
 if __name__ == "__main__":

@@ -400,7 +400,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
     if res.blind is not None and args.format == "table":
         print()
-        print_frame(res.blind.decision, "table", formats={"probability": Percent(2)}, wide=args.wide)
+        print_frame(res.blind.decision, "table", formats={"probability": Percent(2), "value_if_chosen": Number(6)},
+                    wide=args.wide)
         print()
         frame = res.blind.response
         print_frame(frame, "table", formats={c: Percent(2) for c in frame.columns

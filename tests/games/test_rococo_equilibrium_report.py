@@ -273,8 +273,13 @@ def test_the_report_section_reads_the_committed_blind_solve(rococo_tiny_report, 
     html = " ".join((out / "report.html").read_text(encoding="utf-8").split())
     assert (f"worth {r.option_value:+.4f} antes per pot to the first player, within [{r.option_low:+.4f}, "
             f"{r.option_high:+.4f}]") in html.replace("&#43;", "+")
-    assert r.option_low < 0 < r.option_high and "no detectable value at this precision" in html
-    assert "(reports/rococo-equilibrium/tiny-blind-carry10)" in html and "a carry limit of 10" in html
+    verdict = ("no detectable value at this precision" if r.option_low <= 0 <= r.option_high else
+               f"a {'gain' if r.option_low > 0 else 'loss'} detectable at this precision")
+    assert verdict in html
+    assert f"(reports/rococo-equilibrium/{BLIND_FOLDER.name})" in html and "a carry limit of 10" in html
+    assert "2,000 DCFR range against range iterations a state" in html
+    assert (f"the pot strategy's exploitability is {r.nash_conv_every_blind_size:.4f} antes per pot, against "
+            f"{r.nash_conv:.4f} in its own sizes") in html
     s = Section("7", "x")
     assert _blind_part(s, tmp_path / "missing") is None
     assert "has no committed solve here" in s.blocks[0].text and "--blind 1,3,10" in s.blocks[0].text

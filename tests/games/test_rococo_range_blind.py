@@ -245,3 +245,14 @@ def test_cli_refuses_in_one_line(tmp_path, args, message):
     assert r.returncode == 2, r.stdout
     assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_value_of_each_blind_round_choice():
+    """The first player's value of each choice at a fresh pot against the equilibrium: mixed by his strategy it
+    is the value of the pot, and no choice beats the best response's value."""
+    res = solve_equilibrium(SPEC3, 200, rules=RULES3, model=small_model(), law=small_law(), solver="ranges",
+                            schedule="dcfr", policies=())
+    d = res.blind.decision
+    assert list(d.action) == ["d", "b1", "b3"]
+    assert float(d.probability @ d.value_if_chosen) == pytest.approx(res.first_player_value, abs=1e-12)
+    assert d.value_if_chosen.max() <= res.value_bounds[1] + 1e-12

@@ -25,7 +25,7 @@ __all__ = ["EQUILIBRIUM_FOLDER", "equilibrium_section", "plot_convergence", "plo
 #: the committed solve the section reads
 EQUILIBRIUM_FOLDER = Path(__file__).resolve().parents[3] / "reports" / "rococo-equilibrium" / "default"
 #: the committed solve with the blind decision (``--blind``), read for the section's blind part
-BLIND_FOLDER = EQUILIBRIUM_FOLDER.parent / "tiny-blind-carry10"  # the rule book's carry limit of 10
+BLIND_FOLDER = EQUILIBRIUM_FOLDER.parent / "tiny-blind-ranges"  # the rule book's carry limit of 10
 TITLE = "Equilibrium play"
 
 _FIGURES = {c.name: c for c in (
@@ -58,6 +58,8 @@ _BLIND = {c.name: c for c in (
     Column("nash_conv", "exploitability, with", "antes", "number", 4),
     Column("nash_conv_without", "exploitability, without", "antes", "number", 4),
     Column("blind_probability", "fresh pots blinded", "fraction", "percent", 2),
+    Column("nash_conv_every_blind_size", "exploitability, every blind size", "antes", "number", 4,
+           "best responses may blind and raise the blind any size 1..10"),
 )}
 _COMPARISON = {c.name: c for c in (
     Column("figure", "question", "", "text", 0),
@@ -261,19 +263,34 @@ def _blind_part(s: Section, folder: Path) -> pd.DataFrame | None:
         command = (folder / "summary.txt").read_text(encoding="utf-8").splitlines()[0].removeprefix("command: ")
     except (OSError, KeyError, ValueError, IndexError) as exc:
         s.p(f"The blind decision has no committed solve here ({type(exc).__name__}); `ricochet rococo equilibrium "
-            f"--abstraction tiny --blind 1,3,10 --blind-raises 3 --carry-limit 10 --carry-points 3 --out {folder}` "
+            f"--abstraction tiny --solver ranges --schedule dcfr --blind 1,3,10 --carry-limit 10 --carry-points 3 "
+            f"--iterations 2000 --every 500 --every-blind-size --out {folder}` "
             "makes one.")
         return None
     r = table.iloc[0]
-    limit = re.search(r"--carry-limit (\d+)", command)  # the solve's own carry limit, as its command says
+    # how the solve was made, as its own command says: carry limit, iterations, schedule, solver
+    limit = re.search(r"--carry-limit (\d+)", command)
     limit = f"a carry limit of {limit.group(1)}" if limit else "the default carry limit"
+    count = re.search(r"--iterations (\d+)", command)
+    count = f"{int(count.group(1)):,}" if count else "1,000"
+    how = "DCFR" if "--schedule dcfr" in command else "CFR+"
+    how += " range against range" if "--solver ranges" in command else " in the laid-out tree"
+    if r.option_low <= 0 <= r.option_high:
+        verdict = "no detectable value at this precision"
+    else:
+        verdict = f"a {'gain' if r.option_low > 0 else 'loss'} detectable at this precision"
+    every = ""
+    if pd.notna(r.nash_conv_every_blind_size):
+        every = (f" With every blind and blind-round raise size 1 to 10 open to a best response (a size the solve "
+                 f"lacks read as the nearest one it has), the pot strategy's exploitability is "
+                 f"{r.nash_conv_every_blind_size:.4f} antes per pot, against {r.nash_conv:.4f} in its own sizes.")
     s.p(f"The blind decision (a first player may declare a blind game before looking at his cards) solved apart, "
         f"as an option of the model: `{command}` (reports/rococo-equilibrium/{folder.name}). It is an "
-        f"approximation: the tiny abstraction, {limit}, a few hundred CFR+ iterations a state and the "
+        f"approximation: the tiny abstraction, {limit}, {count} {how} iterations a state and the "
         f"carried amounts between the solved ones interpolated. Having the option is worth "
         f"{r.option_value:+.4f} antes per pot to the first player, within [{r.option_low:+.4f}, "
-        f"{r.option_high:+.4f}] (each game's value within its exploitability): no detectable value at this "
-        f"precision; he blinds {100 * r.blind_probability:.1f}% of fresh pots. The blind's value in section 1 "
+        f"{r.option_high:+.4f}] (each game's value within its exploitability): {verdict}; he blinds "
+        f"{100 * r.blind_probability:.1f}% of fresh pots.{every} The blind's value in section 1 "
         "answers another question: seat 1 blinding 1 every time against threshold players who fold hands "
         "that would have won.")
     s.blocks.append(document_table("The blind decision under equilibrium play (tiny abstraction)", table,

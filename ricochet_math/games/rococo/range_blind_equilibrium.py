@@ -268,6 +268,12 @@ def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, p
     fresh = profiles[0][0]
     nash = float(brf[0][0] + brs[0][0])
     decision, response = range_blind_frames(fresh)
+    # what each blind-round choice is worth at a fresh pot, everything else at equilibrium: the margin by which
+    # the chosen ones win (read beside the interpolation check, which only touches carries after a blind)
+    to_a = None if levels == 1 else -continuation(br, grid[1], values[1], 0.0)
+    decision["value_if_chosen"] = [
+        state_value_of(replace(fresh, decision=np.eye(len(fresh.decision))[a]), fresh, 0.0, to_a)
+        for a in range(len(fresh.decision))]
     answer = BlindAnswer(float(values[0][0]), baseline.first_player_value, nash, baseline.nash_conv, decision,
                          response, tuple(len(g) for g in grid), exact, interpolation_error, nash_every)
     return RococoEquilibrium(
