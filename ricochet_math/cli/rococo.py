@@ -400,7 +400,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
     print_frame(policies, args.format, formats=small if args.format == "table" else None, wide=args.wide)
     if res.blind is not None and args.format == "table":
         print()
-        print_frame(res.blind.decision, "table", formats={"probability": Percent(2), "value_if_chosen": Number(6)},
+        print_frame(res.blind.decision, "table", formats={"probability": Percent(2), "best_value_if_chosen": Number(6)},
                     wide=args.wide)
         print()
         frame = res.blind.response

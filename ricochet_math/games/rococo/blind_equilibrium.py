@@ -234,8 +234,8 @@ class BlindAnswer:
     it is 0, as every figure per seat); ``nash_conv`` and ``nash_conv_without`` the two solves' exploitability
     (each value is within its NashConv of its abstract game's value, so the difference is known to within
     their sum: :attr:`option_bounds`); ``decision``: the first player's blind decision in a fresh pot (the
-    probability of displaying and of each blind size; from the range solver also ``value_if_chosen``, his value per
-    pot when he makes that choice, everything else at equilibrium); ``response``: the second player's blind-round
+    probability of displaying and of each blind size; from the range solver also ``best_value_if_chosen``, the most
+    that choice can bring him per pot, playing best after it against the second player's equilibrium); ``response``: the second player's blind-round
     response per blind size and dealt bucket (fold, call, each raise) with the bucket's probability, and the
     blind player's call probability facing each raise; ``states`` the solved states per level; ``exact``;
     ``interpolation_error`` (None when exact): at level 1, the interpolated value at an amount the grid

@@ -40,7 +40,7 @@ from ricochet_math.games.rococo.range_cfr import (
 
 __all__ = ["BlindRanges", "blind_ranges", "BlindRangeProfile", "state_cfr", "average_state_profile",
            "state_best_response", "state_value_of", "state_carry_reach", "policy_state_profile",
-           "translate_state_profile"]
+           "translate_state_profile", "choice_values"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,9 +249,10 @@ def _pick(mode, sigma, values, regret, cumulative, own_reach, weight):
 
 @njit
 def _blind_round(p, mode, lift, terms, n_a, n_b, row_g, p_g, blind, ante, carried, decision, answer, call, root_cf,
-                 r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight):
+                 r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight, root_values):
     """Player ``p``'s values at the blind round from the lines' roots (module text); updates her blind-round
-    regrets and average in ``MODE_UPDATE``.  Returns her value of the state."""
+    regrets and average in ``MODE_UPDATE``.  Returns her value of the state; for A, ``root_values`` receives his
+    value of each first choice (display, each blind)."""
     n_lines = len(lift)
     nb, n_g, nr = answer.shape[0], answer.shape[1], call.shape[1]
     per = 1 + nr  # lines per blind size
@@ -277,6 +278,7 @@ def _blind_round(p, mode, lift, terms, n_a, n_b, row_g, p_g, blind, ante, carrie
                 calls = np.array([raised * (-(ante + blind[i]) - carried / 2.0), line_value[1 + i * per + 1 + j]])
                 v += _pick(mode, call[i, j], calls, r_call[i, j], c_call[i, j], decision[1 + i], weight)
             values[1 + i] = v
+        root_values[:] = values
         return _pick(mode, decision, values, r_dec, c_dec, 1.0, weight)
     total = 0.0
     for x in range(16):  # the display line: B's own sets are in the walk
@@ -305,7 +307,7 @@ def _blind_round(p, mode, lift, terms, n_a, n_b, row_g, p_g, blind, ante, carrie
 def _state_pass(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, lift, terms, blind_of,
                 raise_of, n_a, n_b, chance_a, prior_b, share, row_g, p_g, blind, ante, carried, carry_a, last, sig_a,
                 sig_b, decision, answer, call, regret, cumulative, r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight,
-                reach_a, reach_b, cf, root_a, root_b, root_cf):
+                reach_a, reach_b, cf, root_a, root_b, root_cf, root_values):
     """One pass of player ``p`` over the state: the lines and pairs in parallel, then the blind round.  A
     plays ``sig_a`` in the betting round and ``decision``/``call`` in the blind round, B ``sig_b`` and
     ``answer``.  Returns her value (counterfactual values summed at the root)."""
@@ -315,14 +317,14 @@ def _state_pass(p, mode, player, first_child, num_children, entry, kind, stake_a
               raise_of, n_a, n_b, chance_a, prior_b, share, row_g, carried, carry_a, last, sig_a, sig_b, decision,
               answer, call, regret, cumulative, weight, reach_a, reach_b, cf, root_a, root_b, root_cf)
     return _blind_round(p, mode, lift, terms, n_a, n_b, row_g, p_g, blind, ante, carried, decision, answer, call,
-                        root_cf, r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight)
+                        root_cf, r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight, root_values)
 
 
 @pnjit
 def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b, lift, terms, blind_of, raise_of,
                 n_a, n_b, chance_a, prior_b, share, row_g, p_g, blind, ante, carried, carry_a, last, regret,
                 cumulative, r_dec, c_dec, r_ans, c_ans, r_call, c_call, positive, negative, weight, clip, sigma,
-                decision, answer, call, reach_a, reach_b, cf, root_a, root_b, root_cf):
+                decision, answer, call, reach_a, reach_b, cf, root_a, root_b, root_cf, root_values):
     """``len(weight)`` iterations of a schedule with alternating updates, in place on the regrets and the
     cumulative strategies; the factors as in :func:`~ricochet_math.equilibrium.cfr_kernel.cfr_iterations`."""
     units = len(lift) * 16
@@ -343,7 +345,7 @@ def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b
                       sigma, decision, answer, call, regret, cumulative, weight[k], reach_a, reach_b, cf, root_a,
                       root_b, root_cf)
             _blind_round(p, MODE_UPDATE, lift, terms, n_a, n_b, row_g, p_g, blind, ante, carried, decision, answer,
-                         call, root_cf, r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight[k])
+                         call, root_cf, r_dec, c_dec, r_ans, c_ans, r_call, c_call, weight[k], root_values)
             for u in prange(units):
                 for n in range(len(player)):
                     if player[n] != p:
@@ -370,7 +372,7 @@ def _scratch(br: BlindRanges) -> tuple:
     """The per-unit work arrays of a pass (reaches, counterfactual values, root reaches and values)."""
     units, n, w = len(br.lines) * 16, br.tree.num_nodes, br.width
     return (np.empty((units, n, w)), np.empty((units, n, w)), np.empty((units, n, w)), np.empty((units, w)),
-            np.empty((units, w)), np.zeros((len(br.lines), 16, w)))
+            np.empty((units, w)), np.zeros((len(br.lines), 16, w)), np.zeros(1 + len(br.blind)))
 
 
 def _zeros(br: BlindRanges) -> tuple:
@@ -427,14 +429,21 @@ def average_state_profile(br: BlindRanges, cumulatives) -> BlindRangeProfile:
     return BlindRangeProfile(br, sigma, _normalised(dec), _normalised(ans), _normalised(call))
 
 
-def _pass(p: int, mode: int, first: BlindRangeProfile, second: BlindRangeProfile, carried: float, carry_a) -> float:
+def _pass(p: int, mode: int, first: BlindRangeProfile, second: BlindRangeProfile, carried: float, carry_a,
+          root_values: np.ndarray | None = None) -> float:
+    """One pass of player ``p`` (``MODE_VALUE`` or ``MODE_BEST``), A playing ``first`` and B ``second``; with
+    ``root_values`` (and ``p = 0``) A's value of each first choice is written there."""
     br = first.ranges
     carry, last = _carry_a(br, carry_a)
     dummy = _zeros(br)
-    return float(_state_pass(p, mode, *_arrays(br), float(carried), carry, last, first.sigma, second.sigma,
-                             first.decision, second.answer, first.call, dummy[0], dummy[0], dummy[1].copy(),
-                             dummy[1].copy(), dummy[2].copy(), dummy[2].copy(), dummy[3].copy(), dummy[3].copy(), 0.0,
-                             *_scratch(br)))
+    scratch = _scratch(br)
+    out = float(_state_pass(p, mode, *_arrays(br), float(carried), carry, last, first.sigma, second.sigma,
+                            first.decision, second.answer, first.call, dummy[0], dummy[0], dummy[1].copy(),
+                            dummy[1].copy(), dummy[2].copy(), dummy[2].copy(), dummy[3].copy(), dummy[3].copy(), 0.0,
+                            *scratch))
+    if root_values is not None:
+        root_values[:] = scratch[-1]
+    return out
 
 
 def state_best_response(profile: BlindRangeProfile, p: int, carried: float, carry) -> float:
@@ -442,6 +451,15 @@ def state_best_response(profile: BlindRangeProfile, p: int, carried: float, carr
     of ``profile``; a carry in line ``l`` is worth ``carry[l]`` to her (None: the last level, shown down)."""
     carry_a = None if carry is None else (np.asarray(carry, float) if p == 0 else -np.asarray(carry, float))
     return _pass(p, MODE_BEST, profile, profile, carried, carry_a)
+
+
+def choice_values(profile: BlindRangeProfile, carried: float, carry) -> np.ndarray:
+    """A's best-response value (antes per pot, from this state on) after each first choice (display, each blind
+    size) against B's part of ``profile``: the most each choice can bring him; a carry in line ``l`` is worth
+    ``carry[l]`` to him (None: shown down)."""
+    out = np.zeros(1 + len(profile.ranges.blind))
+    _pass(0, MODE_BEST, profile, profile, carried, None if carry is None else np.asarray(carry, float), out)
+    return out
 
 
 def state_value_of(first: BlindRangeProfile, second: BlindRangeProfile, carried: float, carry_a) -> float:
@@ -455,7 +473,7 @@ def state_carry_reach(first: BlindRangeProfile, second: BlindRangeProfile) -> np
     br = first.ranges
     pt = br.tree
     node = pt.index[("c", "c")]
-    reach_a, reach_b, _, root_a, root_b, _ = _scratch(br)
+    reach_a, reach_b = _scratch(br)[:2]
     out = np.zeros(len(br.lines))
     for l in range(len(br.lines)):
         i, j, t = br.blind_of[l], br.raise_of[l], br.terms[l]

@@ -22,7 +22,8 @@ from ricochet_math.equilibrium.schedules import schedule_named
 from ricochet_math.games.rococo.blind_equilibrium import BlindAnswer, carried_amounts, carry_grid, continuation
 from ricochet_math.games.rococo.blind_game import RococoBlindGame
 from ricochet_math.games.rococo.range_blind import (
-    BlindRangeProfile, BlindRanges, average_state_profile, blind_ranges, policy_state_profile, state_best_response,
+    BlindRangeProfile, BlindRanges, average_state_profile, blind_ranges, choice_values, policy_state_profile,
+    state_best_response,
     state_carry_reach, state_cfr, state_value_of, translate_state_profile,
 )
 
@@ -268,12 +269,11 @@ def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, p
     fresh = profiles[0][0]
     nash = float(brf[0][0] + brs[0][0])
     decision, response = range_blind_frames(fresh)
-    # what each blind-round choice is worth at a fresh pot, everything else at equilibrium: the margin by which
-    # the chosen ones win (read beside the interpolation check, which only touches carries after a blind)
-    to_a = None if levels == 1 else -continuation(br, grid[1], values[1], 0.0)
-    decision["value_if_chosen"] = [
-        state_value_of(replace(fresh, decision=np.eye(len(fresh.decision))[a]), fresh, 0.0, to_a)
-        for a in range(len(fresh.decision))]
+    # the most each blind-round choice can bring the first player at a fresh pot, the second at equilibrium: the
+    # margin by which the chosen ones win (read beside the interpolation check, which touches only the carries
+    # after a blind); a carry is worth BRS of the next state to him, as in his best response
+    to_a = None if levels == 1 else continuation(br, grid[1], brs[1], 0.0)
+    decision["best_value_if_chosen"] = choice_values(fresh, 0.0, to_a)
     answer = BlindAnswer(float(values[0][0]), baseline.first_player_value, nash, baseline.nash_conv, decision,
                          response, tuple(len(g) for g in grid), exact, interpolation_error, nash_every)
     return RococoEquilibrium(
