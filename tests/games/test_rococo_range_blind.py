@@ -278,9 +278,28 @@ def test_the_guide_quotes_the_committed_range_blind_solve():
            f"[{b.option_low:+.4f}, {b.option_high:+.4f}] | {b.nash_conv:.6f} | {b.nash_conv_without:.6f} | "
            f"{b.nash_conv_every_blind_size:.6f} | {b.blind_probability:.1e} | {b.interpolation_error:+.4f} |")
     assert row in guide, row
-    for r in pd.read_csv(here / "blind-decision.csv").itertuples():
+    decision = pd.read_csv(here / "blind-decision.csv")
+    for r in decision.itertuples():
         line = f"| {r.action} | {r.probability:.2g} | {r.best_value_if_chosen:+.4f} |"
         assert line in guide, line
+    # the prose: the option worth nothing within its bracket, and the margin by which displaying wins
+    assert b.option_low <= 0 <= b.option_high
+    assert (f"worth nothing: {b.option_value:+.4f} antes per pot, within [{b.option_low:+.4f}, "
+            f"{b.option_high:+.4f}]") in guide
+    best = decision.set_index("action").best_value_if_chosen
+    assert f"blinding costs at least {best['d'] - best.drop('d').max():.2f} antes per pot" in guide
+    # the same solve with 5 carried amounts a level: what it says beside the 3-amount one
+    five = here.parent / "tiny-blind-ranges-points5"
+    b5 = pd.read_csv(five / "blind.csv").iloc[0]
+    best5 = pd.read_csv(five / "blind-decision.csv").set_index("action").best_value_if_chosen
+    for text in (f"the option {b5.option_value:+.4f} within [{b5.option_low:+.4f}, {b5.option_high:+.4f}] (NashConvs "
+                 f"{b5.nash_conv:.6f} and {b5.nash_conv_without:.6f}), the fresh pot's value {b5.value_with_blind:+.4f}",
+                 f"the level-1 check {b5.interpolation_error:+.4f}",
+                 f"rises from {best['b1']:+.4f} to {best5['b1']:+.4f} (displaying {best5['d']:+.4f} in both)",
+                 f"every blind size is {b5.nash_conv_every_blind_size:.4f} against "
+                 f"{b.nash_conv_every_blind_size:.4f} with 3 amounts",
+                 f"({best5['d'] - best5.drop('d').max():.2f} with 5 carried amounts a level"):
+        assert text in guide, text
     response = pd.read_csv(here / "blind-response.csv")
     for r in response.itertuples():
         line = (f"| {r.blind} | {r.dealt_bucket} | {r.bucket_probability:.1%} | {r.fold:.1%} | {r.call:.1%} | "
