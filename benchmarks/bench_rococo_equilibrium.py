@@ -91,10 +91,21 @@ def main() -> None:
                             f"{load_before:.2f}", f"{load_after:.2f}", platform.node()])
 
 
-def compare(args) -> None:
-    """The last level by both solvers, the same iterations: iterations per second and the ratio."""
+def _median_rates(iterations: int, *runs) -> list[float]:
+    """Iterations per second of each ``run(iterations)``, the runs taking turns, median of three each."""
     import statistics
 
+    rates = [[] for _ in runs]
+    for _ in range(3):
+        for run, out in zip(runs, rates):
+            start = time.perf_counter()
+            run(iterations)
+            out.append(iterations / (time.perf_counter() - start))
+    return [statistics.median(r) for r in rates]
+
+
+def compare(args) -> None:
+    """The last level by both solvers, the same iterations: iterations per second and the ratio."""
     from ricochet_math.equilibrium.schedules import cfr_plus
     from ricochet_math.equilibrium.solving import solve
     from ricochet_math.games.rococo.betting_game import RococoBettingGame, build_betting_tree
@@ -108,15 +119,8 @@ def compare(args) -> None:
     solve(tree, "cfr+", 1)  # compiled before the clock starts
     level_cfr(pt, rl, level, None, cfr_plus(), 1)
     load_before = os.getloadavg()[0]
-    rates = {"tree": [], "ranges": []}
-    for _ in range(3):
-        start = time.perf_counter()
-        solve(tree, "cfr+", args.iterations)
-        rates["tree"].append(args.iterations / (time.perf_counter() - start))
-        start = time.perf_counter()
-        level_cfr(pt, rl, level, None, cfr_plus(), args.iterations)
-        rates["ranges"].append(args.iterations / (time.perf_counter() - start))
-    tree_rate, range_rate = (statistics.median(rates[k]) for k in ("tree", "ranges"))
+    tree_rate, range_rate = _median_rates(args.iterations, lambda n: solve(tree, "cfr+", n),
+                                          lambda n: level_cfr(pt, rl, level, None, cfr_plus(), n))
     print(f"{game.name}, level {level}, {args.iterations:,} CFR+ iterations, median of 3: tree {tree_rate:,.1f} "
           f"iterations/s ({bt.tree.num_nodes:,} nodes), ranges {range_rate:,.1f} iterations/s "
           f"({pt.num_nodes:,} histories x 16 pairs): ratio {range_rate / tree_rate:.1f}; load average "
@@ -125,8 +129,6 @@ def compare(args) -> None:
 
 def compare_blind(args) -> None:
     """A fresh state of the blind game at the last level by both solvers, the same iterations."""
-    import statistics
-
     from ricochet_math.equilibrium.schedules import cfr_plus
     from ricochet_math.equilibrium.solving import solve
     from ricochet_math.games.rococo.betting_game import abstraction, build_betting_tree
@@ -144,15 +146,8 @@ def compare_blind(args) -> None:
     solve(tree, "cfr+", 1)  # compiled before the clock starts
     state_cfr(br, 0.0, None, cfr_plus(), 1)
     load_before = os.getloadavg()[0]
-    rates = {"tree": [], "ranges": []}
-    for _ in range(3):
-        start = time.perf_counter()
-        solve(tree, "cfr+", args.iterations)
-        rates["tree"].append(args.iterations / (time.perf_counter() - start))
-        start = time.perf_counter()
-        state_cfr(br, 0.0, None, cfr_plus(), args.iterations)
-        rates["ranges"].append(args.iterations / (time.perf_counter() - start))
-    tree_rate, range_rate = (statistics.median(rates[k]) for k in ("tree", "ranges"))
+    tree_rate, range_rate = _median_rates(args.iterations, lambda n: solve(tree, "cfr+", n),
+                                          lambda n: state_cfr(br, 0.0, None, cfr_plus(), n))
     print(f"{game.name}, a fresh state at level {game.rules.carry_limit}, {args.iterations:,} CFR+ iterations, median "
           f"of 3: tree {tree_rate:,.2f} iterations/s ({bt.tree.num_nodes:,} nodes, built in {built:.0f} s), ranges "
           f"{range_rate:,.1f} iterations/s ({len(br.lines)} lines x {br.tree.num_nodes:,} histories x 16 pairs): "

@@ -31,8 +31,8 @@ from ricochet_math.games.rococo.betting import BettingPolicy, policy
 from ricochet_math.games.rococo.betting_game import KIND_CARRY, BettingTree
 from ricochet_math.games.rococo.blind_game import parse_key
 
-__all__ = ["carried_amounts", "carry_grid", "continuation", "StateSolve", "solve_states",
-           "state_best_responses", "state_value", "state_games_per_pot", "blind_round_rule", "blind_policy_profile",
+__all__ = ["carried_amounts", "carry_grid", "continuation", "interpolation_check_amount", "StateSolve",
+           "solve_states", "state_best_responses", "state_value", "state_games_per_pot", "blind_round_rule", "blind_policy_profile",
            "BlindAnswer", "blind_frames", "check_blind_options"]
 
 
@@ -66,6 +66,15 @@ def continuation(bt: BettingTree, grid_next: np.ndarray, values_next: np.ndarray
     if at.min() < lo - 1e-9 or at.max() > hi + 1e-9:  # never: the grid spans every reachable amount
         raise RicochetError(f"a carry to {at.min():g}..{at.max():g} chips is outside the solved {lo:g}..{hi:g}")
     return np.interp(at, grid_next, values_next)
+
+
+def interpolation_check_amount(every: list, grid: list) -> float | None:
+    """The level-1 carried amount the interpolation check solves directly: the middle one of those the grid
+    skips (None when the grid holds every level-1 amount, or there is no level 1)."""
+    if len(grid) < 2:
+        return None
+    skipped = np.setdiff1d(every[1], grid[1])
+    return float(skipped[len(skipped) // 2]) if len(skipped) else None
 
 
 @dataclass(frozen=True, eq=False)

@@ -37,7 +37,8 @@ from ricochet_math.games.rococo.betting_game import (
     KIND_CARRY, Abstraction, BettingTree, RococoBettingGame, abstraction, build_betting_tree, translate_history,
 )
 from ricochet_math.games.rococo.blind_equilibrium import (
-    BlindAnswer, blind_frames, blind_policy_profile, carried_amounts, carry_grid, check_blind_options, solve_states,
+    BlindAnswer, blind_frames, blind_policy_profile, carried_amounts, carry_grid, check_blind_options,
+    interpolation_check_amount, solve_states,
     state_best_responses, state_games_per_pot, state_value, continuation,
 )
 from ricochet_math.games.rococo.equilibrium_result import (
@@ -438,16 +439,14 @@ def _solve_blind(spec, iterations, rules, every, policies, model, progress, fold
     seconds["without_blind"] = time.perf_counter() - start
     start = time.perf_counter()
     interpolation_error = None
-    if not exact and levels > 1:
-        skipped = np.setdiff1d(every_amount[1], grid[1])
-        if len(skipped):
-            c = float(skipped[len(skipped) // 2])
-            carry = None
-            if levels > 2:
-                v = continuation(bt, grid[2], ss.values[2], c)
-                carry = np.stack([-v, v], axis=1)
-            direct = solve(bt.state_tree(c, 1, carry), "cfr+", iterations).values[0]
-            interpolation_error = float(np.interp(c, grid[1], ss.values[1]) - direct)
+    c = interpolation_check_amount(every_amount, grid)
+    if c is not None:
+        carry = None
+        if levels > 2:
+            v = continuation(bt, grid[2], ss.values[2], c)
+            carry = np.stack([-v, v], axis=1)
+        direct = solve(bt.state_tree(c, 1, carry), "cfr+", iterations).values[0]
+        interpolation_error = float(np.interp(c, grid[1], ss.values[1]) - direct)
     seconds["interpolation_check"] = time.perf_counter() - start
     start = time.perf_counter()
     brf, brs = state_best_responses(bt, grid, ss.profiles)

@@ -19,7 +19,9 @@ import numpy as np
 
 from ricochet_math.errors import RicochetError
 from ricochet_math.equilibrium.schedules import schedule_named
-from ricochet_math.games.rococo.blind_equilibrium import BlindAnswer, carried_amounts, carry_grid, continuation
+from ricochet_math.games.rococo.blind_equilibrium import (
+    BlindAnswer, carried_amounts, carry_grid, continuation, interpolation_check_amount,
+)
 from ricochet_math.games.rococo.blind_game import RococoBlindGame
 from ricochet_math.games.rococo.range_blind import (
     BlindRangeProfile, BlindRanges, average_state_profile, blind_ranges, choice_values, policy_state_profile,
@@ -235,12 +237,8 @@ def solve_range_blind(spec, iterations: int, *, rules, every, policies, model, p
                                        exact_cards=False, full_betting=False, solver=schedule)
     seconds["without_blind"] = time.perf_counter() - start
     start = time.perf_counter()
-    interpolation_error = None
-    if not exact and levels > 1:
-        skipped = np.setdiff1d(every_amount[1], grid[1])
-        if len(skipped):
-            c = float(skipped[len(skipped) // 2])
-            interpolation_error = float(np.interp(c, grid[1], values[1]) - solve_state(1, c)[1])
+    c = interpolation_check_amount(every_amount, grid)
+    interpolation_error = None if c is None else float(np.interp(c, grid[1], values[1]) - solve_state(1, c)[1])
     seconds["interpolation_check"] = time.perf_counter() - start
     start = time.perf_counter()
     brf, brs = range_state_best_responses(br, grid, profiles)
