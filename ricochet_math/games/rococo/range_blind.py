@@ -35,7 +35,8 @@ from ricochet_math.equilibrium.schedules import Schedule
 from ricochet_math.games.rococo.betting_game import RococoBettingGame
 from ricochet_math.games.rococo.blind_game import RococoBlindGame
 from ricochet_math.games.rococo.range_cfr import (
-    MODE_BEST, MODE_UPDATE, MODE_VALUE, PublicTree, _current, _forward, _walk, public_tree, range_level,
+    MODE_BEST, MODE_UPDATE, MODE_VALUE, PublicTree, backward_walk, forward_reach, public_tree, range_level,
+    regret_matching,
 )
 
 __all__ = ["BlindRanges", "blind_ranges", "BlindRangeProfile", "state_cfr", "average_state_profile",
@@ -198,7 +199,7 @@ def _unit(u, p, mode, player, first_child, num_children, entry, kind, stake_a, s
           raise_of, n_a, n_b, chance_a, prior_b, share, row_g, carried, carry_a, last, sig_a, sig_b, decision, answer,
           call, regret, cumulative, weight, reach_a, reach_b, cf, root_a, root_b, root_cf):
     """Line ``u // 16``, pair ``u % 16``: forward from the blind round's reaches, then player ``p``'s backward
-    walk (:func:`~.range_cfr._walk`); her rows' counterfactual values at the line's root into ``root_cf``."""
+    walk (:func:`~.range_cfr.backward_walk`); her rows' counterfactual values at the line's root into ``root_cf``."""
     l, x = u // 16, u % 16
     t = terms[l]
     if n_a[t, x] == 0 or n_b[t, x] == 0:
@@ -216,12 +217,12 @@ def _unit(u, p, mode, player, first_child, num_children, entry, kind, stake_a, s
         else:
             g = row_g[x, b]
             root_b[u, b] = 0.0 if g < 0 else answer[i, g, 2 + j if j >= 0 else 1]
-    _forward(player, first_child, num_children, entry, sig_a[l, x], sig_b[l, x], n_a[t, x], n_b[t, x], reach_a[u],
-             reach_b[u], root_a[u], root_b[u])
+    forward_reach(player, first_child, num_children, entry, sig_a[l, x], sig_b[l, x], n_a[t, x], n_b[t, x],
+                  reach_a[u], reach_b[u], root_a[u], root_b[u])
     own = sig_a[l, x] if p == 0 else sig_b[l, x]
-    _walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried + 2.0 * lift[l],
-          carry_a[l], last, n_a[t, x], n_b[t, x], chance_a[t, x], prior_b[t, x], share[t, x], own, reach_a[u],
-          reach_b[u], cf[u], regret[l, x], cumulative[l, x], weight)
+    backward_walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried + 2.0 * lift[l],
+                  carry_a[l], last, n_a[t, x], n_b[t, x], chance_a[t, x], prior_b[t, x], share[t, x], own, reach_a[u],
+                  reach_b[u], cf[u], regret[l, x], cumulative[l, x], weight)
     for b in range((n_a if p == 0 else n_b)[t, x]):
         root_cf[l, x, b] = cf[u, 0, b]
 
@@ -338,7 +339,7 @@ def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b
                 for j in range(nr):
                     _match(r_call[i, j], call[i, j])
             for u in prange(units):
-                _current(player, num_children, entry, regret[u // 16, u % 16], sigma[u // 16, u % 16])
+                regret_matching(player, num_children, entry, regret[u // 16, u % 16], sigma[u // 16, u % 16])
             for u in prange(units):
                 _unit(u, p, MODE_UPDATE, player, first_child, num_children, entry, kind, stake_a, stake_b, lift, terms,
                       blind_of, raise_of, n_a, n_b, chance_a, prior_b, share, row_g, carried, carry_a, last, sigma,
@@ -421,11 +422,11 @@ def _normalised(c: np.ndarray) -> np.ndarray:
 
 def average_state_profile(br: BlindRanges, cumulatives) -> BlindRangeProfile:
     """The average strategy of a solve (its cumulative strategies normalised)."""
-    from ricochet_math.games.rococo.range_cfr import _average
+    from ricochet_math.games.rococo.range_cfr import average_strategy
 
     lines, dec, ans, call = cumulatives
     pt = br.tree
-    sigma = np.stack([_average(pt.player, pt.num_children, pt.entry, lines[l]) for l in range(len(br.lines))])
+    sigma = np.stack([average_strategy(pt.player, pt.num_children, pt.entry, lines[l]) for l in range(len(br.lines))])
     return BlindRangeProfile(br, sigma, _normalised(dec), _normalised(ans), _normalised(call))
 
 
@@ -486,8 +487,9 @@ def state_carry_reach(first: BlindRangeProfile, second: BlindRangeProfile) -> np
                 ra = first.decision[1 + i] * (first.call[i, j, 1] if j >= 0 else 1.0)
                 g = br.row_g[x]
                 rb = np.where(g >= 0, second.answer[i, np.maximum(g, 0), 2 + j if j >= 0 else 1], 0.0)
-            _forward(pt.player, pt.first_child, pt.num_children, pt.entry, first.sigma[l, x], second.sigma[l, x],
-                     br.n_a[t, x], br.n_b[t, x], reach_a[0], reach_b[0], np.full(br.width, float(ra)), rb)
+            forward_reach(pt.player, pt.first_child, pt.num_children, pt.entry, first.sigma[l, x],
+                          second.sigma[l, x], br.n_a[t, x], br.n_b[t, x], reach_a[0], reach_b[0],
+                          np.full(br.width, float(ra)), rb)
             na, nb = br.n_a[t, x], br.n_b[t, x]
             out[l] += float(br.chance_a[t, x, :na] @ reach_a[0, node, :na]) * float(
                 br.prior_b[t, x, :nb] @ reach_b[0, node, :nb])

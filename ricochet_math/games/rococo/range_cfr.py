@@ -48,7 +48,7 @@ from ricochet_math.games.rococo.betting_game import (
 
 __all__ = ["PublicTree", "public_tree", "RangeLevel", "range_level", "RangeProfile", "level_cfr", "average_profile",
            "level_best_response", "level_value", "level_carry_probability", "MODE_UPDATE", "MODE_VALUE",
-           "MODE_BEST"]
+           "MODE_BEST", "regret_matching", "forward_reach", "backward_walk", "average_strategy"]
 
 #: what a backward walk does at the updated player's own move: regret update (CFR), mix (the value), max
 MODE_UPDATE, MODE_VALUE, MODE_BEST = range(3)
@@ -174,7 +174,7 @@ def _raw_deals(game: RococoBettingGame):
 
 
 @njit
-def _current(player, num_children, entry, regret, sigma):
+def regret_matching(player, num_children, entry, regret, sigma):
     """Regret matching into ``sigma`` at every decision node and bucket (uniform where no regret is
     positive), as :func:`~ricochet_math.equilibrium.cfr_kernel.current_strategy` entry set by entry set."""
     width = regret.shape[1]
@@ -195,7 +195,8 @@ def _current(player, num_children, entry, regret, sigma):
 
 
 @njit
-def _forward(player, first_child, num_children, entry, sigma_a, sigma_b, n_a, n_b, reach_a, reach_b, root_a, root_b):
+def forward_reach(player, first_child, num_children, entry, sigma_a, sigma_b, n_a, n_b, reach_a, reach_b, root_a,
+                  root_b):
     """Each player's own reach per node and bucket, A playing ``sigma_a`` and B ``sigma_b`` (entry arrays),
     from ``root_a``, ``root_b`` at the root (ones, or what the blind round left: :mod:`~.range_blind`)."""
     for b in range(n_a):
@@ -216,9 +217,9 @@ def _forward(player, first_child, num_children, entry, sigma_a, sigma_b, n_a, n_
 
 
 @njit
-def _walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried, carry_a, last,
+def backward_walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried, carry_a, last,
           n_a, n_b, chance_a, prior_b, share, sigma, reach_a, reach_b, cf, regret, cumulative, weight):
-    """Player ``p``'s backward walk (module text) after :func:`_forward`; ``mode``: update her regrets and
+    """Player ``p``'s backward walk (module text) after :func:`forward_reach`; ``mode``: update her regrets and
     average (``MODE_UPDATE``), mix (``MODE_VALUE``) or take the best action (``MODE_BEST``) at her moves;
     ``sigma``: her strategy (entries at her nodes).  Returns her value: the sum over her buckets of her
     counterfactual values at the root (chance weights included).  ``carry_a``: a carry's value to A
@@ -306,12 +307,12 @@ def _iterations(player, first_child, num_children, entry, kind, stake_a, stake_b
             continue
         for k in range(len(weight)):
             for p in range(2):
-                _current(player, num_children, entry, regret[x], sigma[x])
-                _forward(player, first_child, num_children, entry, sigma[x], sigma[x], n_a[x], n_b[x], reach_a[x],
-                         reach_b[x], ones, ones)
-                _walk(p, MODE_UPDATE, player, first_child, num_children, entry, kind, stake_a, stake_b, carried,
-                      carry_a, last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x], sigma[x], reach_a[x],
-                      reach_b[x], cf[x], regret[x], cumulative[x], weight[k])
+                regret_matching(player, num_children, entry, regret[x], sigma[x])
+                forward_reach(player, first_child, num_children, entry, sigma[x], sigma[x], n_a[x], n_b[x],
+                              reach_a[x], reach_b[x], ones, ones)
+                backward_walk(p, MODE_UPDATE, player, first_child, num_children, entry, kind, stake_a, stake_b,
+                              carried, carry_a, last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x], sigma[x],
+                              reach_a[x], reach_b[x], cf[x], regret[x], cumulative[x], weight[k])
                 for n in range(n_nodes):
                     if player[n] != p:
                         continue
@@ -336,21 +337,21 @@ def _pairs_walk(p, mode, player, first_child, num_children, entry, kind, stake_a
     for x in range(pairs):
         if n_a[x] == 0 or n_b[x] == 0:
             continue
-        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b,
-                 ones, ones)
-        total += _walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried, carry_a,
-                       last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x], sigma_a[x] if p == 0 else sigma_b[x],
-                       reach_a, reach_b, cf, dummy, dummy, 0.0)
+        forward_reach(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a,
+                      reach_b, ones, ones)
+        total += backward_walk(p, mode, player, first_child, num_children, entry, kind, stake_a, stake_b, carried,
+                               carry_a, last, n_a[x], n_b[x], chance_a[x], prior_b[x], share[x],
+                               sigma_a[x] if p == 0 else sigma_b[x], reach_a, reach_b, cf, dummy, dummy, 0.0)
     return total
 
 
 @njit
-def _average(player, num_children, entry, cumulative):
+def average_strategy(player, num_children, entry, cumulative):
     """The average strategy (``[pairs, entries, buckets]``): the cumulative strategy normalised per node and
     bucket, uniform where it is all zero (regret matching of a non-negative array is exactly that)."""
     out = np.empty_like(cumulative)
     for x in range(cumulative.shape[0]):
-        _current(player, num_children, entry, cumulative[x], out[x])
+        regret_matching(player, num_children, entry, cumulative[x], out[x])
     return out
 
 
@@ -365,8 +366,8 @@ def _carry_reach(node, n_a, n_b, chance_a, prior_b, first_child, num_children, e
     for x in range(pairs):
         if n_a[x] == 0 or n_b[x] == 0:
             continue
-        _forward(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a, reach_b,
-                 ones, ones)
+        forward_reach(player, first_child, num_children, entry, sigma_a[x], sigma_b[x], n_a[x], n_b[x], reach_a,
+                      reach_b, ones, ones)
         ra, rb = 0.0, 0.0
         for b in range(n_a[x]):
             ra += chance_a[x, b] * reach_a[node, b]
@@ -438,7 +439,7 @@ def level_cfr(pt: PublicTree, rl: RangeLevel, level: int, carry_a: float | None,
 
 def average_profile(pt: PublicTree, rl: RangeLevel, cumulative: np.ndarray) -> RangeProfile:
     """The average strategy of a solve (its cumulative strategy normalised)."""
-    return RangeProfile(pt, rl, _average(pt.player, pt.num_children, pt.entry, cumulative))
+    return RangeProfile(pt, rl, average_strategy(pt.player, pt.num_children, pt.entry, cumulative))
 
 
 def level_best_response(profile: RangeProfile, p: int, level: int, carry: float | None) -> float:
